@@ -1,0 +1,32 @@
+// Two bundles for the extension (Node, CommonJS) and the CLI, one for the webview (browser).
+// `--watch` rebuilds on change; `--dev` keeps code unminified with inline source maps.
+import * as esbuild from 'esbuild';
+import { existsSync, mkdirSync, copyFileSync } from 'node:fs';
+
+const dev = process.argv.includes('--dev');
+const watch = process.argv.includes('--watch');
+const common = { bundle: true, minify: !dev, sourcemap: dev ? 'inline' : false, logLevel: 'warning', legalComments: 'none' };
+
+const builds = [];
+if (existsSync('src/vscode/extension.ts')) {
+  builds.push({ ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] });
+}
+if (existsSync('src/cli.ts')) {
+  builds.push({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } });
+}
+if (existsSync('webview/main.ts')) {
+  builds.push({ ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' });
+}
+
+mkdirSync('dist', { recursive: true });
+// Codicons ship their font and CSS; the webview loads them from dist/ (styles only from the extension).
+if (existsSync('node_modules/@vscode/codicons/dist/codicon.css')) {
+  copyFileSync('node_modules/@vscode/codicons/dist/codicon.css', 'dist/codicon.css');
+  copyFileSync('node_modules/@vscode/codicons/dist/codicon.ttf', 'dist/codicon.ttf');
+}
+
+if (watch) {
+  for (const b of builds) await (await esbuild.context(b)).watch();
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}

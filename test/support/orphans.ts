@@ -1,0 +1,38 @@
+// Finds processes started by this test run, wherever they were reparented: every descendant
+// inherits REASONIX_TEST_OWNER from the test process's environment, so /proc/<pid>/environ tells.
+import { readdirSync, readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+
+const MARK = 'REASONIX_TEST_OWNER';
+if (!process.env[MARK]) process.env[MARK] = randomUUID();
+const marker = Buffer.from(`${MARK}=${process.env[MARK]}\0`);
+
+export function liveDescendants(): { pid: number; cmd: string }[] {
+  const found: { pid: number; cmd: string }[] = [];
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      const env = readFileSync(`/proc/${pid}/environ`);
+      if (env.indexOf(marker) === -1) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (/\) Z /.test(stat)) continue; // a zombie is dead; its parent reaps it
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      found.push({ pid, cmd });
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
+/** Waits up to `ms` for every descendant to end; returns the ones still alive. */
+export async function waitForNoDescendants(ms = 3000): Promise<{ pid: number; cmd: string }[]> {
+  const deadline = Date.now() + ms;
+  let left = liveDescendants();
+  while (left.length && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    left = liveDescendants();
+  }
+  return left;
+}
