@@ -1,0 +1,39 @@
+// What plugin discovery hands to the rest of the engine.
+
+export const CAPABILITIES = ['interceptors', 'strategies', 'providers', 'ui'] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
+/** A validated `runtime` block of a v1 plugin manifest (HOST_SPEC §10), defaults filled in. */
+export interface RuntimeBlock {
+  /** As written in the manifest (may start with `${REASONIX_PLUGIN_ROOT}`); expanded at spawn. */
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  required: boolean;
+  /** -1000..1000; interceptor order (ascending). */
+  priority: number;
+  /** Hook points, a subset of the 17 intercept events. */
+  intercepts: string[];
+  /** Strategy slots (system_prompt, context, …, tool:<name>, provider:<ref>). */
+  replaces: string[];
+  capabilities: Capability[];
+  /** 0 = family defaults (5 s / 30 s); otherwise the budget for every point, clamped to 60 s when applied. */
+  timeoutMillis: number;
+}
+
+/** One installed, enabled plugin with a runnable v1 runtime. */
+export interface PluginSpec {
+  /** The installed plugin id (record name); `/<id>:<action>` names its actions. */
+  id: string;
+  /** Absolute package root (REASONIX_PLUGIN_ROOT). */
+  root: string;
+  /** Installed version, else the manifest version, else "0.0.0". */
+  version: string;
+  /** Absolute path of reasonix-plugin.json. */
+  manifestPath: string;
+  displayName?: string;
+  description?: string;
+  runtime: RuntimeBlock;
+  /** 'installed' from plugin-packages.json, 'linked' from a development folder the user linked. */
+  source: 'installed' | 'linked';
+}

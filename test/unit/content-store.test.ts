@@ -1,0 +1,49 @@
+import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
+import { ContentStore } from '../../src/host/content/store';
+import { ProtocolError } from '../../src/protocol';
+
+describe('content store (HOST_SPEC §5)', () => {
+  it('serves a 600 KiB object in chunks of 256 KiB, 256 KiB, 88 KiB with nextOffset on the first two only (case 42)', () => {
+    const store = new ContentStore();
+    const bytes = Buffer.alloc(600 * 1024, 'a');
+    const d = store.put('/payload', bytes);
+    assert.match(d.contentRef, /^content_[0-9a-f]{24}$/);
+    const whole = createHash('sha256').update(bytes).digest('hex');
+    const sizes: number[] = [];
+    const next: (number | undefined)[] = [];
+    for (const offset of [0, 262144, 524288]) {
+      const r = store.read({ contentRef: d.contentRef, offset });
+      sizes.push(Buffer.from(r.dataBase64, 'base64').length);
+      next.push(r.nextOffset);
+      assert.equal(r.sha256, whole);
+      assert.equal(r.totalBytes, bytes.length);
+      assert.equal(r.offset, offset);
+      assert.equal(r.encoding, 'utf8');
+    }
+    assert.deepEqual(sizes, [262144, 262144, 614400 - 524288]);
+    assert.deepEqual(next, [262144, 524288, undefined]);
+  });
+
+  it('answers content_ref_expired for unknown refs and out-of-range offsets (case 43)', () => {
+    const store = new ContentStore();
+    const d = store.put('/payload', Buffer.from('hello'));
+    for (const params of [{ contentRef: 'content_000000000000000000000000', offset: 0 }, { contentRef: d.contentRef, offset: 6 }]) {
+      assert.throws(() => store.read(params), (e: unknown) => e instanceof ProtocolError && e.reason === 'content_ref_expired' && e.retryable);
+    }
+    assert.equal(Buffer.from(store.read({ contentRef: d.contentRef, offset: 5 }).dataBase64, 'base64').length, 0);
+  });
+
+  it('evicts the oldest object when the 65th is stored (case 44)', () => {
+    const store = new ContentStore();
+    const first = store.put('/payload', Buffer.from('first'));
+    for (let i = 0; i < 64; i++) store.put('/payload', Buffer.from(`obj ${i}`));
+    assert.equal(store.size, 64);
+    assert.throws(() => store.read({ contentRef: first.contentRef, offset: 0 }), /expired/);
+  });
+
+  it('refuses objects over 8 MiB with frame_too_large', () => {
+    const store = new ContentStore({ maxObjectBytes: 10 });
+    assert.throws(() => store.put('/payload', Buffer.alloc(11)), (e: unknown) => e instanceof ProtocolError && e.reason === 'frame_too_large');
+  });
+});
