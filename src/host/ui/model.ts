@@ -82,3 +82,14 @@ export interface PromptRequest extends SurfaceOrigin {
   payload: FormPayload;
 }
 export type PromptAnswer = { cancelled: true } | { cancelled: false; values: FormValues };
+
+/** The identity of a surface: re-publishing the same key replaces it in place. */
+export function surfaceKey(s: { sessionKey: string; pluginId: string; surfaceId: string }): string {
+  return JSON.stringify([s.sessionKey, s.pluginId, s.surfaceId]);
+}
+
+/** What a surface store reports to its front ends. */
+export type SurfaceChange =
+  | { type: 'upsert'; surface: Surface }
+  | { type: 'remove'; key: string }
+  | { type: 'reset' };
