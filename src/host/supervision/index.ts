@@ -1,0 +1,4 @@
+export { RestartPolicy } from './restartPolicy';
+export type { RestartPolicyOptions, RestartDecision } from './restartPolicy';
+export { toDisplayState, summarize, formatUptime, fullTrustLines } from './summary';
+export type { DisplayState, EngineState, PluginRow, OverallState, Summary } from './summary';

@@ -1,0 +1,51 @@
+import * as assert from 'node:assert/strict';
+import { formatUptime, fullTrustLines, summarize, toDisplayState, type PluginRow } from '../../../src/host/supervision';
+
+const row = (pluginId: string, state: PluginRow['state']): PluginRow => ({ sessionKey: 's', folderName: 'f', pluginId, state });
+
+describe('supervision: state summary', () => {
+  it('maps engine states onto the six display states', () => {
+    assert.equal(toDisplayState('idle'), 'stopped');
+    assert.equal(toDisplayState('stopping'), 'stopped');
+    assert.equal(toDisplayState('starting'), 'starting');
+    assert.equal(toDisplayState('crashed'), 'crashed');
+    assert.equal(toDisplayState('failed'), 'failed');
+    assert.equal(toDisplayState('disabled'), 'disabled');
+  });
+
+  it('reports the worst state and counts', () => {
+    assert.equal(summarize([]).worst, 'none');
+    assert.equal(summarize([]).text, 'no extensions');
+    const s = summarize([row('a', 'running'), row('b', 'starting'), row('c', 'running')]);
+    assert.equal(s.worst, 'starting');
+    assert.equal(s.text, '1 starting, 2 running');
+    assert.equal(summarize([row('a', 'running'), row('b', 'crashed'), row('c', 'disabled')]).worst, 'crashed');
+    assert.equal(summarize([row('a', 'failed'), row('b', 'crashed')]).worst, 'failed');
+  });
+
+  it('formats uptime compactly', () => {
+    assert.equal(formatUptime(42_000), '42s');
+    assert.equal(formatUptime(185_000), '3m 05s');
+    assert.equal(formatUptime(2 * 3600_000 + 10 * 60_000), '2h 10m');
+    assert.equal(formatUptime(-5), '0s');
+    assert.equal(formatUptime(3 * 86400_000 + 4 * 3600_000), '3d 4h');
+  });
+
+  it('lists everything a FULL TRUST decision needs', () => {
+    const lines = fullTrustLines({
+      id: 'demo',
+      root: '/p/demo',
+      runtime: {
+        command: '${REASONIX_PLUGIN_ROOT}/bin/demo', args: ['--fast'], env: {}, required: true, priority: 0,
+        intercepts: ['tool.before'], replaces: ['system_prompt'], capabilities: ['ui', 'providers'], timeoutMillis: 0,
+      },
+    });
+    const text = lines.join('\n');
+    assert.match(text, /FULL TRUST/);
+    assert.match(text, /Command: \$\{REASONIX_PLUGIN_ROOT\}\/bin\/demo --fast/);
+    assert.match(text, /Intercepts: tool.before/);
+    assert.match(text, /Replaces slots: system_prompt/);
+    assert.match(text, /Capabilities: ui, providers/);
+    assert.match(text, /Required: yes/);
+  });
+});
