@@ -37,3 +37,27 @@ export interface PluginSpec {
   /** 'installed' from plugin-packages.json, 'linked' from a development folder the user linked. */
   source: 'installed' | 'linked';
 }
+
+/** Where discovery put one plugin record (installed or linked) and why. */
+export type PluginStatus = 'runnable' | 'disabled' | 'no-runtime' | 'needs-v2-host' | 'invalid';
+
+/** Every plugin record discovery saw, runnable or not, for lists and diagnostics. */
+export interface PluginEntry {
+  id: string;
+  /** Absolute package root ('' when the record had no usable root). */
+  root: string;
+  status: PluginStatus;
+  /** Readable explanation for every status but 'runnable'; names the file and the field. */
+  reason?: string;
+  /** Present when the manifest validated (runnable, or runnable-but-disabled for this folder). */
+  spec?: PluginSpec;
+}
+
+export interface DiscoveryResult {
+  /** Runnable plugins, sorted by id. */
+  plugins: PluginSpec[];
+  /** Every record seen, sorted by id. */
+  entries: PluginEntry[];
+  /** Problems not tied to one plugin, e.g. an unreadable plugin-packages.json. */
+  problems: string[];
+}
