@@ -432,3 +432,191 @@ export interface UISubmitParams {
 export interface UISubmitResult {
   accepted: boolean;
 }
+/**
+ * This interface was referenced by `HookPayloads`'s JSON-Schema
+ * via the `definition` "HookInputReceive".
+ */
+export interface HookInputReceive {
+  text: string;
+}
+/**
+ * This interface was referenced by `HookPayloads`'s JSON-Schema
+ * via the `definition` "HookToolBefore".
+ */
+export interface HookToolBefore {
+  name: string;
+  arguments?: string;
+}
+/**
+ * This interface was referenced by `HookPayloads`'s JSON-Schema
+ * via the `definition` "HookToolAfter".
+ */
+export interface HookToolAfter {
+  name: string;
+  arguments?: string;
+  result?: string;
+  isError?: boolean;
+}
+/**
+ * This interface was referenced by `HookPayloads`'s JSON-Schema
+ * via the `definition` "HookPermissionDecision".
+ */
+export interface HookPermissionDecision {
+  name: string;
+  arguments?: string;
+  readOnly?: boolean;
+  hostDecision: 'allow' | 'deny';
+}
+/**
+ * This interface was referenced by `HookPayloads`'s JSON-Schema
+ * via the `definition` "HookAgentBeforeStart".
+ */
+export interface HookAgentBeforeStart {
+  model?: string;
+  toolCount?: number;
+  sessionId: string;
+}
+/**
+ * This interface was referenced by `HookPayloads`'s JSON-Schema
+ * via the `definition` "HookSystemPromptBuild".
+ */
+export interface HookSystemPromptBuild {
+  prompt?: string;
+  workspaceRoot: string;
+}
+/**
+ * This interface was referenced by `HookPayloads`'s JSON-Schema
+ * via the `definition` "HookContextPrepare".
+ */
+export interface HookContextPrepare {
+  messages?: unknown[];
+}
+/**
+ * This interface was referenced by `HookPayloads`'s JSON-Schema
+ * via the `definition` "HookProviderRequest".
+ */
+export interface HookProviderRequest {
+  request: {};
+}
+/**
+ * This interface was referenced by `HookPayloads`'s JSON-Schema
+ * via the `definition` "HookProviderResponse".
+ */
+export interface HookProviderResponse {
+  text?: string;
+  reasoning?: string;
+  signature?: string;
+  calls?: unknown[];
+  usage?: {};
+}
+/**
+ * This interface was referenced by `HookPayloads`'s JSON-Schema
+ * via the `definition` "HookCompactionPrepare".
+ */
+export interface HookCompactionPrepare {
+  messages?: unknown[];
+  guidance?: string;
+}
+/**
+ * This interface was referenced by `HookPayloads`'s JSON-Schema
+ * via the `definition` "HookCompactionComplete".
+ */
+export interface HookCompactionComplete {
+  summary: string;
+}
+/**
+ * This interface was referenced by `HookPayloads`'s JSON-Schema
+ * via the `definition` "HookSession".
+ */
+export interface HookSession {
+  sessionPath?: string;
+  phase: 'start' | 'end' | 'load' | 'save' | 'rotate';
+}
+/**
+ * This interface was referenced by `HookPayloads`'s JSON-Schema
+ * via the `definition` "HookFrontendEvent".
+ */
+export interface HookFrontendEvent {
+  kind: string;
+  text?: string;
+  detail?: string;
+}
+/**
+ * This interface was referenced by `HostUIPayloads`'s JSON-Schema
+ * via the `definition` "UISeverity".
+ */
+export type UISeverity = 'info' | 'warn' | 'error';
+/**
+ * This interface was referenced by `HostUIPayloads`'s JSON-Schema
+ * via the `definition` "UIFieldKind".
+ */
+export type UIFieldKind = 'confirm' | 'input' | 'select' | 'multiselect';
+
+/**
+ * This interface was referenced by `HostUIPayloads`'s JSON-Schema
+ * via the `definition` "UIStatusPayload".
+ */
+export interface UIStatusPayload {
+  label: string;
+  detail?: string;
+  severity?: UISeverity;
+  progress?: number;
+}
+/**
+ * This interface was referenced by `HostUIPayloads`'s JSON-Schema
+ * via the `definition` "UICardField".
+ */
+export interface UICardField {
+  key: string;
+  value?: unknown;
+}
+/**
+ * This interface was referenced by `HostUIPayloads`'s JSON-Schema
+ * via the `definition` "UICardAction".
+ */
+export interface UICardAction {
+  actionId: string;
+  label: string;
+}
+/**
+ * This interface was referenced by `HostUIPayloads`'s JSON-Schema
+ * via the `definition` "UICardPayload".
+ */
+export interface UICardPayload {
+  title?: string;
+  markdown?: string;
+  text?: string;
+  fields?: UICardField[];
+  progress?: number;
+  actions?: UICardAction[];
+}
+/**
+ * This interface was referenced by `HostUIPayloads`'s JSON-Schema
+ * via the `definition` "UIFormField".
+ */
+export interface UIFormField {
+  key: string;
+  label?: string;
+  kind: UIFieldKind;
+  options?: string[];
+  default?: unknown;
+  required?: boolean;
+}
+/**
+ * This interface was referenced by `HostUIPayloads`'s JSON-Schema
+ * via the `definition` "UIFormPayload".
+ */
+export interface UIFormPayload {
+  title?: string;
+  message?: string;
+  fields: UIFormField[];
+}
+/**
+ * This interface was referenced by `HostUIPayloads`'s JSON-Schema
+ * via the `definition` "UINotificationPayload".
+ */
+export interface UINotificationPayload {
+  title: string;
+  body?: string;
+  severity?: UISeverity;
+}

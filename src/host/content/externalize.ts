@@ -1,0 +1,76 @@
+// Content-ref externalization of intercept/event payloads (HOST_SPEC §5): outbound, a payload
+// whose JSON is over 64 KiB travels as `payload:null` plus a descriptor into the connection's
+// store; inbound, a `replace` may point back at an object in that store instead of inlining it.
+import { createHash } from 'node:crypto';
+import { LIMITS, ProtocolError, type ExternalizedField } from '../../protocol';
+import type { ContentStore } from './store';
+
+/** A payload serialized once, so a dispatch to many sidecars does not re-stringify it. */
+export interface SerializedPayload {
+  readonly value: unknown;
+  readonly json: string;
+  readonly bytes: number;
+}
+
+export function serializePayload(value: unknown): SerializedPayload {
+  const json = JSON.stringify(value ?? null);
+  return { value, json, bytes: Buffer.byteLength(json, 'utf8') };
+}
+
+/** The `payload`/`externalized` pair of an outbound intercept or event. */
+export interface OutboundPayload {
+  payload: unknown;
+  externalized?: ExternalizedField[];
+}
+
+/**
+ * Inline when the JSON is at most 65,536 bytes; otherwise stored under `/payload`. An object over
+ * 8 MiB cannot be sent at all: the store refuses it with `frame_too_large`.
+ */
+export function externalizePayload(store: ContentStore, payload: SerializedPayload, fieldBytes: number = LIMITS.externalizeFieldBytes): OutboundPayload {
+  if (payload.bytes <= fieldBytes) return { payload: payload.value };
+  const field = store.put('/payload', Buffer.from(payload.json, 'utf8'));
+  return { payload: null, externalized: [field] };
+}
+
+/** The replacement-bearing members of an InterceptResult. */
+export interface ReplacementCarrier {
+  replacement?: unknown;
+  externalized?: ExternalizedField[];
+}
+
+/**
+ * The replacement a sidecar answered with, read back from our store when externalized; `undefined`
+ * when it sent none. Throws ProtocolError: inline value and envelope together, more than one
+ * descriptor or a pointer other than `/replacement` → protocol_error; an object over 8 MiB →
+ * frame_too_large; a ref we do not hold → content_ref_expired; length or sha256 mismatch, or
+ * bytes that are not JSON → protocol_error.
+ */
+export function resolveReplacement(store: ContentStore, result: ReplacementCarrier): unknown {
+  const envelope = result.externalized;
+  if (envelope === undefined || envelope.length === 0) return result.replacement;
+  if (result.replacement !== undefined && result.replacement !== null) {
+    throw new ProtocolError('protocol_error', 'replacement is both inline and externalized');
+  }
+  if (envelope.length > 1) throw new ProtocolError('protocol_error', `expected one externalized descriptor, got ${envelope.length}`);
+  const field = envelope[0];
+  if (field.jsonPointer !== '/replacement') {
+    throw new ProtocolError('protocol_error', `externalized pointer must be /replacement, got ${JSON.stringify(field.jsonPointer)}`);
+  }
+  if (field.totalBytes > LIMITS.contentRefObjectBytes) {
+    throw new ProtocolError('frame_too_large', `externalized replacement of ${field.totalBytes} bytes exceeds ${LIMITS.contentRefObjectBytes}`);
+  }
+  const stored = store.get(field.contentRef);
+  if (!stored) throw new ProtocolError('content_ref_expired', `content ref ${field.contentRef} is unknown or expired`);
+  if (stored.bytes.length !== field.totalBytes) {
+    throw new ProtocolError('protocol_error', `externalized replacement is ${stored.bytes.length} bytes, descriptor says ${field.totalBytes}`);
+  }
+  // Hash what we actually hold rather than trusting the stored digest alone.
+  const sha256 = createHash('sha256').update(stored.bytes).digest('hex');
+  if (sha256 !== field.sha256) throw new ProtocolError('protocol_error', 'externalized replacement sha256 mismatch');
+  try {
+    return JSON.parse(stored.bytes.toString('utf8'));
+  } catch {
+    throw new ProtocolError('protocol_error', 'externalized replacement is not valid JSON');
+  }
+}

@@ -1,0 +1,90 @@
+// One `extension/intercept` round trip to one client: externalize the payload if needed, send
+// with the effective budget, validate the answer, and resolve/decode a replacement. Every way it
+// can go wrong comes back as a Failure (never a throw), except the caller's own cancellation.
+import { ProtocolError, isErrorReason, validateDef, type ErrorReason, type InterceptParams, type InterceptResult } from '../../protocol';
+import { externalizePayload, resolveReplacement, type SerializedPayload } from '../content/externalize';
+import { redact } from '../redact';
+import type { InterceptClient } from './client';
+import { decodeHookPayload, type DecodeOptions, type HookPayload } from './payloads';
+import { interceptBudget, type HookPoint, type InterceptTimeouts } from './points';
+
+export interface Failure {
+  kind: 'failure';
+  reason: ErrorReason;
+  /** Credential-redacted. */
+  message: string;
+}
+
+export type Answer =
+  | { kind: 'continue' }
+  | { kind: 'block'; reason?: string }
+  | { kind: 'allow' | 'deny'; reason?: string }
+  | { kind: 'replace'; payload: HookPayload };
+
+export function failure(reason: ErrorReason, message: string): Failure {
+  return { kind: 'failure', reason, message: redact(message) };
+}
+
+function failureFrom(err: unknown): Failure {
+  if (err instanceof ProtocolError) return failure(err.reason, err.message);
+  const reason = (err as { reason?: unknown } | null)?.reason;
+  const message = err instanceof Error ? err.message : String(err);
+  return failure(isErrorReason(reason) ? reason : 'internal', message);
+}
+
+export interface AskContext {
+  point: HookPoint;
+  payload: SerializedPayload;
+  timeouts: InterceptTimeouts;
+  decode: DecodeOptions;
+  signal?: AbortSignal;
+}
+
+/** The caller's cancellation is not a plugin failure: it propagates as a rejection. */
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason ?? new Error('intercept dispatch cancelled');
+}
+
+export async function ask(client: InterceptClient, ctx: AskContext): Promise<Answer | Failure> {
+  if (!client.isLive()) return failure('provider_interrupted', `plugin '${client.pluginId}' is not running`);
+  let wire;
+  try {
+    wire = externalizePayload(client.content, ctx.payload);
+  } catch (err) {
+    return failureFrom(err);
+  }
+  const budget = interceptBudget(ctx.point, client.runtime.timeoutMillis, ctx.timeouts);
+  const params: InterceptParams = { event: ctx.point, seq: client.nextInterceptSeq(), payload: wire.payload, timeoutMillis: budget };
+  if (wire.externalized) params.externalized = wire.externalized;
+  let raw: unknown;
+  try {
+    raw = await client.request<unknown>('extension/intercept', params, { timeoutMs: budget, timeoutReason: 'intercept_timeout', signal: ctx.signal });
+  } catch (err) {
+    throwIfAborted(ctx.signal);
+    return failureFrom(err);
+  }
+  throwIfAborted(ctx.signal);
+  const shape = validateDef<InterceptResult>('InterceptResult', raw);
+  if (!shape.ok) return failure('protocol_error', `invalid intercept result: ${shape.message}`);
+  const result = shape.value;
+  switch (result.decision) {
+    case 'continue':
+      return { kind: 'continue' };
+    case 'block':
+    case 'allow':
+    case 'deny':
+      return { kind: result.decision, reason: result.reason === undefined ? undefined : redact(result.reason) };
+    case 'replace': {
+      let value: unknown;
+      try {
+        value = resolveReplacement(client.content, result);
+      } catch (err) {
+        return failureFrom(err);
+      }
+      if (value === undefined || value === null) return failure('protocol_error', `contract violation: 'replace' at ${ctx.point} without a replacement`);
+      const decoded = decodeHookPayload(ctx.point, value, ctx.decode);
+      if (!decoded.ok) return failure('protocol_error', `contract violation: invalid ${ctx.point} replacement: ${decoded.message}`);
+      return { kind: 'replace', payload: decoded.value };
+    }
+  }
+}

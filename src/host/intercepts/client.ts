@@ -1,0 +1,35 @@
+// The narrow port the dispatcher needs from one running sidecar. The real Sidecar is adapted by
+// sidecar-client.ts; tests may supply in-process fakes.
+import type { EventParams, InterceptParams } from '../../protocol';
+import type { ContentStore } from '../content/store';
+import type { RuntimeBlock } from '../plugins/types';
+
+/** The installed manifest's runtime members that decide membership, order, slots and budgets. */
+export type InterceptRuntime = Pick<RuntimeBlock, 'intercepts' | 'replaces' | 'priority' | 'required' | 'timeoutMillis'>;
+
+export interface InterceptRequestOptions {
+  timeoutMs: number;
+  timeoutReason: 'intercept_timeout';
+  signal?: AbortSignal;
+}
+
+export interface InterceptClient {
+  readonly pluginId: string;
+  readonly runtime: InterceptRuntime;
+  /** Registration order: the last tie-breaker after priority and plugin id. */
+  readonly registration: number;
+  isLive(): boolean;
+  /** Per-connection counter starting at 1; consumed once per intercept actually sent. */
+  nextInterceptSeq(): number;
+  /** Rejects with ProtocolError (timeout → intercept_timeout, dead connection → provider_interrupted). */
+  request<R>(method: 'extension/intercept', params: InterceptParams, opts: InterceptRequestOptions): Promise<R>;
+  /** Best-effort `extension/event`; false when the event was dropped. */
+  sendEvent(params: EventParams): boolean;
+  /** The connection's content store (refs die with the connection). */
+  readonly content: ContentStore;
+}
+
+/** Required-class (HOST_SPEC §4.4): manifest `required`, or owner of any replacement slot. */
+export function isRequiredClass(runtime: InterceptRuntime): boolean {
+  return runtime.required || runtime.replaces.length > 0;
+}

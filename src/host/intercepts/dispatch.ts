@@ -1,0 +1,276 @@
+// Dispatch of the 17 hook points over one runtime generation's clients (HOST_SPEC §4.0–§4.6).
+// A dispatcher lives exactly as long as its generation: warn-once memory is per instance.
+import type { ErrorReason } from '../../protocol';
+import { serializePayload, type SerializedPayload } from '../content/externalize';
+import { silentLogger, type Logger } from '../log';
+import { ask, type Answer, type Failure } from './ask';
+import { isRequiredClass, type InterceptClient } from './client';
+import { broadcastEvent } from './events';
+import { buildHookPayload, type DecodeOptions, type HookPayloadMap } from './payloads';
+import { DEFAULT_INTERCEPT_TIMEOUTS, POINTS, type HookPoint, type InterceptTimeouts } from './points';
+import { SlotCollisionError, validateSlots } from './slots';
+
+export type DispatchDecision = 'continue' | 'block' | 'allow' | 'deny' | 'failed';
+
+export interface DispatchError {
+  reason: ErrorReason;
+  /** Credential-redacted. */
+  message: string;
+  pluginId: string;
+}
+
+export interface DispatchOutcome<P extends HookPoint = HookPoint> {
+  point: P;
+  decision: DispatchDecision;
+  /** The final payload (as replaced), in host form. */
+  payload: HookPayloadMap[P];
+  /** Plugins whose `replace` was applied, in order. */
+  changedBy: string[];
+  /** Credential-redacted, each emitted once per (plugin, class) for this generation. */
+  warnings: string[];
+  blockedBy?: string;
+  /** The block/allow/deny reason, credential-redacted. */
+  reason?: string;
+  /** E.g. an extension `allow` over a host `deny`. */
+  audit?: string[];
+  /** Set when decision is 'failed': the required-class failure that aborted the operation. */
+  error?: DispatchError;
+}
+
+export interface DispatchOptions extends DecodeOptions {
+  /** Caller cancellation: rejects the dispatch with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface DispatcherOptions extends DecodeOptions {
+  logger?: Logger;
+  /** Family defaults and ceiling; tests shrink them. */
+  timeouts?: Partial<InterceptTimeouts>;
+}
+
+interface Walk<P extends HookPoint> {
+  outcome: DispatchOutcome<P>;
+  current: SerializedPayload;
+}
+
+export class InterceptDispatcher {
+  private readonly clients: readonly InterceptClient[];
+  private readonly owners: ReadonlyMap<string, InterceptClient>;
+  private readonly chains = new Map<HookPoint, readonly InterceptClient[]>();
+  private readonly recipients = new Map<HookPoint, readonly InterceptClient[]>();
+  private readonly warned = new Set<string>();
+  private readonly logger: Logger;
+  private readonly timeouts: InterceptTimeouts;
+  private readonly decode: DecodeOptions;
+
+  /** Throws SlotCollisionError when two clients claim one slot. */
+  constructor(clients: readonly InterceptClient[], opts: DispatcherOptions = {}) {
+    const slots = validateSlots(clients);
+    if (!slots.ok) throw new SlotCollisionError(slots.message, slots.slot, slots.plugins);
+    const byId = new Map(clients.map((c) => [c.pluginId, c]));
+    this.owners = new Map([...slots.owners].map(([slot, id]) => [slot, byId.get(id) as InterceptClient]));
+    this.clients = clients;
+    this.logger = opts.logger ?? silentLogger;
+    this.timeouts = { ...DEFAULT_INTERCEPT_TIMEOUTS, ...opts.timeouts };
+    this.decode = { knownTools: opts.knownTools };
+  }
+
+  /** The interceptor chain at `point`: priority asc, then plugin id, then registration order. */
+  chain(point: HookPoint): readonly InterceptClient[] {
+    let chain = this.chains.get(point);
+    if (!chain) {
+      chain = POINTS[point].family === 'chain'
+        ? this.clients.filter((c) => c.runtime.intercepts.includes(point)).sort(compareClients)
+        : [];
+      this.chains.set(point, chain);
+    }
+    return chain;
+  }
+
+  /** Owner of a strategy slot, if any. */
+  owner(slot: string): InterceptClient | undefined {
+    return this.owners.get(slot);
+  }
+
+  /** Who gets `extension/event` at `point`: listed interceptors + owners of the observing slot. */
+  eventRecipients(point: HookPoint): readonly InterceptClient[] {
+    let list = this.recipients.get(point);
+    if (!list) {
+      const info = POINTS[point];
+      const set = new Set<InterceptClient>();
+      if (info.events) {
+        for (const c of [...this.clients].sort(compareClients)) if (c.runtime.intercepts.includes(point)) set.add(c);
+        const owner = info.slot ? this.owners.get(info.slot) : undefined;
+        if (owner) set.add(owner);
+      }
+      list = [...set];
+      this.recipients.set(point, list);
+    }
+    return list;
+  }
+
+  async dispatch<P extends HookPoint>(point: P, payload: HookPayloadMap[P], opts: DispatchOptions = {}): Promise<DispatchOutcome<P>> {
+    if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('intercept dispatch cancelled');
+    const initial = buildHookPayload(point, payload);
+    const walk: Walk<P> = {
+      outcome: { point, decision: 'continue', payload: initial, changedBy: [], warnings: [] },
+      current: serializePayload(initial),
+    };
+    const info = POINTS[point];
+    if (info.family === 'chain') await this.walkChain(walk, opts);
+    else if (info.family === 'strategy') await this.runStrategy(walk, info.slot as string, opts);
+    if (walk.outcome.decision !== 'failed') {
+      broadcastEvent(this.eventRecipients(point), point, walk.current, (id, cls, msg) => this.warnOnce(walk.outcome, id, cls, msg));
+    }
+    return walk.outcome;
+  }
+
+  private askFor<P extends HookPoint>(client: InterceptClient, walk: Walk<P>, opts: DispatchOptions): Promise<Answer | Failure> {
+    return ask(client, {
+      point: walk.outcome.point,
+      payload: walk.current,
+      timeouts: this.timeouts,
+      decode: { knownTools: opts.knownTools ?? this.decode.knownTools },
+      signal: opts.signal,
+    });
+  }
+
+  private async walkChain<P extends HookPoint>(walk: Walk<P>, opts: DispatchOptions): Promise<void> {
+    const point = walk.outcome.point;
+    for (const client of this.chain(point)) {
+      let answer = await this.askFor(client, walk, opts);
+      if ((answer.kind === 'allow' || answer.kind === 'deny') && point !== 'permission.decision') {
+        answer = { kind: 'failure', reason: 'protocol_error', message: `contract violation: '${answer.kind}' is only legal at permission.decision, not ${point}` };
+      }
+      switch (answer.kind) {
+        case 'failure':
+          if (isRequiredClass(client.runtime)) return this.fail(walk, client, answer);
+          this.warnOnce(walk.outcome, client.pluginId, answer.reason, `${point} ruling ignored (${answer.reason}): ${answer.message}`);
+          continue;
+        case 'continue':
+          continue;
+        case 'replace':
+          this.apply(walk, client, answer.payload);
+          continue;
+        case 'block':
+          this.block(walk, client, answer.reason);
+          return;
+        case 'allow':
+        case 'deny':
+          this.permissionVerdict(walk, client, answer.kind, answer.reason);
+          return;
+      }
+    }
+    const slot = POINTS[point].slot;
+    const owner = slot ? this.owners.get(slot) : undefined;
+    if (owner) await this.consultOwner(walk, owner, slot as string, opts);
+  }
+
+  /** The slot owner after a chain that neither blocked nor decided (HOST_SPEC §4.5). */
+  private async consultOwner<P extends HookPoint>(walk: Walk<P>, owner: InterceptClient, slot: string, opts: DispatchOptions): Promise<void> {
+    const answer = await this.askFor(owner, walk, opts);
+    switch (answer.kind) {
+      case 'failure':
+        return this.fail(walk, owner, answer);
+      case 'continue':
+        return;
+      case 'replace':
+        // At `permission` a replacement only changes what observers see; the verdict is unaffected.
+        return this.apply(walk, owner, answer.payload);
+      case 'block':
+        return this.block(walk, owner, answer.reason);
+      case 'allow':
+      case 'deny':
+        // Only continue/block matter from the permission owner; elsewhere it is a violation.
+        if (slot === 'permission') return;
+        return this.fail(walk, owner, { kind: 'failure', reason: 'protocol_error', message: `contract violation: '${answer.kind}' from the ${slot} strategy at ${walk.outcome.point}` });
+    }
+  }
+
+  /** system_prompt.build, session.load/save/rotate, frontend.event: only the slot owner is asked. */
+  private async runStrategy<P extends HookPoint>(walk: Walk<P>, slot: string, opts: DispatchOptions): Promise<void> {
+    const point = walk.outcome.point;
+    const owner = this.owners.get(slot);
+    if (!owner) return;
+    let answer = await this.askFor(owner, walk, opts);
+    if (answer.kind === 'allow' || answer.kind === 'deny') {
+      answer = { kind: 'failure', reason: 'protocol_error', message: `contract violation: '${answer.kind}' from the ${slot} strategy at ${point}` };
+    }
+    switch (answer.kind) {
+      case 'failure':
+        // Loading tolerates a failing policy and frontend events fall back to the original event;
+        // a failing system prompt, save or rotate fails that operation.
+        if (point === 'session.load' || point === 'frontend.event') {
+          this.warn(walk.outcome, `${owner.pluginId}: ${slot} strategy failed at ${point} (${answer.reason}): ${answer.message}; host default used`);
+          return;
+        }
+        return this.fail(walk, owner, answer);
+      case 'continue':
+        return;
+      case 'replace': {
+        const prior = walk.outcome.payload as HookPayloadMap['frontend.event'];
+        const next = answer.payload as HookPayloadMap['frontend.event'];
+        if (point === 'frontend.event' && next.kind !== prior.kind) {
+          this.warn(walk.outcome, `${owner.pluginId}: frontend.event replacement changed kind '${prior.kind}' to '${next.kind}'; discarded`);
+          return;
+        }
+        return this.apply(walk, owner, answer.payload);
+      }
+      case 'block':
+        return this.block(walk, owner, answer.reason);
+    }
+  }
+
+  private apply<P extends HookPoint>(walk: Walk<P>, client: InterceptClient, payload: unknown): void {
+    walk.outcome.payload = payload as HookPayloadMap[P];
+    walk.current = serializePayload(payload);
+    walk.outcome.changedBy.push(client.pluginId);
+  }
+
+  private block<P extends HookPoint>(walk: Walk<P>, client: InterceptClient, reason: string | undefined): void {
+    walk.outcome.decision = 'block';
+    walk.outcome.blockedBy = client.pluginId;
+    if (reason !== undefined) walk.outcome.reason = reason;
+  }
+
+  private permissionVerdict<P extends HookPoint>(walk: Walk<P>, client: InterceptClient, verdict: 'allow' | 'deny', reason: string | undefined): void {
+    walk.outcome.decision = verdict;
+    walk.outcome.blockedBy = client.pluginId;
+    if (reason !== undefined) walk.outcome.reason = reason;
+    const payload = walk.outcome.payload as HookPayloadMap['permission.decision'];
+    if (verdict === 'allow' && payload.hostDecision === 'deny') {
+      // Full trust: the extension may override the host's deny, but it must leave a trace.
+      const note = `plugin '${client.pluginId}' allowed tool '${payload.name}' over the host's deny${reason ? `: ${reason}` : ''}`;
+      (walk.outcome.audit ??= []).push(note);
+      this.logger.info(`audit: ${note}`);
+    }
+  }
+
+  private fail<P extends HookPoint>(walk: Walk<P>, client: InterceptClient, f: Failure): void {
+    walk.outcome.decision = 'failed';
+    walk.outcome.error = { reason: f.reason, message: f.message, pluginId: client.pluginId };
+    this.logger.error(`${client.pluginId}: required ${walk.outcome.point} interception failed (${f.reason}): ${f.message}`);
+  }
+
+  private warn(outcome: DispatchOutcome, message: string): void {
+    outcome.warnings.push(message);
+    this.logger.warn(message);
+  }
+
+  /** Optional-plugin trouble is reported once per (plugin, class) for this generation. */
+  private warnOnce(outcome: DispatchOutcome, pluginId: string, cls: string, message: string): void {
+    const key = `${pluginId}\u0000${cls}`;
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.warn(outcome, `${pluginId}: ${message}`);
+  }
+}
+
+function compareClients(a: InterceptClient, b: InterceptClient): number {
+  return a.runtime.priority - b.runtime.priority || (a.pluginId < b.pluginId ? -1 : a.pluginId > b.pluginId ? 1 : 0) || a.registration - b.registration;
+}
+
+/** Convenience for one-off use; long-lived callers keep an InterceptDispatcher per generation. */
+export function createDispatcher(clients: readonly InterceptClient[], opts?: DispatcherOptions): InterceptDispatcher {
+  return new InterceptDispatcher(clients, opts);
+}

@@ -1,0 +1,7 @@
+// Public surface of hook-point dispatch.
+export * from './points';
+export * from './payloads';
+export * from './client';
+export * from './slots';
+export * from './dispatch';
+export type { Answer, Failure } from './ask';
