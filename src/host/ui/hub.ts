@@ -1,0 +1,290 @@
+// One UiHub per session: the gate between sidecars and the front end (HOST_SPEC §7.3, §14).
+// Order for publish/request: unknown client → internal; crashed → provider_interrupted; stale
+// (generation or sessionId ≠ the binding) → a non-error refusal before the payload is even looked
+// at; then strict payload decoding → invalid_params. Everything stored or shown is redacted.
+import {
+  ProtocolError,
+  validateDef,
+  type UIActionParams,
+  type UIActionResult,
+  type UIPublishParams,
+  type UIPublishResult,
+  type UIRequestParams,
+  type UIRequestResult,
+  type UISubmitParams,
+  type UISubmitResult,
+} from '../../protocol';
+import { silentLogger, type Logger } from '../log';
+import { redact } from '../redact';
+import { ACTION_ID, actionName, declareActions, type ActionSet } from './actions';
+import { decodePublishPayload, decodeRequestPayload } from './decode';
+import type { FieldKind, FormPayload, FormValues, PromptRequest, Surface, SurfaceOrigin } from './model';
+import type { ActionEntry, ActionResult, UiClient, UiFrontEnd } from './ports';
+import type { NotificationSurface, SurfaceStore } from './store';
+
+export interface UiHubOptions {
+  /** The host's session (one per workspace folder). */
+  sessionKey: string;
+  folderName: string;
+  store: SurfaceStore;
+  frontEnd?: UiFrontEnd;
+  logger?: Logger;
+  /** Notifications held while no front end is attached (default 20). */
+  maxHeldNotifications?: number;
+}
+
+interface Binding {
+  pluginId: string;
+  sessionId: string;
+  generation: number;
+  client?: UiClient;
+  crashed: boolean;
+  /** Aborts prompts of this binding when its connection is gone. */
+  life: AbortController;
+  actions?: { source: readonly unknown[]; set: ActionSet };
+}
+
+export class UiHub {
+  private readonly bindings = new Map<string, Binding>();
+  private frontEnd: UiFrontEnd | undefined;
+  private readonly frontEndWaiters = new Set<() => void>();
+  private readonly heldNotifications: NotificationSurface[] = [];
+  private readonly log: Logger;
+  private readonly store: SurfaceStore;
+  private readonly maxHeld: number;
+
+  constructor(private readonly opts: UiHubOptions) {
+    this.store = opts.store;
+    this.frontEnd = opts.frontEnd;
+    this.log = opts.logger ?? silentLogger;
+    this.maxHeld = opts.maxHeldNotifications ?? 20;
+  }
+
+  get sessionKey(): string {
+    return this.opts.sessionKey;
+  }
+
+  /** Attaches (or detaches) the front end; held prompts and notifications are shown now. */
+  setFrontEnd(frontEnd: UiFrontEnd | undefined): void {
+    this.frontEnd = frontEnd;
+    if (!frontEnd) return;
+    for (const n of this.heldNotifications.splice(0)) this.deliverNotification(n);
+    for (const wake of [...this.frontEndWaiters]) wake();
+  }
+
+  /** Binds a plugin to the session's current (sessionId, generation); a new generation drops the old one's surfaces. */
+  bind(pluginId: string, sessionId: string, generation: number, client?: UiClient): void {
+    const old = this.bindings.get(pluginId);
+    if (old) {
+      old.life.abort();
+      if (old.generation !== generation || old.sessionId !== sessionId) {
+        this.store.markPluginStale(this.opts.sessionKey, pluginId);
+        this.store.clearStale(this.opts.sessionKey, pluginId);
+      }
+    }
+    this.bindings.set(pluginId, { pluginId, sessionId, generation, client, crashed: false, life: new AbortController() });
+  }
+
+  /** The plugin's connection crashed: later UI calls from it fail, its prompts are dropped, its surfaces go stale. */
+  markCrashed(pluginId: string): void {
+    const b = this.bindings.get(pluginId);
+    if (!b) return;
+    b.crashed = true;
+    b.life.abort();
+    this.store.markPluginStale(this.opts.sessionKey, pluginId);
+  }
+
+  /** The plugin stopped in an orderly way: its surfaces go stale and its prompts are dropped. */
+  markStopped(pluginId: string): void {
+    const b = this.bindings.get(pluginId);
+    if (!b) return;
+    b.life.abort();
+    this.store.markPluginStale(this.opts.sessionKey, pluginId);
+  }
+
+  /** Forgets the plugin; later calls from it are `internal` errors. */
+  unbind(pluginId: string): void {
+    const b = this.bindings.get(pluginId);
+    if (!b) return;
+    b.life.abort();
+    this.bindings.delete(pluginId);
+    this.store.markPluginStale(this.opts.sessionKey, pluginId);
+  }
+
+  /** `host/ui/publish` from `pluginId`. */
+  publish(pluginId: string, params: unknown): UIPublishResult {
+    const b = this.gate(pluginId);
+    const p = this.decodeParams<UIPublishParams>('UIPublishParams', params);
+    if (this.isStale(b, p)) {
+      this.log.debug(`stale publish from ${pluginId} (session ${redact(p.sessionId)}, generation ${p.generation}) ignored`);
+      return { accepted: false };
+    }
+    const content = decodePublishPayload(p.kind, p.payload);
+    const surface = this.store.upsert(this.origin(b), p.surfaceId, content);
+    if (surface.kind === 'notification') this.deliverNotification(surface as NotificationSurface);
+    return { accepted: true };
+  }
+
+  /** `host/ui/request` from `pluginId`; `signal` aborts when the sidecar's connection ends. Never throws after the gate. */
+  async request(pluginId: string, params: unknown, signal: AbortSignal): Promise<UIRequestResult> {
+    const b = this.gate(pluginId);
+    const p = this.decodeParams<UIRequestParams>('UIRequestParams', params);
+    if (this.isStale(b, p)) {
+      this.log.debug(`stale request from ${pluginId} (session ${redact(p.sessionId)}, generation ${p.generation}) cancelled`);
+      return { cancelled: true };
+    }
+    const payload = questionsOf(p.kind, decodeRequestPayload(p.payload));
+    const req: PromptRequest = { ...this.origin(b), surfaceId: p.surfaceId, kind: p.kind, payload };
+    const life = AbortSignal.any([signal, b.life.signal]);
+    const frontEnd = await this.waitForFrontEnd(life);
+    if (!frontEnd) return { cancelled: true };
+    let answer;
+    try {
+      answer = await frontEnd.prompt(req, life);
+    } catch (err) {
+      this.log.warn(`prompt from ${pluginId} failed in the front end: ${redact(err instanceof Error ? err.message : String(err))}`);
+      return { cancelled: true };
+    }
+    if (life.aborted) {
+      // Nobody waits for it any more (connection ended, crash, new generation): discard quietly.
+      this.log.debug(`answer to ${pluginId}'s prompt ${redact(p.surfaceId)} discarded: the plugin is gone`);
+      return { cancelled: true };
+    }
+    if (answer.cancelled) return { cancelled: true };
+    return { cancelled: false, values: { ...answer.values } };
+  }
+
+  /** Runs `/<pluginId>:<actionId>` (command palette, key bindings, card buttons). */
+  async invokeAction(pluginId: string, actionId: string, args?: Record<string, string>): Promise<ActionResult> {
+    if (!ACTION_ID.test(actionId)) throw new ProtocolError('invalid_params', `invalid action id ${JSON.stringify(actionId)}`);
+    const b = this.bindings.get(pluginId);
+    if (!b) throw new ProtocolError('internal', `plugin ${pluginId} is not loaded in this session`);
+    if (b.crashed) throw new ProtocolError('provider_interrupted', `plugin ${pluginId} crashed`);
+    const client = b.client;
+    if (!client || client.state !== 'running') throw new ProtocolError('provider_interrupted', `plugin ${pluginId} is not running`);
+    if (!this.actionsOf(b).actions.some((a) => a.actionId === actionId)) {
+      throw new ProtocolError('invalid_params', `plugin ${pluginId} declares no action ${actionId}`);
+    }
+    if (args !== undefined && !isStringRecord(args)) throw new ProtocolError('invalid_params', 'action args must map strings to strings');
+    const params: UIActionParams = { actionId, sessionId: b.sessionId, generation: b.generation };
+    if (args !== undefined) params.args = args;
+    const raw = await client.request<unknown>('extension/ui/action', params);
+    const v = validateDef<UIActionResult>('UIActionResult', raw);
+    if (!v.ok) throw new ProtocolError('protocol_error', `invalid ui/action result from ${pluginId}: ${v.message}`);
+    return v.value.message === undefined ? { accepted: v.value.accepted } : { accepted: v.value.accepted, message: redact(v.value.message) };
+  }
+
+  /** Sends a form's values back with `extension/ui/submit` (current generation only). */
+  async submit(pluginId: string, surfaceId: string, values: FormValues | Record<string, unknown> | undefined): Promise<UISubmitResult> {
+    if (typeof surfaceId !== 'string' || !surfaceId.trim()) throw new ProtocolError('invalid_params', 'surfaceId is required');
+    const b = this.bindings.get(pluginId);
+    if (!b) throw new ProtocolError('internal', `plugin ${pluginId} is not loaded in this session`);
+    if (b.crashed) throw new ProtocolError('provider_interrupted', `plugin ${pluginId} crashed`);
+    const client = b.client;
+    if (!client || client.state !== 'running') throw new ProtocolError('provider_interrupted', `plugin ${pluginId} is not running`);
+    const shown = this.store.get(this.opts.sessionKey, pluginId, surfaceId);
+    if (shown && shown.generation !== b.generation) {
+      throw new ProtocolError('invalid_params', `form ${surfaceId} belongs to an earlier generation of ${pluginId}`);
+    }
+    const body = values ?? {};
+    if (typeof body !== 'object' || Array.isArray(body)) throw new ProtocolError('invalid_params', 'values must be an object');
+    const params: UISubmitParams = { surfaceId, sessionId: b.sessionId, generation: b.generation, values: { ...body } };
+    const raw = await client.request<unknown>('extension/ui/submit', params);
+    const v = validateDef<UISubmitResult>('UISubmitResult', raw);
+    if (!v.ok) throw new ProtocolError('protocol_error', `invalid ui/submit result from ${pluginId}: ${v.message}`);
+    return { accepted: v.value.accepted };
+  }
+
+  /** Declared actions of every live plugin in this session, for the command palette. */
+  listActions(): ActionEntry[] {
+    const out: ActionEntry[] = [];
+    for (const b of this.bindings.values()) {
+      if (b.crashed || !b.client || b.client.state !== 'running') continue;
+      for (const a of this.actionsOf(b).actions) {
+        out.push({ name: actionName(b.pluginId, a.actionId), pluginId: b.pluginId, actionId: a.actionId, label: a.label, sessionKey: this.opts.sessionKey, folderName: this.opts.folderName });
+      }
+    }
+    return out.sort((x, y) => x.name.localeCompare(y.name));
+  }
+
+  /** Drops every binding and wakes held prompts (they answer cancelled). */
+  dispose(): void {
+    for (const id of [...this.bindings.keys()]) this.unbind(id);
+  }
+
+  private gate(pluginId: string): Binding {
+    const b = this.bindings.get(pluginId);
+    if (!b) throw new ProtocolError('internal', `plugin ${pluginId} is not bound to this session`);
+    if (b.crashed) throw new ProtocolError('provider_interrupted', `plugin ${pluginId} crashed`);
+    return b;
+  }
+
+  private decodeParams<T>(def: 'UIPublishParams' | 'UIRequestParams', params: unknown): T {
+    const v = validateDef<T>(def, params);
+    if (!v.ok) throw new ProtocolError('invalid_params', `invalid params: ${v.message}`);
+    return v.value;
+  }
+
+  private isStale(b: Binding, p: { sessionId: string; generation: number }): boolean {
+    return p.generation !== b.generation || p.sessionId !== b.sessionId;
+  }
+
+  private origin(b: Binding): SurfaceOrigin {
+    return { sessionKey: this.opts.sessionKey, folderName: this.opts.folderName, pluginId: b.pluginId, generation: b.generation };
+  }
+
+  private actionsOf(b: Binding): ActionSet {
+    const source = b.client?.uiActions ?? [];
+    if (b.actions?.source !== source) {
+      const set = declareActions(b.pluginId, source);
+      for (const w of set.warnings) this.log.warn(w);
+      b.actions = { source, set };
+    }
+    return b.actions.set;
+  }
+
+  private deliverNotification(n: NotificationSurface): void {
+    const fe = this.frontEnd;
+    if (!fe) {
+      this.heldNotifications.push(n);
+      if (this.heldNotifications.length > this.maxHeld) this.heldNotifications.shift();
+      return;
+    }
+    try {
+      fe.notify(n);
+    } catch (err) {
+      this.log.warn(`front end failed to show a notification: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** Resolves with the front end once one is attached; undefined if `signal` aborts first. */
+  private waitForFrontEnd(signal: AbortSignal): Promise<UiFrontEnd | undefined> {
+    if (signal.aborted) return Promise.resolve(undefined);
+    if (this.frontEnd) return Promise.resolve(this.frontEnd);
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.frontEndWaiters.delete(wake);
+        signal.removeEventListener('abort', done);
+        resolve(signal.aborted ? undefined : this.frontEnd);
+      };
+      const wake = (): void => {
+        if (this.frontEnd) done();
+      };
+      this.frontEndWaiters.add(wake);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}
+
+/** An empty form becomes one question keyed `value` of the request's kind, labelled by the message. */
+function questionsOf(kind: FieldKind, form: FormPayload): FormPayload {
+  if (form.fields.length > 0) return form;
+  const field = form.message !== undefined ? { key: 'value', kind, label: form.message } : { key: 'value', kind };
+  return { ...form, fields: [field] };
+}
+
+function isStringRecord(v: unknown): v is Record<string, string> {
+  return !!v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
+}
+
+export type { Surface };

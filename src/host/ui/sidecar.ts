@@ -1,0 +1,45 @@
+// Wiring to the real Sidecar. Handlers exist at construction (they only need the hub and the
+// plugin id); `attachSidecar` binds the session identity and follows crashes and stops.
+import type { UIActionDecl, UIPublishParams, UIPublishResult, UIRequestParams, UIRequestResult } from '../../protocol';
+import type { UiHub } from './hub';
+import type { UiRequestOptions } from './ports';
+import type { Disposable } from './store';
+
+export interface UiHandlers {
+  uiPublish(params: UIPublishParams): UIPublishResult;
+  uiRequest(params: UIRequestParams, signal: AbortSignal): Promise<UIRequestResult>;
+}
+
+export function uiHandlers(hub: UiHub, pluginId: string): UiHandlers {
+  return {
+    uiPublish: (params) => hub.publish(pluginId, params),
+    uiRequest: (params, signal) => hub.request(pluginId, params, signal),
+  };
+}
+
+/** The part of `Sidecar` that binding needs. */
+export interface UiSidecar {
+  readonly pluginId: string;
+  readonly state: string;
+  readonly session: { sessionId: string; generation: number };
+  readonly uiActions: readonly UIActionDecl[];
+  request<R>(method: string, params: object, opts?: UiRequestOptions): Promise<R>;
+  onStateChange(listener: (state: string, previous: string) => void): Disposable;
+  onCrash(listener: (info: unknown) => void): Disposable;
+}
+
+/** Binds the sidecar's (sessionId, generation) in the hub; call before `start()` so early publishes pass the gate. */
+export function attachSidecar(hub: UiHub, sidecar: UiSidecar): Disposable {
+  hub.bind(sidecar.pluginId, sidecar.session.sessionId, sidecar.session.generation, sidecar);
+  const crash = sidecar.onCrash(() => hub.markCrashed(sidecar.pluginId));
+  const state = sidecar.onStateChange((s) => {
+    if (s === 'crashed') hub.markCrashed(sidecar.pluginId);
+    else if (s === 'stopped' || s === 'failed') hub.markStopped(sidecar.pluginId);
+  });
+  return {
+    dispose: () => {
+      crash.dispose();
+      state.dispose();
+    },
+  };
+}

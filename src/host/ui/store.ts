@@ -1,0 +1,108 @@
+// The surfaces every session's UI hub stores, keyed by (sessionKey, pluginId, surfaceId), with
+// change events for the front ends (snapshot, then deltas). Notifications are transient: only a
+// small bounded list of recent ones is kept.
+import { surfaceKey, type Surface, type SurfaceChange, type SurfaceOrigin, type SurfacePayload } from './model';
+
+export interface Disposable {
+  dispose(): void;
+}
+
+export type NotificationSurface = Surface & { kind: 'notification' };
+
+export interface SurfaceStoreOptions {
+  /** Recent notifications kept (default 20). */
+  maxNotifications?: number;
+  now?: () => number;
+}
+
+export class SurfaceStore {
+  private readonly surfaces = new Map<string, Surface>();
+  private readonly recent: NotificationSurface[] = [];
+  private readonly listeners = new Set<(change: SurfaceChange) => void>();
+  private revision = 0;
+  private readonly maxNotifications: number;
+  private readonly now: () => number;
+
+  constructor(opts: SurfaceStoreOptions = {}) {
+    this.maxNotifications = opts.maxNotifications ?? 20;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Inserts or replaces (in place, bumping `revision`) a status, card or form surface. */
+  upsert(origin: SurfaceOrigin, surfaceId: string, content: SurfacePayload): Surface {
+    const surface = { ...origin, ...content, surfaceId, revision: ++this.revision, updatedAt: this.now(), stale: false } as Surface;
+    if (surface.kind === 'notification') return this.addNotification(surface as NotificationSurface);
+    this.surfaces.set(surfaceKey(surface), surface);
+    this.emit({ type: 'upsert', surface });
+    return surface;
+  }
+
+  get(sessionKey: string, pluginId: string, surfaceId: string): Surface | undefined {
+    return this.surfaces.get(surfaceKey({ sessionKey, pluginId, surfaceId }));
+  }
+
+  /** Marks every surface of the plugin in the session stale (it stopped or crashed). */
+  markPluginStale(sessionKey: string, pluginId: string): void {
+    for (const [key, s] of this.surfaces) {
+      if (s.sessionKey !== sessionKey || s.pluginId !== pluginId || s.stale) continue;
+      const next = { ...s, stale: true, revision: ++this.revision, updatedAt: this.now() };
+      this.surfaces.set(key, next);
+      this.emit({ type: 'upsert', surface: next });
+    }
+  }
+
+  /** Removes the plugin's stale surfaces in the session (its next generation starts afresh). */
+  clearStale(sessionKey: string, pluginId: string): void {
+    for (const [key, s] of [...this.surfaces]) {
+      if (s.sessionKey !== sessionKey || s.pluginId !== pluginId || !s.stale) continue;
+      this.surfaces.delete(key);
+      this.emit({ type: 'remove', key });
+    }
+  }
+
+  /** Drops everything a session stored (its folder closed). */
+  removeSession(sessionKey: string): void {
+    for (const [key, s] of [...this.surfaces]) {
+      if (s.sessionKey !== sessionKey) continue;
+      this.surfaces.delete(key);
+      this.emit({ type: 'remove', key });
+    }
+  }
+
+  clear(): void {
+    this.surfaces.clear();
+    this.recent.length = 0;
+    this.emit({ type: 'reset' });
+  }
+
+  /** Stored surfaces, newest first. */
+  snapshot(): Surface[] {
+    return [...this.surfaces.values()].sort((a, b) => b.revision - a.revision);
+  }
+
+  /** Recent notifications, oldest first. */
+  notifications(): readonly NotificationSurface[] {
+    return [...this.recent];
+  }
+
+  onDidChange(listener: (change: SurfaceChange) => void): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  private addNotification(n: NotificationSurface): NotificationSurface {
+    this.recent.push(n);
+    if (this.recent.length > this.maxNotifications) this.recent.splice(0, this.recent.length - this.maxNotifications);
+    return n;
+  }
+
+  private emit(change: SurfaceChange): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(change);
+      } catch {
+        // A broken front end must not break the hub or the other front ends.
+      }
+    }
+  }
+}
