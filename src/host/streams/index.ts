@@ -3,7 +3,7 @@ export { catalog, type CatalogOptions, type PluginCatalog } from './catalog';
 export { StreamHub, type OpenStreamOptions, type StreamHubOptions } from './hub';
 export { mintStreamId } from './ids';
 export { resolveModel, pluginOfRef, UnknownModelError, type CatalogView, type ResolvedModel } from './models';
-export type { ClientState, Disposable, ProviderClient, RequestOptions, StreamOutcome } from './ports';
+export type { ClientState, Disposable, ProviderChunk, ProviderClient, RequestOptions, StreamOutcome } from './ports';
 export { normaliseRequest, type ProviderRequestInput } from './request';
 export { streamHandlers, type StreamHandlers } from './sidecar';
 export { ProviderStream } from './stream';
