@@ -1,0 +1,173 @@
+// The runtime of one session (one workspace folder): its current generation, fail-atomic reloads
+// (HOST_SPEC §2.7) and per-plugin start/stop/restart. Operations run one at a time, in call
+// order, so a reload never interleaves with a restart; stop() cancels a build in progress.
+import { silentLogger } from '../log';
+import type { PluginSpec } from '../plugins/types';
+import { Emitter, type Disposable } from './emitter';
+import { GenerationError } from './errors';
+import { RuntimeGeneration, startGeneration, type GenerationOptions } from './generation';
+import type { SessionContext, SidecarHandle, SidecarState } from './port';
+
+export type SessionPhase = 'idle' | 'starting' | 'running' | 'reloading' | 'failed' | 'stopping' | 'stopped';
+
+export type SessionChange =
+  | { kind: 'phase'; phase: SessionPhase }
+  | { kind: 'generation'; generation: number; previous?: number }
+  | { kind: 'sidecar'; generation: number; pluginId: string; state: SidecarState };
+
+export type ReloadResult<S extends SidecarHandle> = { ok: true; generation: RuntimeGeneration<S> } | { ok: false; error: Error };
+
+export interface SessionRuntimeOptions<S extends SidecarHandle, UiHost = unknown, Handlers = unknown>
+  extends Omit<GenerationOptions<S, UiHost, Handlers>, 'plugins' | 'session' | 'signal'> {
+  /** Stable for the life of the session; chosen by the caller. */
+  sessionId: string;
+  workspaceRoot: string;
+  /** The plugins to run, read again on start and on every reload (e.g. from discoverPlugins). */
+  loadPlugins: () => Promise<readonly PluginSpec[]> | readonly PluginSpec[];
+}
+
+export class SessionRuntime<S extends SidecarHandle, UiHost = unknown, Handlers = unknown> {
+  readonly sessionId: string;
+  readonly workspaceRoot: string;
+  private currentGeneration: RuntimeGeneration<S> | undefined;
+  private currentSub: Disposable | undefined;
+  private counter = 0;
+  private phaseNow: SessionPhase = 'idle';
+  private queue: Promise<unknown> = Promise.resolve();
+  private building: AbortController | undefined;
+  private stopping: Promise<void> | undefined;
+  private readonly changed = new Emitter<SessionChange>();
+  /** Phase changes, generation swaps and every sidecar state change of the current generation. */
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly opts: SessionRuntimeOptions<S, UiHost, Handlers>) {
+    this.sessionId = opts.sessionId;
+    this.workspaceRoot = opts.workspaceRoot;
+  }
+
+  get current(): RuntimeGeneration<S> | undefined {
+    return this.currentGeneration;
+  }
+
+  /**
+   * The last generation number handed out. It grows on every build attempt (start, reload) and
+   * on every single-plugin start/restart, whose sidecar is told the new number while the
+   * generation object keeps the number it was built with.
+   */
+  get generation(): number {
+    return this.counter;
+  }
+
+  get phase(): SessionPhase {
+    return this.phaseNow;
+  }
+
+  /** Builds the first generation; a no-op returning it when one is running. Rejects with GenerationError. */
+  start(): Promise<RuntimeGeneration<S>> {
+    return this.serial(async () => {
+      if (this.currentGeneration) return this.currentGeneration;
+      const r = await this.build('starting');
+      if (!r.ok) throw r.error;
+      return r.generation;
+    });
+  }
+
+  /**
+   * Builds a fresh generation (all new processes) and only when it is fully up swaps it in and
+   * drains the old one. On failure the old generation keeps running and the error is returned.
+   */
+  reload(): Promise<ReloadResult<S>> {
+    return this.serial(() => this.build(this.currentGeneration ? 'reloading' : 'starting'));
+  }
+
+  restartPlugin(id: string): Promise<void> {
+    return this.serial(() => this.requireCurrent().restartPlugin(id, this.nextSession()));
+  }
+
+  startPlugin(id: string): Promise<void> {
+    return this.serial(async () => {
+      const gen = this.requireCurrent();
+      const state = gen.sidecars.get(id)?.state;
+      if (state === 'running' || state === 'starting') return;
+      await gen.startPlugin(id, this.nextSession());
+    });
+  }
+
+  stopPlugin(id: string): Promise<void> {
+    return this.serial(() => this.requireCurrent().stopPlugin(id));
+  }
+
+  /** Cancels a build in progress, stops the current generation; idempotent. */
+  stop(): Promise<void> {
+    if (!this.stopping) {
+      this.building?.abort();
+      this.setPhase('stopping');
+      const done = this.queue.then(async () => {
+        const gen = this.currentGeneration;
+        this.currentSub?.dispose();
+        this.currentGeneration = undefined;
+        await gen?.stop();
+        this.setPhase('stopped');
+        this.changed.clear();
+      });
+      this.queue = done;
+      this.stopping = done;
+    }
+    return this.stopping;
+  }
+
+  private async build(phase: 'starting' | 'reloading'): Promise<ReloadResult<S>> {
+    this.setPhase(phase);
+    const controller = new AbortController();
+    this.building = controller;
+    const session = this.nextSession();
+    let next: RuntimeGeneration<S>;
+    try {
+      const plugins = await this.opts.loadPlugins();
+      next = await startGeneration<S, UiHost, Handlers>({ ...this.opts, plugins, session, signal: controller.signal });
+    } catch (err) {
+      const error = err instanceof Error ? err : new Error(String(err));
+      (this.opts.logger ?? silentLogger).error(`session ${this.sessionId}: ${error.message}`);
+      if (!this.stopping) this.setPhase(this.currentGeneration ? 'running' : 'failed');
+      return { ok: false, error };
+    } finally {
+      this.building = undefined;
+    }
+    if (this.stopping) {
+      await next.stop();
+      return { ok: false, error: new GenerationError('session_stopped', `session ${this.sessionId} was stopped during startup`) };
+    }
+    const old = this.currentGeneration;
+    this.currentSub?.dispose();
+    this.currentGeneration = next;
+    this.currentSub = next.onDidChange((e) => this.changed.fire({ kind: 'sidecar', ...e }));
+    this.changed.fire({ kind: 'generation', generation: next.generation, previous: old?.generation });
+    this.setPhase('running');
+    await old?.stop(); // drain the old generation only after the new one is published
+    return { ok: true, generation: next };
+  }
+
+  private nextSession(): SessionContext {
+    this.counter += 1;
+    return { sessionId: this.sessionId, workspaceRoot: this.workspaceRoot, generation: this.counter };
+  }
+
+  private requireCurrent(): RuntimeGeneration<S> {
+    if (this.stopping) throw new GenerationError('session_stopped', `session ${this.sessionId} is stopped`);
+    if (!this.currentGeneration) throw new Error(`session ${this.sessionId} has no running runtime; start or reload it first`);
+    return this.currentGeneration;
+  }
+
+  private serial<T>(op: () => Promise<T>): Promise<T> {
+    if (this.stopping) return Promise.reject(new GenerationError('session_stopped', `session ${this.sessionId} is stopped`));
+    const run = this.queue.then(op);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private setPhase(phase: SessionPhase): void {
+    if (phase === this.phaseNow) return;
+    this.phaseNow = phase;
+    this.changed.fire({ kind: 'phase', phase });
+  }
+}
