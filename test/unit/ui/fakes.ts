@@ -1,0 +1,43 @@
+// In-process doubles for the UI hub's ports.
+import type { UIActionDecl } from '../../../src/protocol';
+import type { PromptAnswer, PromptRequest, Surface, UiClient, UiFrontEnd } from '../../../src/host/ui';
+
+export class FakeUiClient implements UiClient {
+  state = 'running';
+  uiActions: UIActionDecl[] = [];
+  readonly calls: Array<{ method: string; params: Record<string, unknown> }> = [];
+  reply: (method: string, params: Record<string, unknown>) => unknown = () => ({ accepted: true });
+
+  request<R>(method: string, params: object): Promise<R> {
+    this.calls.push({ method, params: params as Record<string, unknown> });
+    return Promise.resolve(this.reply(method, params as Record<string, unknown>) as R);
+  }
+}
+
+interface Pending {
+  req: PromptRequest;
+  signal: AbortSignal;
+  answer(a: PromptAnswer): void;
+}
+
+export class FakeFrontEnd implements UiFrontEnd {
+  readonly notified: Array<Surface & { kind: 'notification' }> = [];
+  readonly prompts: Pending[] = [];
+  private waiters: Array<() => void> = [];
+
+  notify(n: Surface & { kind: 'notification' }): void {
+    this.notified.push(n);
+  }
+
+  prompt(req: PromptRequest, signal: AbortSignal): Promise<PromptAnswer> {
+    return new Promise((resolve) => {
+      this.prompts.push({ req, signal, answer: resolve });
+      for (const w of this.waiters.splice(0)) w();
+    });
+  }
+
+  async nextPrompt(index = this.prompts.length): Promise<Pending> {
+    while (this.prompts.length <= index) await new Promise<void>((r) => this.waiters.push(r));
+    return this.prompts[index];
+  }
+}
