@@ -1,0 +1,139 @@
+// Plugin actions as commands: "Reasonix: Run Extension Action…" (folder first in multi-root,
+// then every declared `/<plugin>:<action>`), and `reasonix.runAction` with
+// `{plugin, action, folder?, args?}` so people can bind keys in keybindings.json.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { redact } from '../host/redact';
+import type { ActionResult } from './engine';
+import type { FolderSession, SessionManager } from './sessions';
+
+export interface RunActionArgs {
+  plugin: string;
+  action: string;
+  /** Folder name, absolute path or URI; defaults to the active editor's folder, else the only/first one. */
+  folder?: string;
+  args?: Record<string, string>;
+}
+
+export function isRunActionArgs(v: unknown): v is RunActionArgs {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  if (typeof o.plugin !== 'string' || typeof o.action !== 'string') return false;
+  if (o.folder !== undefined && typeof o.folder !== 'string') return false;
+  if (o.args !== undefined) {
+    if (typeof o.args !== 'object' || o.args === null) return false;
+    if (!Object.values(o.args).every((x) => typeof x === 'string')) return false;
+  }
+  return true;
+}
+
+export type RunOutcome = ActionResult & { ran: boolean };
+
+interface ActionItem extends vscode.QuickPickItem {
+  session: FolderSession;
+  pluginId: string;
+  actionId: string;
+}
+
+function findSession(sessions: SessionManager, plugin: string, folder?: string): FolderSession | undefined {
+  const all = sessions.sessions();
+  if (folder) {
+    return all.find((s) => s.folder.name === folder || s.key === folder || path.resolve(s.folder.uri.fsPath) === path.resolve(folder));
+  }
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const activeFolder = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
+  const inActive = all.find((s) => s.key === activeFolder?.uri.toString() && s.engine.plugins().some((p) => p.pluginId === plugin));
+  return inActive ?? all.find((s) => s.engine.plugins().some((p) => p.pluginId === plugin)) ?? all[0];
+}
+
+/** Runs one action and shows its outcome; explains instead when it cannot run. */
+export async function runAction(sessions: SessionManager, a: RunActionArgs): Promise<RunOutcome> {
+  const name = `/${a.plugin}:${a.action}`;
+  const session = findSession(sessions, a.plugin, a.folder);
+  if (!session) {
+    const msg = sessions.sessions().length === 0
+      ? `Cannot run ${name}: no Reasonix session is running (open a trusted folder first).`
+      : `Cannot run ${name}: no workspace folder matches "${a.folder}".`;
+    void vscode.window.showWarningMessage(msg);
+    return { ran: false, accepted: false, message: msg };
+  }
+  const plugin = session.engine.plugins().find((p) => p.pluginId === a.plugin);
+  if (!plugin) {
+    const msg = `Cannot run ${name}: no Reasonix extension "${a.plugin}" in ${session.folder.name}.`;
+    void vscode.window.showWarningMessage(msg);
+    return { ran: false, accepted: false, message: msg };
+  }
+  if (plugin.state !== 'running') {
+    const why = plugin.lastFailure ? ` (${plugin.lastFailure.stage}: ${plugin.lastFailure.message})` : plugin.detail ? ` (${plugin.detail})` : '';
+    const msg = redact(`Cannot run ${name}: extension "${a.plugin}" is ${plugin.state}${why}. Start it, then try again.`);
+    void vscode.window.showWarningMessage(msg, 'Start Extension', 'Show Logs').then((c) => {
+      if (c === 'Start Extension') void sessions.startPlugin(session.key, a.plugin);
+      else if (c === 'Show Logs') void vscode.commands.executeCommand('reasonix.showLogs');
+    });
+    return { ran: false, accepted: false, message: msg };
+  }
+  if (!plugin.actions.some((x) => x.actionId === a.action)) {
+    const msg = `Cannot run ${name}: "${a.plugin}" declares no action "${a.action}".`;
+    void vscode.window.showWarningMessage(msg);
+    return { ran: false, accepted: false, message: msg };
+  }
+  try {
+    const result = await session.engine.invokeAction(a.plugin, a.action, a.args);
+    const text = result.message ? `${name}: ${result.message}` : `${name} ${result.accepted ? 'done' : 'was not accepted'}.`;
+    if (result.accepted) void vscode.window.showInformationMessage(text);
+    else void vscode.window.showWarningMessage(text);
+    return { ran: true, ...result };
+  } catch (err) {
+    const msg = redact(`${name} failed: ${(err as Error).message}`);
+    void vscode.window.showErrorMessage(msg, 'Show Logs').then((c) => c && vscode.commands.executeCommand('reasonix.showLogs'));
+    return { ran: true, accepted: false, message: msg };
+  }
+}
+
+/** Every declared action of a session, plus placeholders for plugins that are not running. */
+export function actionItems(session: FolderSession): ActionItem[] {
+  const items: ActionItem[] = [];
+  for (const p of session.engine.plugins()) {
+    for (const a of p.actions) {
+      items.push({
+        label: `/${p.pluginId}:${a.actionId}`,
+        description: a.label,
+        detail: p.state === 'running' ? undefined : `$(circle-slash) ${p.pluginId} is ${p.state}`,
+        session,
+        pluginId: p.pluginId,
+        actionId: a.actionId,
+      });
+    }
+  }
+  return items;
+}
+
+/** The palette entry: folder first (multi-root), then the action. */
+export async function pickAndRunAction(sessions: SessionManager): Promise<RunOutcome | undefined> {
+  const all = sessions.sessions();
+  if (all.length === 0) {
+    void vscode.window.showInformationMessage('No Reasonix session is running: open a trusted folder with Reasonix extensions installed.');
+    return undefined;
+  }
+  let session = all[0];
+  if (all.length > 1) {
+    const picked = await vscode.window.showQuickPick(
+      all.map((s) => ({ label: s.folder.name, description: s.folder.uri.fsPath, detail: `${actionItems(s).length} action(s)`, s })),
+      { title: 'Run Extension Action: choose a folder', placeHolder: 'Workspace folder' },
+    );
+    if (!picked) return undefined;
+    session = picked.s;
+  }
+  const items = actionItems(session);
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage(`No Reasonix extension in ${session.folder.name} declares actions.`);
+    return undefined;
+  }
+  const item = await vscode.window.showQuickPick(items, {
+    title: `Run Extension Action${all.length > 1 ? ` (${session.folder.name})` : ''}`,
+    placeHolder: '/<extension>:<action>',
+    matchOnDescription: true,
+  });
+  if (!item) return undefined;
+  return runAction(sessions, { plugin: item.pluginId, action: item.actionId, folder: session.key });
+}

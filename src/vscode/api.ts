@@ -1,0 +1,89 @@
+// The API other VS Code extensions get from `vscode.extensions.getExtension('reasonix.reasonix-vscode-host').exports`
+// (documented in docs/api.md). It reads the live sessions; it never starts anything itself.
+import type { Surface, SurfaceChange } from '../host/ui/model';
+import type { RunActionArgs, RunOutcome } from './actions';
+import type { ActionInfo, Disposable, HookOutcome, ModelInfo, StreamHandle, SurfaceFeed } from './engine';
+import { rowsOf } from './rows';
+import type { FolderSession, SessionManager } from './sessions';
+
+export interface SessionInfo {
+  /** The folder URI string; pass it as `folder` to the other calls. */
+  key: string;
+  folderName: string;
+  workspaceRoot: string;
+  sessionId: string;
+  generation: number;
+}
+
+export interface PluginInfo {
+  sessionKey: string;
+  folderName: string;
+  pluginId: string;
+  state: 'starting' | 'running' | 'crashed' | 'stopped' | 'failed' | 'disabled';
+  pid?: number;
+  readyAt?: number;
+  version?: string;
+  source?: 'installed' | 'linked';
+  actions: ActionInfo[];
+  detail?: string;
+}
+
+export interface ReasonixApi {
+  readonly apiVersion: 1;
+  listSessions(): SessionInfo[];
+  listPlugins(folder?: string): PluginInfo[];
+  /** Dispatches any of the 17 hook points in one session, exactly as the engine does. */
+  dispatch(point: string, payload: unknown, opts?: { folder?: string }): Promise<HookOutcome>;
+  /** Models served by extension-hosted providers (`plugin/<id>/<name>/<model>`). */
+  listModels(opts?: { folder?: string }): Promise<ModelInfo[]>;
+  /** Opens a provider stream: iterate it for chunks, await `outcome` for how it ended. */
+  openStream(providerRef: string, request: unknown, opts?: { folder?: string; model?: string; signal?: AbortSignal }): Promise<StreamHandle>;
+  runAction(args: RunActionArgs): Promise<RunOutcome>;
+  surfaces(): Surface[];
+  onDidChangeSurfaces(listener: (change: SurfaceChange) => void): Disposable;
+  onDidChangeSessions(listener: () => void): Disposable;
+}
+
+export function createApi(
+  sessions: SessionManager,
+  surfaces: SurfaceFeed,
+  run: (a: RunActionArgs) => Promise<RunOutcome>,
+): ReasonixApi {
+  const pick = (folder?: string): FolderSession => {
+    const all = sessions.sessions();
+    const s = folder === undefined ? all[0] : all.find((x) => x.key === folder || x.folder.name === folder || x.folder.uri.fsPath === folder);
+    if (!s) throw new Error(folder === undefined ? 'no Reasonix session is running' : `no Reasonix session for folder "${folder}"`);
+    return s;
+  };
+  return {
+    apiVersion: 1,
+    listSessions: () =>
+      sessions.sessions().map((s) => ({
+        key: s.key,
+        folderName: s.folder.name,
+        workspaceRoot: s.folder.uri.fsPath,
+        sessionId: s.sessionId,
+        generation: s.engine.generation,
+      })),
+    listPlugins: (folder) =>
+      rowsOf(folder === undefined ? sessions.sessions() : [pick(folder)]).map((r) => ({
+        sessionKey: r.sessionKey,
+        folderName: r.folderName,
+        pluginId: r.pluginId,
+        state: r.state,
+        pid: r.pid,
+        readyAt: r.readyAt,
+        version: r.status.spec?.version,
+        source: r.status.spec?.source,
+        actions: r.status.actions,
+        detail: r.detail,
+      })),
+    dispatch: (point, payload, opts) => pick(opts?.folder).engine.dispatch(point, payload),
+    listModels: (opts) => pick(opts?.folder).engine.models(),
+    openStream: (ref, request, opts) => pick(opts?.folder).engine.openStream(ref, request, { model: opts?.model, signal: opts?.signal }),
+    runAction: run,
+    surfaces: () => surfaces.snapshot(),
+    onDidChangeSurfaces: (l) => surfaces.onDidChange(l),
+    onDidChangeSessions: (l) => sessions.onDidChange(l),
+  };
+}

@@ -1,0 +1,95 @@
+// Every `reasonix.*` command. Tree items pass their node; the palette passes nothing and gets
+// a picker. Commands return their outcome so tests (and keybindings via the API) can check it.
+import * as vscode from 'vscode';
+import { pickAndRunAction, runAction, isRunActionArgs, type RunOutcome } from './actions';
+import type { Enablement } from './enablement';
+import { linkFolderCommand, unlinkFolderCommand, type LinkedFolders } from './linking';
+import { rowsOf, type Row } from './rows';
+import type { SessionManager } from './sessions';
+import type { Node } from './supervisionTree';
+
+export interface CommandDeps {
+  sessions: SessionManager;
+  linked: LinkedFolders;
+  enablement: Enablement;
+  showLogs(): void;
+}
+
+type Target = { sessionKey: string; pluginId: string };
+
+function targetOf(arg: unknown): Target | undefined {
+  const n = arg as Node | Target | undefined;
+  if (n && typeof n === 'object') {
+    if ('kind' in n && n.kind === 'plugin') return { sessionKey: n.row.sessionKey, pluginId: n.row.pluginId };
+    if ('sessionKey' in n && typeof n.sessionKey === 'string' && typeof n.pluginId === 'string') return n;
+  }
+  return undefined;
+}
+
+async function pickPlugin(sessions: SessionManager, title: string, filter: (r: Row) => boolean): Promise<Target | undefined> {
+  const rows = rowsOf(sessions.sessions()).filter(filter);
+  if (rows.length === 0) {
+    void vscode.window.showInformationMessage(`${title}: no Reasonix extension in a matching state.`);
+    return undefined;
+  }
+  const multi = sessions.sessions().length > 1;
+  const picked = await vscode.window.showQuickPick(
+    rows.map((r) => ({ label: r.pluginId, description: `${r.state}${multi ? ` · ${r.folderName}` : ''}`, r })),
+    { title, placeHolder: 'Reasonix extension' },
+  );
+  return picked && { sessionKey: picked.r.sessionKey, pluginId: picked.r.pluginId };
+}
+
+export function registerCommands(d: CommandDeps): vscode.Disposable[] {
+  const { sessions } = d;
+  const lifecycle = (
+    title: string,
+    filter: (r: Row) => boolean,
+    run: (t: Target) => Promise<void>,
+  ) => async (arg?: unknown) => {
+    const t = targetOf(arg) ?? (await pickPlugin(sessions, title, filter));
+    if (!t) return;
+    try {
+      await run(t);
+    } catch (err) {
+      if ((err as { reported?: boolean }).reported) return; // its failure notification is already up
+      void vscode.window.showErrorMessage(`${title} "${t.pluginId}" failed: ${(err as Error).message}`, 'Show Logs').then((c) => c && d.showLogs());
+    }
+  };
+  return [
+    vscode.commands.registerCommand('reasonix.runAction', (arg?: unknown): Promise<RunOutcome | undefined> => {
+      if (arg === undefined || (typeof arg === 'object' && arg !== null && 'kind' in arg)) return pickAndRunAction(sessions);
+      if (!isRunActionArgs(arg)) {
+        void vscode.window.showErrorMessage('reasonix.runAction expects {"plugin": "<id>", "action": "<action>", "folder"?: "<name>", "args"?: {"k": "v"}}.');
+        return Promise.resolve(undefined);
+      }
+      return runAction(sessions, arg);
+    }),
+    vscode.commands.registerCommand('reasonix.reload', () => sessions.reload()),
+    vscode.commands.registerCommand('reasonix.restartExtension', lifecycle('Restart Extension', (r) => r.state !== 'disabled', (t) => sessions.restartPlugin(t.sessionKey, t.pluginId))),
+    vscode.commands.registerCommand('reasonix.stopExtension', lifecycle('Stop Extension', (r) => r.state === 'running' || r.state === 'starting', (t) => sessions.stopPlugin(t.sessionKey, t.pluginId))),
+    vscode.commands.registerCommand('reasonix.startExtension', lifecycle('Start Extension', (r) => ['stopped', 'crashed', 'failed'].includes(r.state), (t) => sessions.startPlugin(t.sessionKey, t.pluginId))),
+    vscode.commands.registerCommand('reasonix.showLogs', () => d.showLogs()),
+    vscode.commands.registerCommand('reasonix.linkFolder', async (folder?: unknown) => {
+      const ok = await linkFolderCommand(d.linked, typeof folder === 'string' ? () => Promise.resolve(folder) : undefined);
+      if (ok) await sessions.reload();
+      return ok;
+    }),
+    vscode.commands.registerCommand('reasonix.unlinkFolder', async (arg?: unknown) => {
+      const t = targetOf(arg);
+      const folder = typeof arg === 'string' ? arg : t ? rowsOf(sessions.sessions()).find((r) => r.sessionKey === t.sessionKey && r.pluginId === t.pluginId)?.status.spec?.root : undefined;
+      const ok = await unlinkFolderCommand(d.linked, folder);
+      if (ok) await sessions.reload();
+      return ok;
+    }),
+    vscode.commands.registerCommand('reasonix.toggleEnablement', async (arg?: unknown) => {
+      const t = targetOf(arg) ?? (await pickPlugin(sessions, 'Enable/Disable Extension for This Folder', () => true));
+      const s = t && sessions.get(t.sessionKey);
+      if (!t || !s) return;
+      const nowDisabled = d.enablement.isDisabled(s.folder.uri, t.pluginId);
+      await d.enablement.set(s.folder.uri, t.pluginId, nowDisabled);
+      void vscode.window.showInformationMessage(`"${t.pluginId}" is now ${nowDisabled ? 'enabled' : 'disabled'} for ${s.folder.name}.`);
+      await sessions.reload(s.key);
+    }),
+  ];
+}

@@ -1,0 +1,275 @@
+// Builds one folder's SessionEngine from the engine modules: discovery → SessionRuntime (one
+// generation at a time) with, per sidecar, the UI hub binding, a stream hub, crash reporting;
+// plus intercept dispatch over the live sidecars and the provider catalog. The only place in
+// src/vscode that knows how the engine pieces fit together.
+import type { ContentStore } from '../host/content/store';
+import type { Logger } from '../host/log';
+import { scopedLogger } from '../host/log';
+import { discoverPlugins } from '../host/plugins';
+import type { PluginEntry, PluginSpec } from '../host/plugins/types';
+import { createDispatcher, decodeHookPayload, isHookPoint, type InterceptClient } from '../host/intercepts';
+import { SessionRuntime, type SidecarHandle, type SidecarInit, type SidecarState } from '../host/runtime';
+import { failureOf } from '../host/runtime/port';
+import { catalog, pluginOfRef, streamHandlers, StreamHub, type ProviderRequestInput } from '../host/streams';
+import { attachSidecar, uiHandlers, UiHub, type SurfaceStore } from '../host/ui';
+import type { EngineState } from '../host/supervision';
+import type { EventParams, InterceptParams, UIActionDecl } from '../protocol';
+import type {
+  ActionResult, Disposable, FailureInfo, HookOutcome, ModelInfo, PluginStatus, SessionEngine, SessionEngineOptions, StreamHandle,
+} from './engine';
+
+/** What composition needs of the engine's Sidecar class (src/host/sidecar), structurally. */
+export interface HostSidecar extends SidecarHandle {
+  readonly pid?: number;
+  readonly readyAt?: number;
+  readonly session: { sessionId: string; workspaceRoot: string; generation: number };
+  readonly uiActions: readonly UIActionDecl[];
+  readonly content: ContentStore;
+  request<R>(method: string, params: object, opts?: { timeoutMs?: number; signal?: AbortSignal }): Promise<R>;
+  notify(method: string, params: object): void;
+  sendEvent(params: EventParams): boolean;
+  nextInterceptSeq(): number;
+  onStateChange(listener: (state: SidecarState, previous: SidecarState) => void): Disposable;
+  onCrash(listener: (info: FailureInfo) => void): Disposable;
+}
+
+export type Handlers = ReturnType<typeof uiHandlers> & ReturnType<typeof streamHandlers>;
+export type SidecarFactory = (init: SidecarInit<'desktop', Handlers>) => HostSidecar;
+
+export interface CompositionDeps {
+  createSidecar: SidecarFactory;
+  store: SurfaceStore;
+  logger: Logger;
+  /** Sidecar timeouts (tests shrink them). */
+  timeouts?: SidecarInit['timeouts'];
+}
+
+class Listeners<T> {
+  private readonly set = new Set<(v: T) => void>();
+  on(l: (v: T) => void): Disposable {
+    this.set.add(l);
+    return { dispose: () => this.set.delete(l) };
+  }
+  fire(v: T): void {
+    for (const l of [...this.set]) l(v);
+  }
+}
+
+export function createSessionEngine(opts: SessionEngineOptions, deps: CompositionDeps): SessionEngine {
+  return new ComposedSession(opts, deps);
+}
+
+class ComposedSession implements SessionEngine {
+  private readonly hub: UiHub;
+  private readonly runtime: SessionRuntime<HostSidecar, 'desktop', Handlers>;
+  private readonly streamHubs = new Map<string, StreamHub>();
+  private readonly crashes = new Map<string, FailureInfo>();
+  private readonly knownActions = new Map<string, readonly UIActionDecl[]>();
+  private entries: PluginEntry[] = [];
+  private runnable: PluginSpec[] = [];
+  private readonly changed = new Listeners<void>();
+  private readonly crashed = new Listeners<FailureInfo>();
+  private readonly startFailed = new Listeners<FailureInfo>();
+  private readonly log: Logger;
+  private registration = 0;
+
+  constructor(private readonly opts: SessionEngineOptions, private readonly deps: CompositionDeps) {
+    this.log = scopedLogger(deps.logger, opts.folderName);
+    this.hub = new UiHub({ sessionKey: opts.sessionKey, folderName: opts.folderName, store: deps.store, frontEnd: opts.frontEnd, logger: this.log });
+    this.runtime = new SessionRuntime<HostSidecar, 'desktop', Handlers>({
+      sessionId: opts.sessionId,
+      workspaceRoot: opts.workspaceRoot,
+      uiHost: 'desktop',
+      loadPlugins: () => this.discover(),
+      handlers: (plugin) => ({ ...uiHandlers(this.hub, plugin.id), ...streamHandlers(() => this.streamHubs.get(plugin.id)) }),
+      sidecarFactory: (init) => this.wire(init),
+      timeouts: deps.timeouts,
+      logger: this.log,
+      maxConcurrent: opts.maxParallelStarts,
+      budgetMs: opts.startupBudgetMs,
+    });
+    this.runtime.onDidChange(() => this.changed.fire());
+  }
+
+  private async discover(): Promise<PluginSpec[]> {
+    const r = await discoverPlugins({ home: this.opts.home, linked: this.opts.linked(), disabled: this.opts.disabled() });
+    for (const p of r.problems) this.log.warn(p);
+    for (const e of r.entries) if (e.status !== 'runnable' && e.reason) this.log.info(`[${e.id}] not started: ${e.reason}`);
+    this.entries = r.entries;
+    this.runnable = r.plugins;
+    this.log.info(`discovered ${r.plugins.length} runnable extension(s) in ${this.opts.home}`);
+    this.changed.fire();
+    return r.plugins;
+  }
+
+  /** Every new sidecar: bind it in the UI hub, give it a stream hub, report its crash once. */
+  private wire(init: SidecarInit<'desktop', Handlers>): HostSidecar {
+    const s = this.deps.createSidecar({ ...init, logger: scopedLogger(this.log, init.plugin.id) });
+    const id = init.plugin.id;
+    this.streamHubs.get(id)?.dispose();
+    this.streamHubs.set(id, new StreamHub(s, { logger: this.log }));
+    this.crashes.delete(id);
+    attachSidecar(this.hub, s);
+    s.onCrash((info) => {
+      this.crashes.set(id, info);
+      this.crashed.fire(info);
+    });
+    s.onStateChange((state) => {
+      if (state === 'running') {
+        this.knownActions.set(id, s.uiActions);
+        this.crashes.delete(id);
+        this.deps.store.clearStale(this.opts.sessionKey, id);
+      }
+      this.changed.fire();
+    });
+    return s;
+  }
+
+  get sessionId(): string {
+    return this.opts.sessionId;
+  }
+
+  get generation(): number {
+    return this.runtime.generation;
+  }
+
+  plugins(): PluginStatus[] {
+    const gen = this.runtime.current;
+    const out: PluginStatus[] = [];
+    const failures = new Map((gen?.failures ?? []).map((f) => [f.pluginId, f]));
+    const starting = this.runtime.phase === 'starting' || this.runtime.phase === 'reloading';
+    for (const spec of gen?.plugins ?? this.runnable) {
+      const s = gen?.sidecars.get(spec.id);
+      const failure = this.crashes.get(spec.id) ?? failures.get(spec.id);
+      let state: EngineState = s?.state ?? (failure ? 'failed' : starting ? 'starting' : 'idle');
+      if (state === 'idle' && failure) state = 'failed';
+      const actions = (s?.state === 'running' ? s.uiActions : this.knownActions.get(spec.id) ?? []).map((a) => ({ actionId: a.actionId, label: a.label ?? a.actionId }));
+      out.push({
+        pluginId: spec.id,
+        spec,
+        state,
+        pid: s?.state === 'running' || s?.state === 'starting' ? s.pid : undefined,
+        readyAt: s?.state === 'running' ? s.readyAt : undefined,
+        actions,
+        lastFailure: state === 'running' || state === 'starting' ? undefined : failure,
+      });
+    }
+    for (const e of this.entries) {
+      if (e.status === 'runnable' || e.status === 'no-runtime') continue;
+      if (out.some((p) => p.pluginId === e.id)) continue;
+      out.push({ pluginId: e.id, spec: e.spec, state: e.status === 'disabled' ? 'disabled' : 'failed', actions: [], detail: e.reason });
+    }
+    return out.sort((a, b) => (a.pluginId < b.pluginId ? -1 : a.pluginId > b.pluginId ? 1 : 0));
+  }
+
+  async start(): Promise<void> {
+    const gen = await this.runtime.start();
+    for (const f of gen.failures) this.startFailed.fire(f);
+  }
+
+  async reload(): Promise<void> {
+    const r = await this.runtime.reload();
+    if (!r.ok) throw r.error;
+    for (const f of r.generation.failures) this.startFailed.fire(f);
+  }
+
+  private async single(id: string, op: () => Promise<void>): Promise<void> {
+    const t0 = Date.now();
+    try {
+      await op();
+    } catch (err) {
+      const info = failureOf(err, id, Date.now() - t0);
+      this.startFailed.fire(info);
+      throw Object.assign(new Error(info.message), { info, reported: true });
+    }
+  }
+
+  restartPlugin(id: string): Promise<void> {
+    return this.single(id, () => this.runtime.restartPlugin(id));
+  }
+
+  startPlugin(id: string): Promise<void> {
+    return this.single(id, () => this.runtime.startPlugin(id));
+  }
+
+  stopPlugin(id: string): Promise<void> {
+    return this.runtime.stopPlugin(id);
+  }
+
+  async stop(): Promise<void> {
+    await this.runtime.stop();
+    for (const h of this.streamHubs.values()) h.dispose();
+    this.streamHubs.clear();
+    this.hub.dispose();
+    this.deps.store.removeSession(this.opts.sessionKey);
+  }
+
+  private running(): HostSidecar[] {
+    return [...(this.runtime.current?.sidecars.values() ?? [])].filter((s) => s.state === 'running');
+  }
+
+  notifyResourcesChanged(paths: string[]): number {
+    let n = 0;
+    for (const s of this.running()) {
+      try {
+        s.notify('extension/resources/changed', { paths });
+        n++;
+      } catch (err) {
+        this.log.warn(`[${s.pluginId}] resources/changed not delivered: ${(err as Error).message}`);
+      }
+    }
+    return n;
+  }
+
+  invokeAction(pluginId: string, actionId: string, args?: Record<string, string>): Promise<ActionResult> {
+    return this.hub.invokeAction(pluginId, actionId, args);
+  }
+
+  submit(pluginId: string, surfaceId: string, values: Record<string, boolean | string | string[]>): Promise<ActionResult> {
+    return this.hub.submit(pluginId, surfaceId, values);
+  }
+
+  async dispatch(point: string, payload: unknown): Promise<HookOutcome> {
+    if (!isHookPoint(point)) throw new Error(`"${point}" is not one of the 17 hook points`);
+    const decoded = decodeHookPayload(point, payload);
+    if (!decoded.ok) throw new Error(`invalid ${point} payload: ${decoded.message}`);
+    const clients: InterceptClient[] = this.running().map((s) => ({
+      pluginId: s.pluginId,
+      runtime: s.plugin.runtime,
+      registration: ++this.registration,
+      isLive: () => s.state === 'running',
+      nextInterceptSeq: () => s.nextInterceptSeq(),
+      request: <R>(method: 'extension/intercept', params: InterceptParams, o: { timeoutMs: number; signal?: AbortSignal }) => s.request<R>(method, params, o),
+      sendEvent: (p: EventParams) => s.sendEvent(p),
+      content: s.content,
+    }));
+    const outcome = await createDispatcher(clients, { logger: this.log }).dispatch(point, decoded.value);
+    return { ...outcome, decision: outcome.decision, payload: outcome.payload, changedBy: outcome.changedBy, warnings: outcome.warnings };
+  }
+
+  async models(): Promise<ModelInfo[]> {
+    const withProviders = this.running().filter((s) => s.plugin.runtime.capabilities.includes('providers'));
+    const cats = await Promise.all(withProviders.map((s) => catalog(s, { logger: this.log })));
+    return cats.flatMap((c) => c.providers.map((p) => ({ pluginId: c.pluginId, ref: p.ref, label: p.displayName })));
+  }
+
+  async openStream(providerRef: string, request: unknown, o: { model?: string; signal?: AbortSignal } = {}): Promise<StreamHandle> {
+    const id = pluginOfRef(providerRef);
+    const hub = id ? this.streamHubs.get(id) : undefined;
+    const s = id ? this.runtime.current?.sidecars.get(id) : undefined;
+    if (!id || !hub || s?.state !== 'running') throw new Error(`no running extension serves ${providerRef}`);
+    return hub.openStream({ providerRef, model: o.model, request: request as ProviderRequestInput, signal: o.signal });
+  }
+
+  onDidChange(l: () => void): Disposable {
+    return this.changed.on(l);
+  }
+
+  onCrash(l: (info: FailureInfo) => void): Disposable {
+    return this.crashed.on(l);
+  }
+
+  onStartFailure(l: (info: FailureInfo) => void): Disposable {
+    return this.startFailed.on(l);
+  }
+}

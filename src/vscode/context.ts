@@ -1,0 +1,95 @@
+// The extension's context object (rust-analyzer style): everything that lives as long as the
+// extension, plus the sessions, which own their per-run resources and are stopped on deactivate.
+import * as vscode from 'vscode';
+import { SurfaceStore } from '../host/ui';
+import { runAction } from './actions';
+import { createApi, type ReasonixApi } from './api';
+import { registerCommands } from './commands';
+import { createSessionEngine, type SidecarFactory } from './composition';
+import { Enablement } from './enablement';
+import { LinkedFolders } from './linking';
+import { createLog, type ExtensionLog } from './logging';
+import { VsCodePrompts } from './prompts';
+import { rowsOf } from './rows';
+import { SessionManager } from './sessions';
+import { readSettings } from './settings';
+import { StatusBar } from './statusBar';
+import { registerSurfaces, type SurfacesController } from './surfaces';
+import { surfaceSink, surfaceSource } from './surfacesBridge';
+import { SupervisionTree } from './supervisionTree';
+
+export class Ctx implements vscode.Disposable {
+  readonly log: ExtensionLog;
+  readonly store = new SurfaceStore();
+  readonly sessions: SessionManager;
+  readonly api: ReasonixApi;
+  readonly linked: LinkedFolders;
+  readonly enablement: Enablement;
+  readonly prompts: VsCodePrompts;
+  private surfaces: SurfacesController | undefined;
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(readonly ext: vscode.ExtensionContext, makeSidecarFactory: (log: ExtensionLog) => SidecarFactory) {
+    this.log = createLog();
+    const createSidecar = makeSidecarFactory(this.log);
+    this.linked = new LinkedFolders(ext.globalState);
+    this.enablement = new Enablement(ext.workspaceState);
+    this.prompts = new VsCodePrompts(() => this.surfaces);
+    const isTrusted = () => vscode.workspace.isTrusted;
+    this.sessions = new SessionManager({
+      createEngine: (o) => createSessionEngine(o, { createSidecar, store: this.store, logger: this.log }),
+      log: this.log,
+      settings: readSettings,
+      linked: this.linked,
+      enablement: this.enablement,
+      frontEnd: this.prompts,
+      isTrusted,
+      showLogs: () => this.log.show(),
+    });
+    const tree = new SupervisionTree(this.sessions);
+    this.surfaces = registerSurfaces(ext, surfaceSource(this.store, this.sessions, isTrusted), surfaceSink(this.sessions), this.log.channel);
+    this.api = createApi(this.sessions, this.store, (a) => runAction(this.sessions, a));
+    this.subs.push(
+      this.log,
+      this.linked,
+      this.enablement,
+      tree,
+      vscode.window.registerTreeDataProvider('reasonix.extensions', tree),
+      new StatusBar(this.sessions, this.store, isTrusted),
+      ...registerCommands({ sessions: this.sessions, linked: this.linked, enablement: this.enablement, showLogs: () => this.log.show() }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.sessions.syncFolders()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.log.info('workspace trusted: starting Reasonix extensions');
+        void this.sessions.syncFolders();
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('reasonix.home') || e.affectsConfiguration('reasonix.startup')) void this.sessions.restartAll();
+      }),
+      this.sessions.onDidChange(() => this.updateContextKeys()),
+      this.linked.onDidChange(() => this.updateContextKeys()),
+    );
+    this.updateContextKeys();
+  }
+
+  private updateContextKeys(): void {
+    const rows = rowsOf(this.sessions.sessions());
+    void vscode.commands.executeCommand('setContext', 'reasonix.hasPlugins', rows.length > 0);
+    void vscode.commands.executeCommand('setContext', 'reasonix.hasLinked', this.linked.list().length > 0);
+    void vscode.commands.executeCommand('setContext', 'reasonix.ready', true);
+  }
+
+  /** Starts the sessions; called once start-up has finished. */
+  start(): Promise<void> {
+    return this.sessions.syncFolders();
+  }
+
+  /** Stops every session in parallel within 4 s. */
+  async stop(): Promise<void> {
+    await this.sessions.stopAll();
+  }
+
+  dispose(): void {
+    this.subs.forEach((d) => d.dispose());
+    this.sessions.dispose();
+  }
+}

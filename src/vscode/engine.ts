@@ -1,0 +1,119 @@
+// The narrow port between the VS Code face and the engine (src/host). Everything in src/vscode
+// talks to a session through this interface; `composition.ts` builds it from the engine's
+// runtime, UI hub, intercepts and streams. Keeping the port here means a change in one engine
+// module touches one adapter, not every view.
+import type { PluginSpec } from '../host/plugins/types';
+import type { EngineState } from '../host/supervision';
+import type { FormValues, PromptAnswer, PromptRequest, Surface, SurfaceChange } from '../host/ui/model';
+
+export interface Disposable {
+  dispose(): void;
+}
+
+/** Why a sidecar failed to start or crashed (the engine's FailureInfo, redacted). */
+export interface FailureInfo {
+  pluginId: string;
+  /** What was happening: spawn, handshake, initialized, running, shutdown… */
+  stage: string;
+  reason: string;
+  message: string;
+  stderrTail: string;
+  elapsedMs: number;
+}
+
+export interface ActionInfo {
+  actionId: string;
+  label: string;
+}
+
+/** One plugin of one session as the views show it. */
+export interface PluginStatus {
+  pluginId: string;
+  /** Absent for records discovery refused (then `detail` says why). */
+  spec?: PluginSpec;
+  state: EngineState;
+  pid?: number;
+  readyAt?: number;
+  actions: ActionInfo[];
+  lastFailure?: FailureInfo;
+  /** Readable reason for disabled / not runnable plugins. */
+  detail?: string;
+}
+
+export interface ActionResult {
+  accepted: boolean;
+  message?: string;
+}
+
+export interface ModelInfo {
+  pluginId: string;
+  /** `plugin/<pluginId>/<name>/<model>`. */
+  ref: string;
+  label?: string;
+}
+
+/** What a dispatched hook point came to (the engine's outcome, passed through). */
+export interface HookOutcome {
+  decision: string;
+  payload: unknown;
+  changedBy: string[];
+  warnings: string[];
+  reason?: string;
+}
+
+export interface StreamHandle extends AsyncIterable<unknown> {
+  readonly streamId: string;
+  /** One terminal outcome: completed, failed or interrupted. */
+  readonly outcome: Promise<{ kind: 'completed' | 'failed' | 'interrupted'; reason?: string; message?: string }>;
+  cancel(): void;
+}
+
+/** The front end a session asks questions through (implemented by prompts.ts). */
+export interface UiFrontEnd {
+  notify(n: Surface & { kind: 'notification' }): void;
+  prompt(req: PromptRequest, signal: AbortSignal): Promise<PromptAnswer>;
+}
+
+export interface SessionEngine {
+  readonly sessionId: string;
+  /** Grows on every reload and restart; starts at 1. */
+  readonly generation: number;
+  plugins(): PluginStatus[];
+  start(): Promise<void>;
+  /** Fail-atomic: on failure the previous generation keeps running and the error is thrown. */
+  reload(): Promise<void>;
+  restartPlugin(pluginId: string): Promise<void>;
+  stopPlugin(pluginId: string): Promise<void>;
+  startPlugin(pluginId: string): Promise<void>;
+  stop(): Promise<void>;
+  /** Sends `extension/resources/changed` to every initialized sidecar; returns how many got it. */
+  notifyResourcesChanged(paths: string[]): number;
+  invokeAction(pluginId: string, actionId: string, args?: Record<string, string>): Promise<ActionResult>;
+  submit(pluginId: string, surfaceId: string, values: FormValues): Promise<ActionResult>;
+  dispatch(point: string, payload: unknown): Promise<HookOutcome>;
+  models(): Promise<ModelInfo[]>;
+  openStream(providerRef: string, request: unknown, opts?: { model?: string; signal?: AbortSignal }): Promise<StreamHandle>;
+  onDidChange(listener: () => void): Disposable;
+  onCrash(listener: (info: FailureInfo) => void): Disposable;
+  onStartFailure(listener: (info: FailureInfo) => void): Disposable;
+}
+
+export interface SessionEngineOptions {
+  sessionKey: string;
+  sessionId: string;
+  folderName: string;
+  workspaceRoot: string;
+  home: string;
+  /** Read at every discovery (start and reload), so linking or disabling takes effect on reload. */
+  linked(): readonly string[];
+  disabled(): readonly string[];
+  frontEnd: UiFrontEnd;
+  maxParallelStarts: number;
+  startupBudgetMs: number;
+}
+
+/** The surfaces of every session, for the Surfaces view and the exported API. */
+export interface SurfaceFeed {
+  snapshot(): Surface[];
+  onDidChange(listener: (change: SurfaceChange) => void): Disposable;
+}

@@ -1,0 +1,102 @@
+// Development folders a user links as extra plugins. Linking is the trust decision (HOST_SPEC §10),
+// so it happens only after a modal that shows the FULL TRUST details, and the list lives in the
+// extension's global state: never in settings, where a cloned repository could add to it.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { readManifest, MANIFEST_FILE } from '../host/plugins';
+import { fullTrustLines } from '../host/supervision';
+
+const KEY = 'reasonix.linkedFolders';
+
+export class LinkedFolders {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly state: vscode.Memento) {}
+
+  list(): string[] {
+    return [...this.state.get<string[]>(KEY, [])];
+  }
+
+  async add(folder: string): Promise<void> {
+    const all = new Set(this.list());
+    all.add(path.resolve(folder));
+    await this.state.update(KEY, [...all].sort());
+    this.changed.fire();
+  }
+
+  async remove(folder: string): Promise<void> {
+    await this.state.update(KEY, this.list().filter((f) => f !== folder));
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+export type LinkCheck =
+  | { ok: true; name: string; details: string[] }
+  | { ok: false; message: string };
+
+/** Validates a folder's manifest and, when it can run, returns the FULL TRUST lines to show. */
+export async function checkLinkable(folder: string): Promise<LinkCheck> {
+  const m = await readManifest(folder);
+  if (m.status !== 'runnable') {
+    return { ok: false, message: `${path.join(folder, MANIFEST_FILE)} cannot be linked: ${m.reason}` };
+  }
+  const name = m.name ?? path.basename(folder);
+  return { ok: true, name, details: fullTrustLines({ id: name, root: folder, runtime: m.runtime }) };
+}
+
+/** The Link Extension Folder… command. `pick` is injectable so tests skip the folder dialog. */
+export async function linkFolderCommand(
+  linked: LinkedFolders,
+  pick: () => Promise<string | undefined> = pickFolder,
+): Promise<boolean> {
+  const folder = await pick();
+  if (!folder) return false;
+  const check = await checkLinkable(folder);
+  if (!check.ok) {
+    void vscode.window.showErrorMessage(check.message);
+    return false;
+  }
+  const consent = 'Link and Run';
+  const answer = await vscode.window.showWarningMessage(
+    `Link "${check.name}" as a Reasonix extension?`,
+    { modal: true, detail: `${check.details.join('\n')}\n\nIt starts in every trusted workspace until you unlink it.` },
+    consent,
+  );
+  if (answer !== consent) return false;
+  await linked.add(folder);
+  void vscode.window.showInformationMessage(`Linked "${check.name}" from ${folder}.`);
+  return true;
+}
+
+async function pickFolder(): Promise<string | undefined> {
+  const picked = await vscode.window.showOpenDialog({
+    canSelectFolders: true,
+    canSelectFiles: false,
+    canSelectMany: false,
+    openLabel: 'Link Folder',
+    title: `Choose a folder containing ${MANIFEST_FILE}`,
+  });
+  return picked?.[0]?.fsPath;
+}
+
+export async function unlinkFolderCommand(linked: LinkedFolders, folder?: string): Promise<boolean> {
+  const all = linked.list();
+  if (all.length === 0) {
+    void vscode.window.showInformationMessage('No extension folders are linked.');
+    return false;
+  }
+  const target =
+    folder ??
+    (await vscode.window.showQuickPick(all.map((f) => ({ label: path.basename(f), description: f, folder: f })), {
+      title: 'Unlink Extension Folder',
+      placeHolder: 'The extension stops and no longer starts',
+    }))?.folder;
+  if (!target || !all.includes(target)) return false;
+  await linked.remove(target);
+  return true;
+}

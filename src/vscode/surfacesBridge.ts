@@ -1,0 +1,64 @@
+// Connects the Surfaces webview (src/vscode/surfaces, another module's view) to the sessions:
+// the window-wide surface store as its source, and card buttons / form submits routed to the
+// session and plugin they came from.
+import * as vscode from 'vscode';
+import type { SurfaceStore } from '../host/ui';
+import { rowsOf } from './rows';
+import type { SessionManager } from './sessions';
+import type { EmptyState, SurfaceSink, SurfaceSource } from './surfaces';
+
+export function surfaceSource(store: SurfaceStore, sessions: SessionManager, isTrusted: () => boolean): SurfaceSource {
+  const emptyState = (): EmptyState => {
+    if (!isTrusted()) return 'untrusted';
+    const rows = rowsOf(sessions.sessions());
+    if (rows.length === 0) return 'no-extensions';
+    if (!rows.some((r) => r.state === 'running' || r.state === 'starting')) return 'all-stopped';
+    return null;
+  };
+  return {
+    snapshot: () => store.snapshot(),
+    onDidChange: (l) => {
+      const d = store.onDidChange(l);
+      return new vscode.Disposable(() => d.dispose());
+    },
+    emptyState,
+    onDidChangeEmptyState: (l) => {
+      let last = emptyState();
+      const subs = [
+        sessions.onDidChange(() => {
+          const now = emptyState();
+          if (now !== last) {
+            last = now;
+            l();
+          }
+        }),
+        vscode.workspace.onDidGrantWorkspaceTrust(() => l()),
+      ];
+      return vscode.Disposable.from(...subs);
+    },
+  };
+}
+
+export function surfaceSink(sessions: SessionManager): SurfaceSink {
+  const engineOf = (key: string) => {
+    const s = sessions.get(key);
+    if (!s) throw new Error('that folder\'s Reasonix session is no longer running');
+    return s.engine;
+  };
+  return {
+    runAction: async (origin, actionId) => {
+      try {
+        return await engineOf(origin.sessionKey).invokeAction(origin.pluginId, actionId);
+      } catch (err) {
+        return { accepted: false, message: (err as Error).message };
+      }
+    },
+    submitForm: async (origin, surfaceId, values) => {
+      try {
+        return await engineOf(origin.sessionKey).submit(origin.pluginId, surfaceId, values);
+      } catch (err) {
+        return { accepted: false, message: (err as Error).message };
+      }
+    },
+  };
+}
