@@ -1,0 +1,413 @@
+// The showcase sample, driven by hand over its stdio exactly as a host would drive it.
+import * as assert from 'node:assert/strict';
+import { accessSync, constants, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { validateParams, validateResult, validateDef, type UIRequestParams } from '../../../src/protocol';
+import { ContentStore } from '../../../src/host/content/store';
+import { decodePublishPayload, decodeRequestPayload, ACTION_ID } from '../../../src/host/ui';
+import type { CardPayload, StatusPayload, SurfaceKind } from '../../../src/host/ui';
+import { EXAMPLES, SidecarDriver, expandedCommand, readManifest, type DriverOptions, type Frame } from './driver';
+
+const ROOT = path.join(EXAMPLES, 'showcase');
+const FAST = { SHOWCASE_TICK_MS: '2', SHOWCASE_CHUNK_MS: '2' };
+
+type Fields = { key: string; value?: unknown }[];
+const field = (card: CardPayload, key: string): unknown => (card.fields as Fields | undefined)?.find((f) => f.key === key)?.value;
+
+describe('examples/showcase', function () {
+  let workspace: string;
+  let driver: SidecarDriver | undefined;
+
+  before(() => {
+    workspace = mkdtempSync(path.join(tmpdir(), 'showcase-ws-'));
+    mkdirSync(path.join(workspace, 'src'));
+    for (const f of ['a.txt', 'b.txt', 'src/c.js']) writeFileSync(path.join(workspace, f), 'x');
+  });
+  after(() => rmSync(workspace, { recursive: true, force: true }));
+  afterEach(async () => {
+    await driver?.dispose();
+    driver = undefined;
+  });
+
+  function start(opts: DriverOptions = {}): SidecarDriver {
+    driver = new SidecarDriver(ROOT, { ...opts, env: { ...FAST, ...(opts.env ?? {}) } });
+    return driver;
+  }
+  async function started(opts: DriverOptions = {}): Promise<SidecarDriver> {
+    const d = start(opts);
+    await d.ready(d.initializeParams({ workspaceRoot: workspace }));
+    return d;
+  }
+
+  describe('package', () => {
+    it('has a v1 manifest whose command expands to an absolute, executable, non-shell file', () => {
+      const m = readManifest(ROOT);
+      assert.equal((m as unknown as { apiVersion: string }).apiVersion, 'reasonix.io/plugin/v1');
+      assert.equal(m.name, 'showcase');
+      assert.deepEqual(m.runtime.capabilities, ['interceptors', 'providers', 'ui']);
+      assert.deepEqual(m.runtime.intercepts, ['tool.before', 'session.start']);
+      const cmd = expandedCommand(ROOT, m);
+      assert.ok(path.isAbsolute(cmd));
+      assert.equal(path.basename(cmd), 'showcase');
+      accessSync(cmd, constants.X_OK);
+    });
+  });
+
+  describe('handshake', () => {
+    it('answers initialize with a schema-valid result within the manifest ceiling', async () => {
+      const d = start();
+      const params = d.initializeParams({ workspaceRoot: workspace });
+      assert.ok(validateParams('extension/initialize', params).ok, 'the test sends valid params');
+      const r = await d.call('extension/initialize', params);
+      const v = validateResult('extension/initialize', r);
+      assert.ok(v.ok, v.ok ? '' : v.message);
+      assert.equal(r.name, 'showcase');
+      assert.equal(r.protocolVersion, '1');
+      assert.equal(r.stateSchemaVersion, 0);
+      for (const s of r.subscriptions as string[]) assert.ok(d.manifest.runtime.intercepts?.includes(s), s);
+      assert.deepEqual(
+        (r.providers as { ref: string }[]).map((p) => p.ref),
+        ['plugin/showcase/echo/echo-1'],
+      );
+      const ids = (r.uiActions as { actionId: string }[]).map((a) => a.actionId);
+      assert.deepEqual(ids, ['refresh', 'pick-theme', 'reset-notes', 'greet']);
+      for (const id of ids) assert.match(id, ACTION_ID);
+      assert.deepEqual(d.garbage, []);
+    });
+
+    it('claims only what the installed manifest allows, under the installed plugin id', async () => {
+      const d = start({ pluginId: 'my-showcase' });
+      const r = await d.call('extension/initialize', d.initializeParams({ manifest: { intercepts: ['tool.before'], capabilities: ['interceptors', 'ui'] } }));
+      assert.deepEqual(r.subscriptions, ['tool.before']);
+      assert.equal(r.providers, undefined);
+      assert.ok(Array.isArray(r.uiActions));
+      d.notify('extension/initialized', {});
+      const c = await d.call<{ providers: { ref: string }[] }>('extension/provider/catalog', {});
+      assert.equal(c.providers[0].ref, 'plugin/my-showcase/echo/echo-1');
+    });
+
+    it('refuses another protocol version with unsupported_version and exits', async () => {
+      const d = start();
+      const r = await d.request('extension/initialize', { ...d.initializeParams(), protocolVersion: '2' });
+      assert.equal(r.error?.code, -32000);
+      assert.deepEqual(r.error?.data, { reason: 'unsupported_version', retryable: false });
+      assert.notEqual((await d.exited).code, 0);
+    });
+
+    it('keeps the barrier: nothing but initialize/shutdown is served before initialized, and it calls the host only after', async () => {
+      const d = start();
+      await d.call('extension/initialize', d.initializeParams({ workspaceRoot: workspace }));
+      const early = await d.request('extension/provider/catalog', {});
+      assert.equal(early.error?.code, -32600);
+      assert.equal(early.error?.data?.reason, 'protocol_error');
+      assert.equal(d.frames.filter((f) => typeof f.method === 'string').length, 0, 'no host call before initialized');
+      d.notify('extension/initialized', {});
+      await d.waitFor((f) => f.method === 'host/ui/publish', 'first publish');
+    });
+  });
+
+  describe('wire hygiene', () => {
+    it('answers envelope and params errors like the SDK', async () => {
+      const d = await started();
+      const unknown = await d.request('extension/nope', {});
+      assert.deepEqual(unknown.error?.code, -32601);
+      assert.deepEqual(unknown.error?.data, { reason: 'unknown_method', retryable: false });
+
+      const extra = await d.request('extension/provider/catalog', { stream: true });
+      assert.equal(extra.error?.code, -32602);
+      assert.equal(extra.error?.data?.reason, 'invalid_params');
+
+      const nulls = await d.request('extension/provider/stream/cancel', { streamId: null });
+      assert.equal(nulls.error?.data?.reason, 'invalid_params');
+
+      const from = d.frames.length;
+      d.writeLine('not json');
+      const parse = await d.waitFor((f) => (f.error as { code?: number } | undefined)?.code === -32700, 'parse error', 5000, from);
+      assert.equal(parse.id, null);
+
+      d.write({ jsonrpc: '2.0', id: 'abc', method: 'extension/provider/catalog', params: {} });
+      d.write([{ jsonrpc: '2.0', id: 99, method: 'extension/provider/catalog', params: {} }]);
+      d.write({ jsonrpc: '2.0', id: 98, method: 'extension/provider/catalog', params: [] });
+      const invalid = await d.until(() => {
+        const hits = d.frames.slice(from).filter((f) => (f.error as { code?: number } | undefined)?.code === -32600);
+        return hits.length === 3 ? hits : undefined;
+      }, 'three -32600 answers');
+      assert.deepEqual(invalid.map((f) => f.id), [null, null, 98]);
+      assert.deepEqual(d.garbage, []);
+    });
+  });
+
+  describe('surfaces', () => {
+    it('publishes valid surfaces with its session and generation, and the status progress advances then settles', async () => {
+      const d = await started();
+      const settled = await d.surface<StatusPayload>('indexing', (p) => p.progress === undefined, 'settled indexing status');
+      assert.equal(settled.label, 'Indexed 3 files');
+      await d.surface('notes-summary');
+
+      for (const p of d.publishes()) {
+        const v = validateParams('host/ui/publish', p);
+        assert.ok(v.ok, v.ok ? '' : v.message);
+        assert.equal(p.sessionId, 'session-1');
+        assert.equal(p.generation, 3);
+        decodePublishPayload(p.kind as SurfaceKind, p.payload); // throws invalid_params on any deviation
+      }
+      const progress = d
+        .publishes()
+        .filter((p) => p.surfaceId === 'indexing')
+        .map((p) => (p.payload as StatusPayload).progress)
+        .filter((x): x is number => x !== undefined);
+      assert.ok(progress.length >= 3, `several progress steps, got ${progress}`);
+      for (let i = 1; i < progress.length; i++) assert.ok(progress[i] > progress[i - 1], `progress advances: ${progress}`);
+      assert.ok(progress.every((x) => x >= 0 && x < 1));
+      const labels = d.publishes().filter((p) => p.surfaceId === 'indexing').map((p) => (p.payload as StatusPayload).label);
+      assert.ok(labels.includes('Indexing… 40%'), labels.join(' | '));
+
+      const kinds = new Set(d.publishes().map((p) => p.kind));
+      assert.deepEqual([...kinds].sort(), ['card', 'form', 'notification', 'status']);
+
+      const controls = await d.surface<CardPayload>('controls');
+      const declared = ['refresh', 'pick-theme', 'reset-notes', 'greet'];
+      assert.deepEqual(controls.actions?.map((a) => a.actionId), declared);
+      assert.ok(controls.markdown && controls.fields?.length);
+
+      const form = d.publishes().find((p) => p.surfaceId === 'notes');
+      assert.equal(form?.kind, 'form');
+      const fields = (form?.payload as { fields: { kind: string; required?: boolean; default?: unknown }[] }).fields;
+      assert.deepEqual(fields.map((f) => f.kind).sort(), ['confirm', 'input', 'multiselect', 'select']);
+      assert.ok(fields.some((f) => f.required === true));
+      assert.ok(fields.every((f) => 'default' in f));
+      assert.ok(d.publishes().some((p) => p.kind === 'notification' && (p.payload as { title: string }).title === 'Showcase is ready'));
+    });
+
+    it('updates the Recent changes card on every resources/changed, keeping the newest 10 paths', async () => {
+      const d = await started();
+      const empty = await d.surface<CardPayload>('recent-changes');
+      assert.equal(field(empty, 'Notifications'), 0);
+
+      d.notify('extension/resources/changed', { paths: ['src/a.ts', 'README.md'] });
+      const one = await d.surface<CardPayload>('recent-changes', (c) => field(c, 'Notifications') === 1);
+      assert.equal(field(one, 'Paths reported'), 2);
+      assert.match(one.markdown ?? '', /`README\.md`[\s\S]*`src\/a\.ts`/);
+
+      const burst = Array.from({ length: 12 }, (_, i) => `f${i}.txt`);
+      d.notify('extension/resources/changed', { paths: [...burst, 'src/a.ts'] });
+      const two = await d.surface<CardPayload>('recent-changes', (c) => field(c, 'Notifications') === 2);
+      assert.equal(field(two, 'Paths reported'), 15);
+      assert.equal(field(two, 'Distinct files'), 14);
+      const listed = (two.markdown ?? '').split('\n');
+      assert.equal(listed.length, 10);
+      assert.equal(listed[0], '- `src/a.ts`', 'a path seen again moves to the top');
+      assert.equal(listed[1], '- `f11.txt`');
+
+      d.notify('extension/resources/changed', { paths: null }); // malformed: dropped, no card update
+      d.notify('extension/resources/changed', { paths: [] });
+      const three = await d.surface<CardPayload>('recent-changes', (c) => field(c, 'Notifications') === 3);
+      assert.equal(field(three, 'Paths reported'), 15);
+    });
+
+    it('reflects the session.start event in the Session card', async () => {
+      const d = await started();
+      const waiting = await d.surface<CardPayload>('session');
+      assert.match(waiting.text ?? '', /Waiting/);
+      d.notify('extension/event', { event: 'session.start', payload: { sessionPath: '/tmp/s.jsonl', phase: 'start' } });
+      const card = await d.surface<CardPayload>('session', (c) => /Session started at/.test(c.text ?? ''));
+      assert.equal(field(card, 'Session file'), '/tmp/s.jsonl');
+    });
+  });
+
+  describe('actions and forms', () => {
+    it('pick-theme asks a select prompt and shows the answer on the card', async () => {
+      const asked: UIRequestParams[] = [];
+      const d = await started({
+        prompt: (p) => {
+          asked.push(p);
+          return { cancelled: false, values: { theme: 'Monokai' } };
+        },
+      });
+      const params = { actionId: 'pick-theme', sessionId: 'session-1', generation: 3 };
+      assert.ok(validateParams('extension/ui/action', params).ok);
+      const r = await d.call('extension/ui/action', params);
+      assert.ok(validateResult('extension/ui/action', r).ok);
+      assert.deepEqual(r, { accepted: true, message: 'Theme set to Monokai' });
+      assert.equal(asked.length, 1);
+      assert.ok(validateParams('host/ui/request', asked[0]).ok);
+      assert.equal(asked[0].kind, 'select');
+      assert.equal(asked[0].generation, 3);
+      const form = decodeRequestPayload(asked[0].payload);
+      assert.ok(form.fields[0].options?.includes('Monokai'));
+      await d.surface<CardPayload>('controls', (c) => field(c, 'Theme') === 'Monokai' && field(c, 'Actions run') === 1, 'themed card');
+    });
+
+    it('a dismissed prompt leaves the theme alone; a stale generation is refused', async () => {
+      const d = await started(); // the default prompt answer is "dismissed"
+      assert.deepEqual(await d.call('extension/ui/action', { actionId: 'pick-theme', sessionId: 'session-1', generation: 3 }), {
+        accepted: true,
+        message: 'Theme unchanged',
+      });
+      const stale = await d.call('extension/ui/action', { actionId: 'greet', sessionId: 'session-1', generation: 2 });
+      assert.equal(stale.accepted, false);
+      const greet = await d.call('extension/ui/action', { actionId: 'greet', sessionId: 'session-1', generation: 3, args: { name: 'Ada' } });
+      assert.deepEqual(greet, { accepted: true, message: 'Hello, Ada!' });
+      await d.waitFor((f) => f.method === 'host/ui/publish' && (f.params as { payload: { body?: string } }).payload.body === 'Showcase says hello to Ada.', 'greeting notification');
+    });
+
+    it('a form submit updates the notes card; reset-notes confirms and clears it', async () => {
+      let confirm = false;
+      const asked: UIRequestParams[] = [];
+      const d = await started({
+        prompt: (p) => {
+          asked.push(p);
+          return { cancelled: false, values: { value: confirm } };
+        },
+      });
+      await d.surface('notes-summary');
+      const values = { title: 'Ship it', mood: 'curious', tags: ['bug', 'docs'], pin: true };
+      const submit = { surfaceId: 'notes', sessionId: 'session-1', generation: 3, values };
+      assert.ok(validateParams('extension/ui/submit', submit).ok);
+      assert.deepEqual(await d.call('extension/ui/submit', submit), { accepted: true });
+      const card = await d.surface<CardPayload>('notes-summary', (c) => field(c, 'Mood') === 'curious');
+      assert.equal(card.title, '📌 Your notes');
+      assert.equal(field(card, 'Tags'), 'bug, docs');
+      assert.match(card.markdown ?? '', /Ship it/);
+
+      assert.deepEqual(await d.call('extension/ui/submit', { ...submit, values: { title: '' } }), { accepted: false });
+      assert.deepEqual(await d.call('extension/ui/submit', { ...submit, surfaceId: 'other' }), { accepted: false });
+
+      const kept = await d.call('extension/ui/action', { actionId: 'reset-notes', sessionId: 'session-1', generation: 3 });
+      assert.deepEqual(kept, { accepted: true, message: 'Notes kept' });
+      assert.equal(asked[0].kind, 'confirm');
+      assert.deepEqual((asked[0].payload as { fields: unknown[] }).fields, []);
+      confirm = true;
+      const cleared = await d.call('extension/ui/action', { actionId: 'reset-notes', sessionId: 'session-1', generation: 3 });
+      assert.deepEqual(cleared, { accepted: true, message: 'Notes cleared' });
+      await d.surface<CardPayload>('notes-summary', (c) => /Nothing saved yet/.test(c.text ?? ''), 'cleared notes');
+    });
+  });
+
+  describe('intercepts', () => {
+    const intercept = (payload: unknown, event = 'tool.before', seq = 1) => ({ event, seq, timeoutMillis: 5000, payload });
+
+    it('blocks rm_rf, rewrites echo arguments and continues otherwise', async () => {
+      const d = await started();
+      const check = async (params: ReturnType<typeof intercept>) => {
+        assert.ok(validateParams('extension/intercept', params).ok);
+        const r = await d.call('extension/intercept', params);
+        const v = validateResult('extension/intercept', r);
+        assert.ok(v.ok, v.ok ? '' : v.message);
+        return r as { decision: string; reason?: string; replacement?: { name: string; arguments: string } };
+      };
+      const blocked = await check(intercept({ name: 'rm_rf', arguments: '{"path":"/"}' }));
+      assert.equal(blocked.decision, 'block');
+      assert.match(blocked.reason ?? '', /rm_rf/);
+
+      const replaced = await check(intercept({ name: 'echo', arguments: '{"text":"hi"}' }, 'tool.before', 2));
+      assert.equal(replaced.decision, 'replace');
+      assert.ok(validateDef('HookToolBefore', replaced.replacement).ok, 'replacement fits the tool.before payload');
+      assert.equal(replaced.replacement?.name, 'echo');
+      assert.deepEqual(JSON.parse(replaced.replacement?.arguments ?? ''), { text: 'hi', via: 'showcase' });
+
+      assert.equal((await check(intercept({ name: 'echo', arguments: '{"text":"hi","via":"showcase"}' }, 'tool.before', 3))).decision, 'continue');
+      assert.equal((await check(intercept({ name: 'read_file', arguments: '{}' }, 'tool.before', 4))).decision, 'continue');
+      assert.equal((await check(intercept({ text: 'rm_rf' }, 'input.receive', 5))).decision, 'continue');
+    });
+
+    it('reads an externalized payload back through host/content/read', async () => {
+      const store = new ContentStore();
+      const big = { name: 'echo', arguments: JSON.stringify({ text: 'y'.repeat(300 * 1024) }) };
+      const descriptor = store.put('/payload', Buffer.from(JSON.stringify(big)));
+      const reads: number[] = [];
+      const d = await started({
+        serve: (method, params) => {
+          assert.equal(method, 'host/content/read');
+          assert.ok(validateParams('host/content/read', params).ok);
+          reads.push((params as { offset: number }).offset);
+          return store.read(params as { contentRef: string; offset: number });
+        },
+      });
+      const r = await d.call<{ decision: string; replacement: { arguments: string } }>('extension/intercept', {
+        event: 'tool.before',
+        seq: 1,
+        timeoutMillis: 5000,
+        payload: null,
+        externalized: [descriptor],
+      });
+      assert.equal(r.decision, 'replace');
+      assert.equal(JSON.parse(r.replacement.arguments).via, 'showcase');
+      assert.deepEqual(reads, [0, 262144]);
+    });
+  });
+
+  describe('provider', () => {
+    const openParams = (streamId: string, text: string, seqBase = 1) => ({
+      streamId,
+      providerRef: 'plugin/showcase/echo/echo-1',
+      model: 'echo-1',
+      request: { messages: [{ role: 'user', content: text }], tools: [], maxTokens: 256 },
+      seqBase,
+    });
+    const chunksOf = (d: SidecarDriver, streamId: string) =>
+      d.frames.filter((f) => f.method === 'extension/provider/stream/chunk' && (f.params as { streamId: string }).streamId === streamId);
+    const endOf = (d: SidecarDriver, streamId: string): Promise<Frame> =>
+      d.waitFor((f) => f.method === 'extension/provider/stream/end' && (f.params as { streamId: string }).streamId === streamId, `end of ${streamId}`);
+
+    it('lists one model and streams text, usage and done with contiguous seqs from seqBase', async () => {
+      const d = await started();
+      const catalog = await d.call('extension/provider/catalog', {});
+      assert.ok(validateResult('extension/provider/catalog', catalog).ok);
+      const params = openParams('es_1', 'hello there streaming world', 5);
+      assert.ok(validateParams('extension/provider/stream/open', params).ok);
+      assert.deepEqual(await d.call('extension/provider/stream/open', params), { accepted: true });
+      const end = (await endOf(d, 'es_1')).params as { lastSeq: number; interrupted?: boolean };
+      const chunks = chunksOf(d, 'es_1').map((f) => f.params as { seq: number; chunk: { type: string; text?: string } });
+      for (const c of chunks) assert.ok(validateParams('extension/provider/stream/chunk', c).ok);
+      assert.deepEqual(chunks.map((c) => c.seq), chunks.map((_, i) => 5 + i));
+      assert.ok(validateParams('extension/provider/stream/end', end).ok);
+      assert.deepEqual(end, { streamId: 'es_1', lastSeq: chunks[chunks.length - 1].seq });
+      const types = chunks.map((c) => c.chunk.type);
+      assert.ok(types.filter((t) => t === 'text').length >= 3);
+      assert.deepEqual(types.slice(-2), ['usage', 'done']);
+      assert.equal(chunks.map((c) => c.chunk.text ?? '').join(''), 'Echo: hello there streaming world');
+    });
+
+    it('honours cancel: no chunk after it, ends interrupted with the last sent seq', async () => {
+      const d = await started({ env: { SHOWCASE_CHUNK_MS: '25' } });
+      const words = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
+      assert.deepEqual(await d.call('extension/provider/stream/open', openParams('es_2', words)), { accepted: true });
+      await d.waitFor((f) => f.method === 'extension/provider/stream/chunk', 'first chunk');
+      assert.deepEqual(await d.call('extension/provider/stream/cancel', { streamId: 'es_2' }), { cancelled: true });
+      const end = (await endOf(d, 'es_2')).params as { lastSeq: number; interrupted?: boolean };
+      assert.equal(end.interrupted, true);
+      // A round trip after the end: anything still queued would have arrived by now.
+      assert.deepEqual(await d.call('extension/provider/stream/cancel', { streamId: 'es_2' }), { cancelled: false });
+      const seqs = chunksOf(d, 'es_2').map((f) => (f.params as { seq: number }).seq);
+      assert.deepEqual(seqs, seqs.map((_, i) => i + 1));
+      assert.equal(end.lastSeq, seqs[seqs.length - 1]);
+      assert.ok(seqs.length < 40, 'stopped early');
+      const endAt = d.frames.findIndex((f) => f.method === 'extension/provider/stream/end');
+      assert.ok(d.frames.slice(endAt).every((f) => f.method !== 'extension/provider/stream/chunk'));
+    });
+
+    it('declines a model it does not own', async () => {
+      const d = await started();
+      assert.deepEqual(await d.call('extension/provider/stream/open', { ...openParams('es_3', 'x'), providerRef: 'plugin/other/echo/echo-1' }), { accepted: false });
+    });
+  });
+
+  describe('shutdown', () => {
+    it('answers shutdown with accepted:true and exits 0', async () => {
+      const d = await started();
+      await d.surface('notes-summary');
+      const s = await d.shutdown();
+      assert.deepEqual(s.result, { accepted: true });
+      assert.equal(s.code, 0);
+    });
+
+    it('exits 0 on stdin EOF, even mid-stream', async () => {
+      const d = await started({ env: { SHOWCASE_CHUNK_MS: '50' } });
+      await d.call('extension/provider/stream/open', { streamId: 'es_9', providerRef: 'plugin/showcase/echo', request: { messages: [], tools: [], maxTokens: 0 }, seqBase: 1 });
+      d.child.stdin.end();
+      assert.equal((await d.exited).code, 0);
+    });
+  });
+});
