@@ -5,3 +5,4 @@ export * from './client';
 export * from './slots';
 export * from './dispatch';
 export type { Answer, Failure } from './ask';
+export { interceptClientFor } from './sidecar-client';

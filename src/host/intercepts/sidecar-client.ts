@@ -1,0 +1,21 @@
+// Adapts the real Sidecar to the dispatcher's port. Getters, not snapshots: a restarted sidecar
+// gets a new connection and content store under the same object.
+import type { Sidecar } from '../sidecar';
+import type { InterceptClient } from './client';
+
+export function interceptClientFor(sidecar: Sidecar, registration: number): InterceptClient {
+  return {
+    pluginId: sidecar.pluginId,
+    registration,
+    get runtime() {
+      return sidecar.plugin.runtime;
+    },
+    get content() {
+      return sidecar.content;
+    },
+    isLive: () => sidecar.state === 'running',
+    nextInterceptSeq: () => sidecar.nextInterceptSeq(),
+    request: (method, params, opts) => sidecar.request(method, params, opts),
+    sendEvent: (params) => sidecar.sendEvent(params),
+  };
+}
