@@ -41,7 +41,7 @@ interface Binding {
   crashed: boolean;
   /** Aborts prompts of this binding when its connection is gone. */
   life: AbortController;
-  actions?: { source: readonly unknown[]; set: ActionSet };
+  actions?: { source: string; set: ActionSet };
 }
 
 export class UiHub {
@@ -234,9 +234,11 @@ export class UiHub {
   }
 
   private actionsOf(b: Binding): ActionSet {
-    const source = b.client?.uiActions ?? [];
+    // Compared by content: the sidecar hands out a fresh copy on every read.
+    const decls = b.client?.uiActions ?? [];
+    const source = JSON.stringify(decls);
     if (b.actions?.source !== source) {
-      const set = declareActions(b.pluginId, source);
+      const set = declareActions(b.pluginId, decls);
       for (const w of set.warnings) this.log.warn(w);
       b.actions = { source, set };
     }

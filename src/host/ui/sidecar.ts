@@ -33,7 +33,9 @@ export function attachSidecar(hub: UiHub, sidecar: UiSidecar): Disposable {
   hub.bind(sidecar.pluginId, sidecar.session.sessionId, sidecar.session.generation, sidecar);
   const crash = sidecar.onCrash(() => hub.markCrashed(sidecar.pluginId));
   const state = sidecar.onStateChange((s) => {
-    if (s === 'crashed') hub.markCrashed(sidecar.pluginId);
+    // A (re)start may carry a new session/generation: bind it before the handshake lets traffic in.
+    if (s === 'starting') hub.bind(sidecar.pluginId, sidecar.session.sessionId, sidecar.session.generation, sidecar);
+    else if (s === 'crashed') hub.markCrashed(sidecar.pluginId);
     else if (s === 'stopped' || s === 'failed') hub.markStopped(sidecar.pluginId);
   });
   return {
