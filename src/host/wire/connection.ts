@@ -1,0 +1,434 @@
+// The validated JSON-RPC connection to one sidecar: vscode-jsonrpc's MessageConnection over the
+// NDJSON reader/writer, with a gate in front of it that judges every inbound frame against the
+// v1 envelope rules, the traffic barrier and the method schemas (HOST_SPEC §1, §2.4, §3, §9), and
+// checks of everything we send. The library only ever sees frames that passed the gate.
+import type { Readable, Writable } from 'node:stream';
+import {
+  AbstractMessageReader,
+  AbstractMessageWriter,
+  ResponseError,
+  createMessageConnection,
+  type DataCallback,
+  type Disposable,
+  type Message,
+  type MessageConnection,
+  type MessageWriter,
+} from 'vscode-jsonrpc/node';
+import {
+  ERRORS,
+  METHODS,
+  ProtocolError,
+  readErrorData,
+  validateParams,
+  validateResult,
+  wireError,
+  type ErrorReason,
+  type EventParams,
+  type WireError,
+} from '../../protocol';
+import { silentLogger, type Logger } from '../log';
+import { redact } from '../redact';
+import { NdjsonMessageReader } from './reader';
+import { NdjsonMessageWriter } from './writer';
+
+type MethodName = keyof typeof METHODS;
+type JsonId = string | number | null;
+
+/** An error response from the peer without valid structured data: code kept, message redacted. */
+export class PeerError extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+    this.name = 'PeerError';
+  }
+}
+
+/** Why and how the connection ended. */
+export interface ConnectionEnd {
+  reason: ErrorReason;
+  /** Readable, non-secret. */
+  message: string;
+  /** True when we ended it (dispose), false when the peer or the transport did. */
+  local: boolean;
+}
+
+/** Sidecar→host traffic that passed the gate; params are schema-valid objects. */
+export interface InboundHandlers {
+  /** Whether the host serves this extension→host method at all (else -32601 / drop). */
+  serves(method: string): boolean;
+  /** Throw ProtocolError for protocol errors; anything else becomes -32603 internal. */
+  request(method: string, params: object, signal: AbortSignal): unknown;
+  /** Called in arrival order. */
+  notification(method: string, params: object): void;
+}
+
+export interface RequestOptions {
+  timeoutMs?: number;
+  /** Reason for the timeout error. Default `internal`. */
+  timeoutReason?: ErrorReason;
+  signal?: AbortSignal;
+}
+
+export interface ValidatedConnectionOptions {
+  input: Readable;
+  output: Writable;
+  handlers: InboundHandlers;
+  writeStallMs?: number;
+  maxFrameBytes?: number;
+  logger?: Logger;
+  /** Frames are traced only while this returns true; keeps the hot path free of string building. */
+  traceEnabled?: () => boolean;
+}
+
+const never = () => false;
+const noop = () => undefined;
+
+const PARSE_ERROR: WireError = { code: -32700, message: 'Parse error' };
+const INVALID_REQUEST: WireError = { code: -32600, message: 'Invalid Request' };
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function methodMeta(method: string): (typeof METHODS)[MethodName] | undefined {
+  return Object.prototype.hasOwnProperty.call(METHODS, method) ? METHODS[method as MethodName] : undefined;
+}
+
+/** Reader handed to vscode-jsonrpc: it only ever receives frames the gate let through. */
+class GatedReader extends AbstractMessageReader {
+  callback: DataCallback | undefined;
+  listen(callback: DataCallback): Disposable {
+    this.callback = callback;
+    return { dispose: () => (this.callback = undefined) };
+  }
+  close(): void {
+    this.fireClose();
+  }
+}
+
+/**
+ * Writer handed to vscode-jsonrpc. It shifts request ids so the wire counts from 1 like the
+ * reference host, never rejects (the library would turn that into an unhandled rejection), and
+ * reports an oversize request synchronously so `request()` can fail that one call.
+ */
+class LibWriter extends AbstractMessageWriter implements MessageWriter {
+  syncFailure: Error | undefined;
+  constructor(private readonly owner: ValidatedConnection, private readonly ndjson: NdjsonMessageWriter) {
+    super();
+  }
+  write(msg: Message): Promise<void> {
+    const m = msg as { id?: JsonId; method?: string };
+    if (m.method !== undefined && typeof m.id === 'number') m.id = m.id + 1;
+    let frame: Buffer;
+    try {
+      frame = this.ndjson.encode(m);
+    } catch (err) {
+      if (m.method !== undefined) {
+        this.syncFailure = err as Error;
+        return Promise.resolve();
+      }
+      // Our own response would be too big: answer internal instead (HOST_SPEC §1).
+      frame = this.ndjson.encode({ jsonrpc: '2.0', id: m.id ?? null, error: wireError('internal') });
+    }
+    this.owner.traceOut(frame);
+    return this.ndjson.writeFrame(frame).catch(noop);
+  }
+  end(): void {
+    this.ndjson.end();
+  }
+}
+
+export class ValidatedConnection {
+  private readonly reader: NdjsonMessageReader;
+  private readonly writer: NdjsonMessageWriter;
+  private readonly gated = new GatedReader();
+  private readonly libWriter: LibWriter;
+  private readonly conn: MessageConnection;
+  private readonly handlers: InboundHandlers;
+  private readonly logger: Logger;
+  private readonly traceOn: () => boolean;
+  private readonly abort = new AbortController();
+  private ready = false;
+  private shuttingDown = false;
+  private endInfo: ConnectionEnd | undefined;
+  private readonly endListeners: ((end: ConnectionEnd) => void)[] = [];
+  private readonly barrierListeners: ((method: string) => void)[] = [];
+
+  constructor(opts: ValidatedConnectionOptions) {
+    this.handlers = opts.handlers;
+    this.logger = opts.logger ?? silentLogger;
+    this.traceOn = opts.traceEnabled ?? never;
+    this.reader = new NdjsonMessageReader(opts.input, { maxFrameBytes: opts.maxFrameBytes });
+    this.writer = new NdjsonMessageWriter(opts.output, { maxFrameBytes: opts.maxFrameBytes, writeStallMs: opts.writeStallMs });
+    this.libWriter = new LibWriter(this, this.writer);
+    const libLog = (m: string) => this.logger.debug(`jsonrpc: ${redact(m)}`);
+    this.conn = createMessageConnection(this.gated, this.libWriter, { error: libLog, warn: libLog, info: noop, log: noop });
+    this.conn.onRequest((method, params) => this.serve(method, params as object));
+    this.conn.onNotification((method, params) => this.handlers.notification(method, params as object));
+    this.conn.listen();
+
+    this.reader.onUnparsable((text) => {
+      if (this.traceOn()) this.logger.trace(`<- (not JSON) ${redact(text.slice(0, 2000))}`);
+      this.reply(null, PARSE_ERROR);
+    });
+    this.reader.onError((err) => {
+      const reason = err instanceof ProtocolError ? err.reason : 'provider_interrupted';
+      this.finish({ reason, message: err.message, local: false });
+    });
+    this.reader.onClose(() => this.finish({ reason: 'provider_interrupted', message: 'the sidecar closed its stdout', local: false }));
+    this.writer.onError(([err]) => this.finish({ reason: 'provider_interrupted', message: err.message, local: false }));
+    this.reader.listen((raw) => this.gate(raw));
+  }
+
+  get ended(): ConnectionEnd | undefined {
+    return this.endInfo;
+  }
+
+  /** Aborts when the connection ends; given to inbound request handlers. */
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  /** Opens the traffic barrier (HOST_SPEC §2.4). Call right before sending `extension/initialized`. */
+  markReady(): void {
+    this.ready = true;
+  }
+
+  /** From now on sidecar→host requests are refused with -32600. */
+  beginShutdown(): void {
+    this.shuttingDown = true;
+  }
+
+  onEnd(listener: (end: ConnectionEnd) => void): void {
+    if (this.endInfo) listener(this.endInfo);
+    else this.endListeners.push(listener);
+  }
+
+  /** Sidecar→host traffic arrived before `markReady()`. */
+  onBarrierViolation(listener: (method: string) => void): void {
+    this.barrierListeners.push(listener);
+  }
+
+  /**
+   * Host→extension request. Params are validated first (a violation is our bug and rejects before
+   * anything is written); the result is validated against the method's result schema.
+   */
+  request<R>(method: string, params: object, opts: RequestOptions = {}): Promise<R> {
+    if (this.endInfo) return Promise.reject(this.interrupted());
+    const meta = methodMeta(method);
+    if (!meta || meta.direction !== 'host_to_extension_request') {
+      return Promise.reject(new ProtocolError('internal', `${method} is not a host-to-extension request`));
+    }
+    const v = validateParams(method as MethodName, params);
+    if (!v.ok) return Promise.reject(new ProtocolError('internal', `refusing to send invalid ${method} params: ${v.message}`));
+    this.libWriter.syncFailure = undefined;
+    const sent = this.conn.sendRequest(method, params);
+    const failure = this.libWriter.syncFailure as Error | undefined;
+    if (failure) {
+      sent.catch(noop);
+      return Promise.reject(failure);
+    }
+    const settled = sent.then(
+      (result) => this.checkResult<R>(method as MethodName, result),
+      (err) => {
+        throw this.mapError(err);
+      },
+    );
+    if (opts.timeoutMs === undefined && !opts.signal) return settled;
+    return this.bounded(settled, method, opts);
+  }
+
+  /** Reliable host→extension notification. Throws on invalid params or an oversize frame. */
+  notify(method: string, params: object): void {
+    if (this.endInfo) throw this.interrupted();
+    const meta = methodMeta(method);
+    if (!meta || meta.direction !== 'host_to_extension_notification') {
+      throw new ProtocolError('internal', `${method} is not a host-to-extension notification`);
+    }
+    const v = validateParams(method as MethodName, params);
+    if (!v.ok) throw new ProtocolError('internal', `refusing to send invalid ${method} params: ${v.message}`);
+    const frame = this.writer.encode({ jsonrpc: '2.0', method, params });
+    this.traceOut(frame);
+    this.writer.writeFrame(frame).catch(noop);
+  }
+
+  /** Best-effort `extension/event`; false when dropped (queue slots full or connection gone). */
+  sendEvent(params: EventParams): boolean {
+    if (this.endInfo) return false;
+    const v = validateParams('extension/event', params);
+    if (!v.ok) throw new ProtocolError('internal', `refusing to send invalid extension/event params: ${v.message}`);
+    return this.writer.writeBestEffort({ jsonrpc: '2.0', method: 'extension/event', params });
+  }
+
+  /** Flushes queued frames, then closes the output (the child's stdin). */
+  end(): void {
+    this.writer.end();
+  }
+
+  /** Ends the connection from our side; pending calls fail with `provider_interrupted`. */
+  dispose(message = 'the connection was closed'): void {
+    this.finish({ reason: 'provider_interrupted', message, local: true });
+  }
+
+  /** @internal used by the library writer. */
+  traceOut(frame: Buffer): void {
+    if (!this.traceOn()) return;
+    this.logger.trace(`-> ${redact(frame.toString('utf8', 0, Math.min(frame.length - 1, 2000)))}`);
+  }
+
+  // ---- inbound gate -------------------------------------------------------------------------
+
+  private gate(raw: unknown): void {
+    if (this.endInfo) return;
+    if (this.traceOn()) this.logger.trace(`<- ${redact(JSON.stringify(raw).slice(0, 2000))}`);
+    if (!isPlainObject(raw)) return this.reply(null, INVALID_REQUEST); // batch arrays, bare values
+    const id = raw.id as unknown;
+    const hasId = id !== undefined;
+    const echo: JsonId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+    if (raw.jsonrpc !== '2.0') return this.reply(echo, INVALID_REQUEST);
+    const method = raw.method;
+    if (method === undefined) return this.gateResponse(raw, hasId, echo);
+    if (typeof method !== 'string' || raw.result !== undefined || raw.error !== undefined) return this.reply(echo, INVALID_REQUEST);
+    if (hasId && !(typeof id === 'string' || Number.isInteger(id))) return this.reply(echo, INVALID_REQUEST);
+
+    if (!this.ready) {
+      if (hasId) this.reply(echo, wireError('protocol_error', `${method} arrived before extension/initialized`));
+      for (const l of this.barrierListeners) l(method);
+      return;
+    }
+    const meta = methodMeta(method);
+    if (hasId) {
+      if (this.shuttingDown) return this.reply(echo, wireError('protocol_error', 'the host is shutting this connection down'));
+      if (!meta || meta.direction !== 'extension_to_host_request' || !this.handlers.serves(method)) {
+        return this.reply(echo, wireError('unknown_method', `method not found: ${method}`));
+      }
+      const params = raw.params === undefined ? {} : raw.params;
+      if (!isPlainObject(params)) return this.reply(echo, wireError('invalid_params', 'params must be an object'));
+      const v = validateParams(method as MethodName, params);
+      if (!v.ok) return this.reply(echo, wireError('invalid_params', `invalid ${method} params: ${v.message}`));
+      raw.params = params;
+      this.gated.callback?.(raw as unknown as Message);
+      return;
+    }
+    // Notification: anything invalid is dropped without an answer.
+    if (!meta || meta.direction !== 'extension_to_host_notification' || !this.handlers.serves(method)) {
+      this.logger.debug(`dropped notification ${method}: not served`);
+      return;
+    }
+    const params = raw.params === undefined ? {} : raw.params;
+    if (!isPlainObject(params) || !validateParams(method as MethodName, params).ok) {
+      this.logger.debug(`dropped notification ${method}: invalid params`);
+      return;
+    }
+    raw.params = params;
+    this.gated.callback?.(raw as unknown as Message);
+  }
+
+  private gateResponse(raw: Record<string, unknown>, hasId: boolean, echo: JsonId): void {
+    const hasResult = 'result' in raw;
+    const hasError = 'error' in raw;
+    if (!hasId || raw.params !== undefined || hasResult === hasError) return this.reply(echo, INVALID_REQUEST);
+    if (hasError) {
+      const e = raw.error;
+      if (!isPlainObject(e) || !Number.isInteger(e.code) || typeof e.message !== 'string') return this.reply(echo, INVALID_REQUEST);
+    }
+    const id = raw.id;
+    // Our ids are positive integers; anything else (a string id, null) matches nothing.
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) {
+      this.logger.debug(`ignored response with id ${JSON.stringify(id)}`);
+      return;
+    }
+    raw.id = id - 1; // the library counts from 0, the wire from 1
+    this.gated.callback?.(raw as unknown as Message);
+  }
+
+  private reply(id: JsonId, error: WireError): void {
+    if (this.endInfo) return;
+    const frame = this.writer.encode({ jsonrpc: '2.0', id, error });
+    this.traceOut(frame);
+    this.writer.writeFrame(frame).catch(noop);
+  }
+
+  private async serve(method: string, params: object): Promise<unknown> {
+    try {
+      const result = await this.handlers.request(method, params, this.abort.signal);
+      const v = validateResult(method as MethodName, result);
+      if (v.ok) return result;
+      this.logger.error(`host handler for ${method} produced an invalid result: ${v.message}`);
+      return toResponseError(new ProtocolError('internal'));
+    } catch (err) {
+      if (err instanceof ProtocolError) return toResponseError(err);
+      this.logger.error(`host handler for ${method} failed: ${redact(String((err as Error)?.message ?? err))}`);
+      return toResponseError(new ProtocolError('internal'));
+    }
+  }
+
+  // ---- outbound results -----------------------------------------------------------------------
+
+  private checkResult<R>(method: MethodName, result: unknown): R {
+    const v = validateResult<R>(method, result);
+    if (v.ok) return v.value;
+    throw new ProtocolError('protocol_error', `invalid ${method} result: ${redact(v.message)}`);
+  }
+
+  private mapError(err: unknown): Error {
+    if (this.endInfo) return this.interrupted();
+    if (err instanceof ResponseError) {
+      const data = readErrorData(err.data);
+      const message = redact(String(err.message));
+      return data ? new ProtocolError(data.reason, message) : new PeerError(err.code, message);
+    }
+    if (err instanceof ProtocolError) return err;
+    return new ProtocolError('internal', redact(String((err as Error)?.message ?? err)));
+  }
+
+  private bounded<R>(settled: Promise<R>, method: string, opts: RequestOptions): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const cleanup = () => {
+        if (timer) clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        cleanup();
+        reject(new ProtocolError('internal', `${method} was cancelled`));
+      };
+      if (opts.signal?.aborted) return onAbort();
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      if (opts.timeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          cleanup();
+          reject(new ProtocolError(opts.timeoutReason ?? 'internal', `${method} got no answer within ${opts.timeoutMs} ms`));
+        }, opts.timeoutMs);
+      }
+      settled.then(
+        (v) => {
+          cleanup();
+          resolve(v);
+        },
+        (e) => {
+          cleanup();
+          reject(e);
+        },
+      );
+    });
+  }
+
+  private interrupted(): ProtocolError {
+    return new ProtocolError('provider_interrupted', `connection closed: ${this.endInfo?.message ?? 'not open'}`);
+  }
+
+  private finish(end: ConnectionEnd): void {
+    if (this.endInfo) return;
+    this.endInfo = end;
+    this.abort.abort();
+    this.reader.dispose();
+    this.conn.dispose(); // rejects pending calls; mapError turns them into provider_interrupted
+    this.writer.dispose();
+    this.gated.close();
+    for (const l of this.endListeners.splice(0)) l(end);
+  }
+}
+
+function toResponseError(err: ProtocolError): ResponseError<{ reason: ErrorReason; retryable: boolean }> {
+  return new ResponseError(err.code, err.message, { reason: err.reason, retryable: ERRORS[err.reason].retryable });
+}

@@ -1,0 +1,11 @@
+// NDJSON framing and the validated JSON-RPC connection (HOST_SPEC §1).
+export { NdjsonMessageReader, type NdjsonReaderOptions } from './reader';
+export { NdjsonMessageWriter, type NdjsonWriterOptions } from './writer';
+export {
+  ValidatedConnection,
+  PeerError,
+  type ConnectionEnd,
+  type InboundHandlers,
+  type RequestOptions,
+  type ValidatedConnectionOptions,
+} from './connection';

@@ -1,0 +1,128 @@
+// NDJSON framing on the read side (HOST_SPEC §1): one JSON value per 0x0A-terminated line.
+// Splitting happens on bytes, so a multi-byte UTF-8 character cut across chunks is decoded only
+// once its line is whole. The frame cap counts the newline; an oversize line is connection-fatal.
+import type { Readable } from 'node:stream';
+import { AbstractMessageReader, Emitter, type DataCallback, type Disposable, type Event, type Message } from 'vscode-jsonrpc/node';
+import { LIMITS, ProtocolError } from '../../protocol';
+
+const NL = 0x0a;
+const CR = 0x0d;
+
+export interface NdjsonReaderOptions {
+  /** Largest frame in bytes, trailing newline included. Default 8 MiB. */
+  maxFrameBytes?: number;
+}
+
+export class NdjsonMessageReader extends AbstractMessageReader {
+  private readonly maxLine: number; // longest line content, newline excluded
+  private readonly unparsable = new Emitter<string>();
+  private callback: DataCallback | undefined;
+  // Bytes of the current line that arrived in earlier chunks (usually empty).
+  private parts: Buffer[] = [];
+  private partsBytes = 0;
+  private stopped = false;
+  private readonly onData = (chunk: Buffer) => this.feed(chunk);
+  private readonly onEnd = () => this.finish();
+  private readonly onStreamError = (err: Error) => this.fireError(err);
+
+  constructor(private readonly readable: Readable, options: NdjsonReaderOptions = {}) {
+    super();
+    this.maxLine = (options.maxFrameBytes ?? LIMITS.frameBytes) - 1;
+  }
+
+  /** A line that is not JSON; the reader keeps going (the connection answers -32700). */
+  get onUnparsable(): Event<string> {
+    return this.unparsable.event;
+  }
+
+  /**
+   * Delivers every parsed JSON value. It is typed `Message` for vscode-jsonrpc, but arrays and
+   * primitives come through as well: judging envelopes is the connection's job.
+   */
+  listen(callback: DataCallback): Disposable {
+    this.callback = callback;
+    this.readable.on('data', this.onData);
+    this.readable.on('end', this.onEnd);
+    this.readable.on('close', this.onEnd);
+    this.readable.on('error', this.onStreamError);
+    return { dispose: () => this.stop() };
+  }
+
+  override dispose(): void {
+    this.stop();
+    super.dispose();
+    this.unparsable.dispose();
+  }
+
+  private stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.callback = undefined;
+    this.parts = [];
+    this.partsBytes = 0;
+    this.readable.off('data', this.onData);
+    this.readable.off('end', this.onEnd);
+    this.readable.off('close', this.onEnd);
+    this.readable.off('error', this.onStreamError);
+  }
+
+  private finish(): void {
+    if (this.stopped) return;
+    this.stop();
+    this.fireClose();
+  }
+
+  private feed(chunk: Buffer): void {
+    let start = 0;
+    for (;;) {
+      if (this.stopped) return;
+      const nl = chunk.indexOf(NL, start);
+      if (nl === -1) break;
+      if (this.partsBytes === 0) {
+        if (nl - start > this.maxLine) return this.tooLarge(nl - start + 1);
+        this.line(chunk, start, nl);
+      } else {
+        const total = this.partsBytes + (nl - start);
+        if (total > this.maxLine) return this.tooLarge(total + 1);
+        this.parts.push(chunk.subarray(start, nl));
+        const whole = Buffer.concat(this.parts, total);
+        this.parts = [];
+        this.partsBytes = 0;
+        this.line(whole, 0, whole.length);
+      }
+      start = nl + 1;
+    }
+    if (start < chunk.length) {
+      const rest = chunk.length - start;
+      // Fail as soon as the line can no longer fit instead of buffering it whole.
+      if (this.partsBytes + rest > this.maxLine) return this.tooLarge(this.partsBytes + rest + 1);
+      this.parts.push(start === 0 ? chunk : chunk.subarray(start));
+      this.partsBytes += rest;
+    }
+  }
+
+  private line(buf: Buffer, start: number, end: number): void {
+    if (end > start && buf[end - 1] === CR) end--;
+    // Skip blank (whitespace-only) lines without decoding them.
+    let i = start;
+    while (i < end && (buf[i] === 0x20 || buf[i] === 0x09 || buf[i] === CR)) i++;
+    if (i === end) return;
+    const text = buf.toString('utf8', start, end);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.unparsable.fire(text);
+      return;
+    }
+    this.callback?.(value as Message);
+  }
+
+  private tooLarge(bytes: number): void {
+    this.stop();
+    this.fireError(
+      new ProtocolError('frame_too_large', `inbound frame of at least ${bytes} bytes exceeds the ${this.maxLine + 1}-byte limit`),
+    );
+    this.fireClose();
+  }
+}

@@ -1,0 +1,219 @@
+// NDJSON framing on the write side (HOST_SPEC §1, §14 "Writes"): one writer, frames never
+// interleave, back-pressure is honoured, nothing over the frame cap ever leaves, and a peer that
+// stops reading is detected by a stall watchdog instead of buffering forever.
+import type { Writable } from 'node:stream';
+import { AbstractMessageWriter, type Message, type MessageWriter } from 'vscode-jsonrpc/node';
+import { LIMITS, ProtocolError } from '../../protocol';
+
+export interface NdjsonWriterOptions {
+  /** Largest frame in bytes, trailing newline included. Default 8 MiB. */
+  maxFrameBytes?: number;
+  /** No progress on a pending write for this long fails the writer. Default 10 s. */
+  writeStallMs?: number;
+  /** Queue bound in frames. Default 256. */
+  queueFrames?: number;
+  /** How many queue slots best-effort frames may hold. Default 16. */
+  bestEffortFrames?: number;
+}
+
+interface Entry {
+  frame: Buffer;
+  bestEffort: boolean;
+  resolve?: () => void;
+  reject?: (err: Error) => void;
+}
+
+// Big frames go out in slices so every drain counts as progress for the stall watchdog.
+const SLICE_BYTES = 256 * 1024;
+
+export class NdjsonMessageWriter extends AbstractMessageWriter implements MessageWriter {
+  readonly maxFrameBytes: number;
+  private readonly stallMs: number;
+  private readonly capacity: number;
+  private readonly bestEffortCap: number;
+  private queue: (Entry | undefined)[] = [];
+  private head = 0;
+  private bestEffortQueued = 0;
+  private current: Buffer | undefined; // rest of the frame being written
+  private currentEntry: Entry | undefined;
+  private blocked = false;
+  private ending = false;
+  private failure: Error | undefined;
+  private stallTimer: NodeJS.Timeout | undefined;
+  private readonly onDrain = () => {
+    this.blocked = false;
+    this.clearStall();
+    this.pump();
+  };
+  private readonly onStreamError = (err: Error) => this.fail(err);
+
+  constructor(private readonly stream: Writable, options: NdjsonWriterOptions = {}) {
+    super();
+    this.maxFrameBytes = options.maxFrameBytes ?? LIMITS.frameBytes;
+    this.stallMs = options.writeStallMs ?? 10_000;
+    this.capacity = options.queueFrames ?? 256;
+    this.bestEffortCap = options.bestEffortFrames ?? 16;
+    stream.on('drain', this.onDrain);
+    stream.on('error', this.onStreamError);
+  }
+
+  /** Frames queued and not yet handed to the stream. */
+  get queued(): number {
+    return this.queue.length - this.head + (this.current ? 1 : 0);
+  }
+
+  get failed(): Error | undefined {
+    return this.failure;
+  }
+
+  /** Serialises one message as a frame; throws `frame_too_large` when it would exceed the cap. */
+  encode(msg: unknown): Buffer {
+    const text = JSON.stringify(msg) + '\n';
+    // Cheap bound first: UTF-8 never takes more than 3 bytes per UTF-16 unit.
+    if (text.length * 3 > this.maxFrameBytes) {
+      const bytes = Buffer.byteLength(text, 'utf8');
+      if (bytes > this.maxFrameBytes) {
+        throw new ProtocolError('frame_too_large', `outbound frame of ${bytes} bytes exceeds the ${this.maxFrameBytes}-byte limit`);
+      }
+    }
+    return Buffer.from(text, 'utf8');
+  }
+
+  /**
+   * Reliable write: resolves once the frame is handed to the stream. An oversize frame rejects
+   * with `frame_too_large` and leaves the connection usable; a failed writer rejects everything.
+   */
+  write(msg: Message): Promise<void> {
+    let frame: Buffer;
+    try {
+      frame = this.encode(msg);
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+    return this.writeFrame(frame);
+  }
+
+  /** Reliable write of an already encoded frame. */
+  writeFrame(frame: Buffer): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.ending) return Promise.reject(new ProtocolError('provider_interrupted', 'the connection is closing'));
+    if (!this.blocked && !this.current && this.head === this.queue.length) {
+      // Fast path: nothing queued, write straight through.
+      this.put(frame, undefined);
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ frame, bestEffort: false, resolve, reject });
+    });
+  }
+
+  /**
+   * Best-effort write (used for `extension/event`): never waits and never displaces reliable
+   * frames. Returns false when the frame was dropped because its slots or the queue are full.
+   */
+  writeBestEffort(msg: unknown): boolean {
+    if (this.failure || this.ending) return false;
+    let frame: Buffer;
+    try {
+      frame = this.encode(msg);
+    } catch {
+      return false;
+    }
+    if (!this.blocked && !this.current && this.head === this.queue.length) {
+      this.put(frame, undefined);
+      return true;
+    }
+    if (this.bestEffortQueued >= this.bestEffortCap || this.queue.length - this.head >= this.capacity) return false;
+    this.bestEffortQueued++;
+    this.queue.push({ frame, bestEffort: true });
+    return true;
+  }
+
+  /** Flushes what is queued, then ends the stream (closes the child's stdin). */
+  end(): void {
+    if (this.ending) return;
+    this.ending = true;
+    if (!this.failure && !this.current && this.head === this.queue.length) this.stream.end();
+  }
+
+  override dispose(): void {
+    this.clearStall();
+    this.stream.off('drain', this.onDrain);
+    this.stream.off('error', this.onStreamError);
+    this.rejectQueued(this.failure ?? new ProtocolError('provider_interrupted', 'the connection was closed'));
+    super.dispose();
+  }
+
+  private put(frame: Buffer, entry: Entry | undefined): void {
+    if (frame.length <= SLICE_BYTES) {
+      entry?.resolve?.();
+      if (!this.stream.write(frame)) this.block();
+      return;
+    }
+    this.current = frame;
+    this.currentEntry = entry;
+    this.pump();
+  }
+
+  private pump(): void {
+    while (!this.blocked && !this.failure) {
+      if (this.current) {
+        const piece = this.current.length > SLICE_BYTES ? this.current.subarray(0, SLICE_BYTES) : this.current;
+        const rest = piece === this.current ? undefined : this.current.subarray(SLICE_BYTES);
+        this.current = rest;
+        if (!rest) {
+          this.currentEntry?.resolve?.();
+          this.currentEntry = undefined;
+        }
+        if (!this.stream.write(piece)) this.block();
+        continue;
+      }
+      if (this.head === this.queue.length) {
+        this.queue = [];
+        this.head = 0;
+        if (this.ending) this.stream.end();
+        return;
+      }
+      const entry = this.queue[this.head] as Entry;
+      this.queue[this.head++] = undefined;
+      if (entry.bestEffort) this.bestEffortQueued--;
+      this.put(entry.frame, entry);
+    }
+  }
+
+  private block(): void {
+    this.blocked = true;
+    if (!this.stallTimer) {
+      this.stallTimer = setTimeout(() => {
+        this.stallTimer = undefined;
+        if (this.blocked) this.fail(new ProtocolError('internal', `write to the peer made no progress for ${this.stallMs} ms`));
+      }, this.stallMs);
+    }
+  }
+
+  private clearStall(): void {
+    if (this.stallTimer) {
+      clearTimeout(this.stallTimer);
+      this.stallTimer = undefined;
+    }
+  }
+
+  private fail(err: Error): void {
+    if (this.failure) return;
+    this.failure = err;
+    this.clearStall();
+    this.rejectQueued(err);
+    this.fireError(err);
+  }
+
+  private rejectQueued(err: Error): void {
+    const pending = this.queue.slice(this.head);
+    if (this.currentEntry) pending.unshift(this.currentEntry);
+    this.queue = [];
+    this.head = 0;
+    this.current = undefined;
+    this.currentEntry = undefined;
+    this.bestEffortQueued = 0;
+    for (const e of pending) e?.reject?.(err);
+  }
+}

@@ -1,0 +1,116 @@
+// NDJSON writer: ordering, back-pressure, frame cap, stall watchdog, best-effort slots.
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { NdjsonMessageWriter } from '../../../src/host/wire';
+import { ProtocolError } from '../../../src/protocol';
+import { GatedSink, until } from './streams';
+
+const MiB = 1024 * 1024;
+type Msg = Parameters<NdjsonMessageWriter['write']>[0];
+const note = (n: number, pad = 0): Msg => ({ jsonrpc: '2.0', method: 'm', params: { n, pad: 'p'.repeat(pad) } }) as Msg;
+
+function frames(sink: GatedSink): unknown[] {
+  return sink
+    .text()
+    .split('\n')
+    .filter((l) => l)
+    .map((l) => JSON.parse(l));
+}
+
+describe('wire: NdjsonMessageWriter', () => {
+  it('writes whole frames in call order under back-pressure (property: sizes incl. sliced frames)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.oneof(fc.nat(200), fc.integer({ min: 200_000, max: 700_000 })), { minLength: 1, maxLength: 12 }), async (sizes) => {
+        const sink = new GatedSink(false, 512);
+        const w = new NdjsonMessageWriter(sink, { writeStallMs: 5000 });
+        const writes = sizes.map((s, i) => w.write(note(i, s)));
+        setTimeout(() => sink.open(), 1);
+        await Promise.all(writes);
+        await until(() => w.queued === 0 && sink.writableLength === 0, 5000, 'queue to drain');
+        const got = frames(sink) as { params: { n: number; pad: string } }[];
+        assert.deepEqual(
+          got.map((f) => [f.params.n, f.params.pad.length]),
+          sizes.map((s, i) => [i, s]),
+        );
+        w.dispose();
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('honours write() returning false: nothing more is handed over until drain', async () => {
+    const sink = new GatedSink(false, 64);
+    const w = new NdjsonMessageWriter(sink);
+    void w.write(note(1, 100)); // over the high-water mark: the writer must wait for 'drain'
+    const second = w.write(note(2));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(sink.received.length, 1);
+    assert.equal(w.queued, 1);
+    sink.open();
+    await second;
+    await until(() => sink.received.length === 2);
+    w.dispose();
+  });
+
+  it('refuses a frame over 8 MiB with frame_too_large and stays usable', async () => {
+    const sink = new GatedSink(true, 16 * MiB);
+    const w = new NdjsonMessageWriter(sink);
+    const overhead = JSON.stringify(note(0)).length + 1; // frame without padding, newline included
+    await assert.rejects(w.write(note(0, 8 * MiB - overhead + 1)), (e: ProtocolError) => e.reason === 'frame_too_large');
+    await w.write(note(1, 8 * MiB - overhead)); // exactly at the cap
+    await w.write(note(2));
+    await until(() => w.queued === 0 && sink.writableLength === 0, 5000);
+    assert.deepEqual(
+      (frames(sink) as { params: { n: number } }[]).map((f) => f.params.n),
+      [1, 2],
+    );
+    assert.equal(w.failed, undefined);
+    w.dispose();
+  });
+
+  it('fails when a write makes no progress for the stall bound', async () => {
+    const sink = new GatedSink(false, 64);
+    const w = new NdjsonMessageWriter(sink, { writeStallMs: 50 });
+    const errors: Error[] = [];
+    w.onError(([e]) => errors.push(e));
+    const started = Date.now();
+    void w.write(note(1, 1000));
+    const queued = w.write(note(2));
+    await assert.rejects(queued);
+    assert.ok(Date.now() - started >= 45);
+    assert.equal(errors.length, 1);
+    await assert.rejects(w.write(note(3)), 'a failed writer refuses further frames');
+    w.dispose();
+  });
+
+  it('gives best-effort frames at most 16 queued slots, drops the rest, never refuses reliable frames', async () => {
+    const sink = new GatedSink(false, 64);
+    const w = new NdjsonMessageWriter(sink, { writeStallMs: 5000 });
+    void w.write(note(0, 500)); // blocks the stream
+    const accepted = Array.from({ length: 30 }, (_, i) => w.writeBestEffort(note(100 + i)));
+    assert.equal(accepted.filter(Boolean).length, 16);
+    assert.deepEqual(accepted.slice(16), new Array(14).fill(false));
+    const reliable = Array.from({ length: 300 }, (_, i) => w.write(note(1000 + i)));
+    assert.equal(w.writeBestEffort(note(999)), false, 'still full');
+    sink.open();
+    await Promise.all(reliable);
+    await until(() => w.queued === 0 && sink.writableLength === 0);
+    const ns = (frames(sink) as { params: { n: number } }[]).map((f) => f.params.n);
+    assert.deepEqual(ns, [0, ...Array.from({ length: 16 }, (_, i) => 100 + i), ...Array.from({ length: 300 }, (_, i) => 1000 + i)]);
+    assert.equal(w.writeBestEffort(note(5)), true, 'slots free again');
+    w.dispose();
+  });
+
+  it('end() flushes queued frames before ending the stream', async () => {
+    const sink = new GatedSink(false, 64);
+    const w = new NdjsonMessageWriter(sink);
+    void w.write(note(1, 200));
+    void w.write(note(2));
+    w.end();
+    const finished = new Promise((r) => sink.on('finish', r));
+    sink.open();
+    await finished;
+    assert.equal(frames(sink).length, 2);
+    w.dispose();
+  });
+});
