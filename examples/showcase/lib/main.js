@@ -234,7 +234,6 @@ function main() {
       if (!ui.THEMES.includes(picked)) return 'Theme unchanged';
       state.theme = picked;
       showControls();
-      notify('Theme changed', `Showcase now uses ${picked}.`);
       return `Theme set to ${picked}`;
     },
     async 'reset-notes'() {
@@ -248,7 +247,6 @@ function main() {
     },
     async greet(args) {
       const who = args && args.name ? args.name : path.basename(state.session.workspaceRoot);
-      notify('Hello!', `Showcase says hello to ${who}.`);
       return `Hello, ${who}!`;
     },
   };
@@ -260,6 +258,8 @@ function main() {
     const message = await run(params.args);
     state.actionsRun += 1;
     showControls();
+    const label = ui.ACTIONS.find((a) => a.actionId === params.actionId).label;
+    notify(`Showcase: ${label}`, message);
     return { accepted: true, message };
   });
 

@@ -249,7 +249,11 @@ describe('examples/showcase', function () {
       assert.equal(stale.accepted, false);
       const greet = await d.call('extension/ui/action', { actionId: 'greet', sessionId: 'session-1', generation: 3, args: { name: 'Ada' } });
       assert.deepEqual(greet, { accepted: true, message: 'Hello, Ada!' });
-      await d.waitFor((f) => f.method === 'host/ui/publish' && (f.params as { payload: { body?: string } }).payload.body === 'Showcase says hello to Ada.', 'greeting notification');
+      const toast = await d.waitFor(
+        (f) => f.method === 'host/ui/publish' && (f.params as { kind: string; payload: { body?: string } }).payload.body === 'Hello, Ada!',
+        'a notification for the action',
+      );
+      assert.equal((toast.params as { kind: string }).kind, 'notification');
     });
 
     it('a form submit updates the notes card; reset-notes confirms and clears it', async () => {
