@@ -64,6 +64,11 @@ export class UiHub {
     return this.opts.sessionKey;
   }
 
+  /** Prompts waiting for a front end to attach. */
+  get heldPrompts(): number {
+    return this.frontEndWaiters.size;
+  }
+
   /** Attaches (or detaches) the front end; held prompts and notifications are shown now. */
   setFrontEnd(frontEnd: UiFrontEnd | undefined): void {
     this.frontEnd = frontEnd;
