@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// In-host mocha suites inside code-server's real extension host (see test/e2e/support/inHost.ts).
+//
+//   node scripts/run-inhost-tests.mjs [--extension <dir>] [--tests <compiled index.js>]
+//        [--workspace <dir or .code-workspace>]... [--env KEY=VALUE]... [--timeout <ms>]
+//        [--no-compile] [--verbose] [--name <artifact folder>]
+//
+// Defaults: this repository's extension and out/test/vscode/index.js, on a fresh workspace
+// with a REASONIX_HOME holding the sample extensions (scripts/prepare-home.mjs). Several
+// --workspace folders open as one multi-root workspace. Exit code: the workbench's (0 = pass).
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { compile, die, loadHarness, parseArgs, prepareReasonixHome, provisionOrDie, repoRoot } from './vscode/prepare.mjs';
+
+const { opts, rest } = parseArgs(process.argv.slice(2), {
+  flags: ['--extension', '--tests', '--timeout', '--name'],
+  multi: ['--workspace', '--env'],
+  booleans: ['--no-compile', '--verbose'],
+});
+if (rest.length) die(`unknown arguments: ${rest.join(' ')}`);
+
+const extension = resolve(opts.extension ?? repoRoot);
+const tests = resolve(opts.tests ?? join(repoRoot, 'out', 'test', 'vscode', 'index.js'));
+const env = {};
+for (const kv of opts.env ?? []) {
+  const i = kv.indexOf('=');
+  if (i <= 0) die(`--env needs KEY=VALUE, got ${kv}`);
+  env[kv.slice(0, i)] = kv.slice(i + 1);
+}
+
+provisionOrDie();
+if (!opts['no-compile']) compile([join(repoRoot, 'out', 'test', 'e2e', 'support', 'inHost.js'), join(repoRoot, 'out', 'test', 'vscode', 'index.js')]);
+if (!existsSync(tests)) die(`in-host tests entry ${tests} does not exist (compile first: npx tsc -p .)`);
+const pkgFile = join(extension, 'package.json');
+if (!existsSync(pkgFile)) die(`no extension at ${extension} (package.json missing)`);
+const main = JSON.parse(readFileSync(pkgFile, 'utf8')).main;
+if (main && !existsSync(join(extension, main)) && !existsSync(join(extension, `${main}.js`))) {
+  die(`extension entry ${join(extension, main)} does not exist (build first: node esbuild.mjs)`);
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'reasonix-inhost-ws-'));
+let code = 1;
+try {
+  let workspace;
+  const folders = (opts.workspace ?? []).map((w) => resolve(w));
+  if (folders.length === 0) {
+    const home = join(scratch, 'reasonix-home');
+    workspace = join(scratch, 'workspace');
+    prepareReasonixHome(home, workspace);
+    env.REASONIX_HOME ??= home;
+  } else if (folders.length === 1) {
+    workspace = folders[0];
+  } else {
+    workspace = join(scratch, 'multi-root.code-workspace');
+    writeFileSync(workspace, JSON.stringify({ folders: folders.map((path) => ({ path })) }, null, 2));
+  }
+  const { runInHostTests } = loadHarness('inHost');
+  console.log(`in-host tests: ${tests}\n  extension: ${extension}\n  workspace: ${workspace}`);
+  code = await runInHostTests({
+    extensionDevelopmentPath: extension,
+    extensionTestsPath: tests,
+    workspace,
+    env,
+    timeoutMs: opts.timeout ? Number(opts.timeout) : undefined,
+    name: opts.name ?? 'inhost',
+    verbose: opts.verbose === true,
+  });
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+console.log(code === 0 ? 'in-host tests passed' : `in-host tests FAILED (exit ${code})`);
+process.exit(code);

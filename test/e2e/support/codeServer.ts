@@ -1,0 +1,127 @@
+// Starts code-server (the real VS Code workbench + a real Node extension host) in a private
+// sandbox folder: its own XDG folders, HOME, config, user-data and extensions folders, so a
+// run leaves nothing in the user's home and every run starts from a fresh profile.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnGroup, type GroupProcess } from './processes';
+import type { Provisioned } from './paths';
+import { waitFor } from './wait';
+
+export interface CodeServerOptions {
+  provisioned: Provisioned;
+  /** Private folder for this run; created if missing. */
+  sandbox: string;
+  /** Extra environment for code-server, which passes it on to the extension host (REASONIX_HOME). */
+  env?: Record<string, string>;
+  /** Enables window.codeAutomationExit and the extensionTestsPath payload (in-host tests). */
+  smokeTestDriver?: boolean;
+  /** Reuse an extensions folder (e.g. one a .vsix was installed into); default: fresh, empty. */
+  extensionsDir?: string;
+  readyTimeoutMs?: number;
+}
+
+export interface CodeServer {
+  readonly url: string;
+  readonly authority: string;
+  readonly logFile: string;
+  readonly userDataDir: string;
+  readonly extensionsDir: string;
+  /** URL that opens a folder, or a multi-root .code-workspace file, with an optional payload. */
+  workbenchUrl(workspace: string, payload?: [string, string][]): string;
+  /** vscode-remote URI of a server-side path (what the payload's paths must be). */
+  remoteUri(absPath: string): string;
+  stop(): Promise<void>;
+}
+
+export function sandboxEnv(sandbox: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const home = join(sandbox, 'home');
+  const dirs = { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share'), XDG_CACHE_HOME: join(home, '.cache'), XDG_RUNTIME_DIR: join(sandbox, 'runtime') };
+  for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true, mode: 0o700 });
+  // VSCODE_* / ELECTRON_* from a surrounding VS Code would confuse the server; drop them.
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(VSCODE_|ELECTRON_)/.test(k)));
+  return { ...base, ...dirs, ...extra };
+}
+
+/** Installs a .vsix into an extensions folder with code-server's own CLI. */
+export async function installVsix(provisioned: Provisioned, sandbox: string, vsix: string, extensionsDir: string): Promise<void> {
+  const env = sandboxEnv(sandbox);
+  const dataDir = join(sandbox, 'install-user-data');
+  const child = spawn(provisioned.node, [provisioned.codeServerEntry, '--install-extension', vsix, '--force', '--extensions-dir', extensionsDir, '--user-data-dir', dataDir, '--config', writeConfig(sandbox)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0 || !/successfully installed/i.test(out)) throw new Error(`installing ${vsix} failed (exit ${code}): ${out.trim()}`);
+}
+
+function writeConfig(sandbox: string): string {
+  const file = join(sandbox, 'config.yaml');
+  writeFileSync(file, 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
+  return file;
+}
+
+export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServer> {
+  const { sandbox } = opts;
+  mkdirSync(sandbox, { recursive: true });
+  const userDataDir = join(sandbox, 'user-data');
+  const extensionsDir = opts.extensionsDir ?? join(sandbox, 'extensions');
+  mkdirSync(extensionsDir, { recursive: true });
+  mkdirSync(join(userDataDir, 'User'), { recursive: true });
+  // Quiet, deterministic workbench: no welcome page, no update/telemetry chatter, no tips.
+  writeFileSync(
+    join(userDataDir, 'User', 'settings.json'),
+    JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false, 'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false, 'chat.disableAIFeatures': true, 'workbench.secondarySideBar.defaultVisibility': 'hidden' }, null, 2),
+  );
+  const logFile = join(sandbox, 'code-server.log');
+  const args = [
+    opts.provisioned.codeServerEntry,
+    // Port 0: the kernel picks a free port and we read it from the log, so parallel runs never collide.
+    '--bind-addr', '127.0.0.1:0',
+    '--auth', 'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    // Each page load starts a new extension host; without this the old ones live for hours.
+    '--reconnection-grace-time', '5',
+    '--config', writeConfig(sandbox),
+    '--user-data-dir', userDataDir,
+    '--extensions-dir', extensionsDir,
+  ];
+  if (opts.smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
+  const proc: GroupProcess = spawnGroup(opts.provisioned.node, args, { env: sandboxEnv(sandbox, opts.env), cwd: sandbox, logFile });
+  let exitedEarly = false;
+  void proc.exited.then(() => (exitedEarly = true));
+  try {
+    const url = await waitFor(
+      () => {
+        if (exitedEarly) throw new Error(`code-server exited during start-up; see ${logFile}`);
+        const m = /HTTP server listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(readFileSync(logFile, 'utf8'));
+        return m?.[1];
+      },
+      { timeoutMs: opts.readyTimeoutMs ?? 60_000, what: 'code-server to listen' },
+    );
+    await waitFor(async () => (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) || undefined, { timeoutMs: 30_000, what: `${url}/healthz` });
+    const authority = url.replace(/^http:\/\//, '');
+    const remoteUri = (p: string) => `vscode-remote://${authority}${p}`;
+    return {
+      url,
+      authority,
+      logFile,
+      userDataDir,
+      extensionsDir,
+      remoteUri,
+      workbenchUrl(workspace, payload) {
+        const key = workspace.endsWith('.code-workspace') ? 'workspace' : 'folder';
+        let u = `${url}/?${key}=${encodeURIComponent(workspace)}`;
+        if (payload) u += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+        return u;
+      },
+      stop: () => proc.stop(),
+    };
+  } catch (e) {
+    await proc.stop();
+    throw e;
+  }
+}

@@ -1,0 +1,95 @@
+// One UI test's world: a fresh sandbox (profile, user data, extensions, HOME), code-server with
+// the given .vsix files installed and env (REASONIX_HOME), Chromium on the workspace, and the
+// Workbench driver. `useUiSession` wires it into mocha: fresh per test, artifacts always saved,
+// everything killed afterwards, failing or not.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { saveArtifacts } from './artifacts';
+import { launchBrowser } from './browser';
+import { installVsix, startCodeServer, type CodeServer } from './codeServer';
+import { readProvisioned } from './paths';
+import { Workbench, defaultTimeouts, type WorkbenchTimeouts } from './workbench';
+
+export interface UiSessionOptions {
+  /** Folder or .code-workspace file to open. */
+  workspace: string | ((sandbox: string) => string);
+  /** Packaged extensions to install before start. */
+  vsix?: string[];
+  /** Environment of code-server and so of the extension host. */
+  env?: Record<string, string> | ((sandbox: string) => Record<string, string>);
+  timeouts?: WorkbenchTimeouts;
+  /** Artifact folder name if start-up fails (useUiSession passes the test's title). */
+  name?: string;
+}
+
+export class UiSession {
+  private constructor(
+    readonly sandbox: string,
+    readonly server: CodeServer,
+    readonly context: BrowserContext,
+    readonly page: Page,
+    readonly workbench: Workbench,
+    readonly workspace: string,
+  ) {}
+
+  static async start(opts: UiSessionOptions): Promise<UiSession> {
+    const provisioned = readProvisioned();
+    const sandbox = mkdtempSync(join(tmpdir(), 'reasonix-ui-'));
+    let server: CodeServer | undefined;
+    let context: BrowserContext | undefined;
+    try {
+      const extensionsDir = join(sandbox, 'extensions');
+      for (const vsix of opts.vsix ?? []) await installVsix(provisioned, sandbox, vsix, extensionsDir);
+      const env = typeof opts.env === 'function' ? opts.env(sandbox) : (opts.env ?? {});
+      const workspace = typeof opts.workspace === 'function' ? opts.workspace(sandbox) : opts.workspace;
+      server = await startCodeServer({ provisioned, sandbox, env, extensionsDir });
+      context = await launchBrowser(provisioned.chromium, sandbox);
+      const page = context.pages()[0] ?? (await context.newPage());
+      const workbench = new Workbench(page, opts.timeouts ?? defaultTimeouts);
+      await workbench.open(server.workbenchUrl(workspace));
+      return new UiSession(sandbox, server, context, page, workbench, workspace);
+    } catch (e) {
+      await saveArtifacts(`${opts.name ?? 'ui-session'} (start-up)`, server, context?.pages()[0], true).catch(() => undefined);
+      await context?.close().catch(() => undefined);
+      await server?.stop();
+      rmSync(sandbox, { recursive: true, force: true });
+      throw e;
+    }
+  }
+
+  /** Saves artifacts under test-results/<name>, then stops the browser and code-server. */
+  async dispose(name: string, failed: boolean): Promise<void> {
+    try {
+      await saveArtifacts(name, this.server, this.page, failed);
+    } finally {
+      await this.context.close().catch(() => undefined);
+      await this.server.stop();
+      rmSync(this.sandbox, { recursive: true, force: true });
+    }
+  }
+}
+
+/**
+ * Mocha wiring: a fresh session before each test, artifacts + teardown after it. Returns a
+ * getter, since the session exists only while a test runs. Call inside `describe`.
+ */
+export function useUiSession(opts: UiSessionOptions | (() => UiSessionOptions)): () => UiSession {
+  let current: UiSession | undefined;
+  beforeEach(async function () {
+    this.timeout(180_000);
+    current = await UiSession.start({ name: this.currentTest?.fullTitle(), ...(typeof opts === 'function' ? opts() : opts) });
+  });
+  afterEach(async function () {
+    this.timeout(60_000);
+    const s = current;
+    current = undefined;
+    if (!s) return;
+    await s.dispose(this.currentTest?.fullTitle() ?? 'ui-test', this.currentTest?.state === 'failed');
+  });
+  return () => {
+    if (!current) throw new Error('no UI session: useUiSession() getters work only inside a test');
+    return current;
+  };
+}
