@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { redact } from '../host/redact';
-import type { ActionResult } from './engine';
+import type { ActionResult } from '../host/session';
 import type { FolderSession, SessionManager } from './sessions';
 
 export interface RunActionArgs {

@@ -2,7 +2,7 @@
 // (documented in docs/api.md). It reads the live sessions; it never starts anything itself.
 import type { Surface, SurfaceChange } from '../host/ui/model';
 import type { RunActionArgs, RunOutcome } from './actions';
-import type { ActionInfo, Disposable, HookOutcome, ModelInfo, StreamHandle, SurfaceFeed } from './engine';
+import type { ActionInfo, Disposable, HookOutcome, ModelInfo, StreamHandle, SurfaceFeed } from '../host/session';
 import { rowsOf } from './rows';
 import type { FolderSession, SessionManager } from './sessions';
 
@@ -42,6 +42,23 @@ export interface ReasonixApi {
   surfaces(): Surface[];
   onDidChangeSurfaces(listener: (change: SurfaceChange) => void): Disposable;
   onDidChangeSessions(listener: () => void): Disposable;
+  /** A plugin crashed or failed to start (the user also sees a notification). */
+  onDidFailPlugin(listener: (failure: PluginFailure) => void): Disposable;
+}
+
+export interface PluginFailure {
+  kind: 'crash' | 'start';
+  sessionKey: string;
+  folderName: string;
+  pluginId: string;
+  /** What was happening: spawn, handshake, running, shutdown, launch… */
+  stage: string;
+  reason: string;
+  /** Redacted. */
+  message: string;
+  /** The notification text shown to the user (plugin, stage, elapsed time, stderr tail). */
+  notification: string;
+  elapsedMs: number;
 }
 
 export function createApi(
@@ -85,5 +102,19 @@ export function createApi(
     surfaces: () => surfaces.snapshot(),
     onDidChangeSurfaces: (l) => surfaces.onDidChange(l),
     onDidChangeSessions: (l) => sessions.onDidChange(l),
+    onDidFailPlugin: (l) =>
+      sessions.onDidFail(({ session, info, kind, notification }) =>
+        l({
+          kind,
+          sessionKey: session.key,
+          folderName: session.folder.name,
+          pluginId: info.pluginId,
+          stage: info.stage,
+          reason: info.reason,
+          message: info.message,
+          notification,
+          elapsedMs: info.elapsedMs,
+        }),
+      ),
   };
 }

@@ -5,7 +5,7 @@ import { SurfaceStore } from '../host/ui';
 import { runAction } from './actions';
 import { createApi, type ReasonixApi } from './api';
 import { registerCommands } from './commands';
-import { createSessionEngine, type SidecarFactory } from './composition';
+import { createSessionEngine, type SidecarFactory } from '../host/session';
 import { Enablement } from './enablement';
 import { LinkedFolders } from './linking';
 import { createLog, type ExtensionLog } from './logging';

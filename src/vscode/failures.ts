@@ -2,7 +2,7 @@
 // (redacted) end of its stderr, and offers the two ways forward: Show Logs and Restart.
 import * as vscode from 'vscode';
 import { redact } from '../host/redact';
-import type { FailureInfo } from './engine';
+import type { FailureInfo } from '../host/session';
 
 export interface FailureActions {
   showLogs(): void;

@@ -4,7 +4,7 @@
 // aborted request (the sidecar went away, a newer generation) closes whatever is showing.
 import * as vscode from 'vscode';
 import type { FieldKind, FormField, FormValues, PromptAnswer, PromptRequest, Surface } from '../host/ui/model';
-import type { UiFrontEnd } from './engine';
+import type { UiFrontEnd } from '../host/session';
 
 /** What prompts need from the Surfaces view (src/vscode/surfaces). */
 export interface FormHost {

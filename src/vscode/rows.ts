@@ -1,6 +1,6 @@
 // Flattens every session's plugins into the rows the tree, status bar and API show.
 import { toDisplayState, type PluginRow } from '../host/supervision';
-import type { PluginStatus } from './engine';
+import type { PluginStatus } from '../host/session';
 import type { FolderSession } from './sessions';
 
 export interface Row extends PluginRow {

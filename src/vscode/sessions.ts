@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../host/log';
 import { RestartPolicy } from '../host/supervision';
-import type { FailureInfo, SessionEngine, SessionEngineOptions, UiFrontEnd } from './engine';
+import type { FailureInfo, SessionEngine, SessionEngineOptions, UiFrontEnd } from '../host/session';
 import type { Enablement } from './enablement';
 import { describeFailure, showFailure } from './failures';
 import type { LinkedFolders } from './linking';
@@ -56,7 +56,7 @@ export class SessionManager implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly policy: RestartPolicy;
-  private readonly failures = new vscode.EventEmitter<{ session: FolderSession; info: FailureInfo; kind: 'crash' | 'start' }>();
+  private readonly failures = new vscode.EventEmitter<{ session: FolderSession; info: FailureInfo; kind: 'crash' | 'start'; notification: string }>();
   /** Fires for every crash and failed start (the notification is shown as well). */
   readonly onDidFail = this.failures.event;
   private disposed = false;
@@ -132,7 +132,7 @@ export class SessionManager implements vscode.Disposable {
     logStderr(this.deps.log, info.pluginId, info.stderrTail, true);
     const text = describeFailure(info, this.multiRoot() ? s.folder.name : undefined, 'failed to start');
     this.deps.log.error(text);
-    this.failures.fire({ session: s, info, kind: 'start' });
+    this.failures.fire({ session: s, info, kind: 'start', notification: text });
     void showFailure(text, { showLogs: this.deps.showLogs, restart: () => this.restartPlugin(s.key, info.pluginId) });
   }
 
@@ -140,7 +140,6 @@ export class SessionManager implements vscode.Disposable {
     logStderr(this.deps.log, info.pluginId, info.stderrTail, true);
     const text = describeFailure(info, this.multiRoot() ? s.folder.name : undefined, 'crashed');
     this.deps.log.error(text);
-    this.failures.fire({ session: s, info, kind: 'crash' });
     let extra: string | undefined;
     if (this.deps.settings().autoRestart && !this.disposed) {
       const decision = this.policy.onCrash(`${s.key}#${info.pluginId}`);
@@ -161,6 +160,7 @@ export class SessionManager implements vscode.Disposable {
         this.deps.log.warn(`[${s.folder.name}] [${info.pluginId}] ${decision.reason}`);
       }
     }
+    this.failures.fire({ session: s, info, kind: 'crash', notification: extra ? `${text} ${extra}` : text });
     void showFailure(text, { showLogs: this.deps.showLogs, restart: () => this.restartPlugin(s.key, info.pluginId) }, extra);
   }
 

@@ -2,7 +2,7 @@
 // the channel is at Trace (and reasonix.trace.frames is on), stderr at debug while it is at Debug.
 import * as vscode from 'vscode';
 import { Sidecar } from '../host/sidecar';
-import type { HostSidecar, SidecarFactory } from './composition';
+import type { SidecarFactory } from '../host/session';
 import type { ExtensionLog } from './logging';
 
 export function realSidecarFactory(log: ExtensionLog): SidecarFactory {
@@ -10,15 +10,5 @@ export function realSidecarFactory(log: ExtensionLog): SidecarFactory {
     const l = log.channel.logLevel;
     return l !== vscode.LogLevel.Off && l <= vscode.LogLevel.Debug;
   };
-  return (init): HostSidecar =>
-    new Sidecar({
-      plugin: init.plugin,
-      session: init.session,
-      uiHost: init.uiHost,
-      handlers: init.handlers,
-      timeouts: init.timeouts,
-      logger: init.logger,
-      traceEnabled: () => log.tracesFrames(),
-      debugEnabled: debugOn,
-    });
+  return (opts) => new Sidecar({ ...opts, traceEnabled: () => log.tracesFrames(), debugEnabled: debugOn });
 }

@@ -3,7 +3,7 @@
 // surfaces.
 import * as vscode from 'vscode';
 import { summarize } from '../host/supervision';
-import type { SurfaceFeed } from './engine';
+import type { SurfaceFeed } from '../host/session';
 import { rowsOf } from './rows';
 import type { SessionManager } from './sessions';
 

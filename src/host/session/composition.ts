@@ -1,47 +1,33 @@
 // Builds one folder's SessionEngine from the engine modules: discovery → SessionRuntime (one
 // generation at a time) with, per sidecar, the UI hub binding, a stream hub, crash reporting;
 // plus intercept dispatch over the live sidecars and the provider catalog. The only place in
-// src/vscode that knows how the engine pieces fit together.
-import type { ContentStore } from '../host/content/store';
-import type { Logger } from '../host/log';
-import { scopedLogger } from '../host/log';
-import { discoverPlugins } from '../host/plugins';
-import type { PluginEntry, PluginSpec } from '../host/plugins/types';
-import { createDispatcher, decodeHookPayload, isHookPoint, type InterceptClient } from '../host/intercepts';
-import { SessionRuntime, type SidecarHandle, type SidecarInit, type SidecarState } from '../host/runtime';
-import { failureOf } from '../host/runtime/port';
-import { catalog, pluginOfRef, streamHandlers, StreamHub, type ProviderRequestInput } from '../host/streams';
-import { attachSidecar, uiHandlers, UiHub, type SurfaceStore } from '../host/ui';
-import type { EngineState } from '../host/supervision';
-import type { EventParams, InterceptParams, UIActionDecl } from '../protocol';
+// host that knows how the engine pieces fit together.
+import type { Logger } from '../log';
+import { scopedLogger } from '../log';
+import { discoverPlugins } from '../plugins';
+import type { PluginEntry, PluginSpec } from '../plugins/types';
+import { createDispatcher, decodeHookPayload, interceptClientFor, isHookPoint } from '../intercepts';
+import { SessionRuntime } from '../runtime';
+import type { Sidecar, SidecarOptions } from '../sidecar';
+import { failureOf } from '../runtime/port';
+import { catalog, pluginOfRef, streamHandlers, StreamHub, type ProviderRequestInput } from '../streams';
+import { attachSidecar, uiHandlers, UiHub, type SurfaceStore } from '../ui';
+import type { EngineState } from '../supervision';
+import type { UIActionDecl } from '../../protocol';
 import type {
   ActionResult, Disposable, FailureInfo, HookOutcome, ModelInfo, PluginStatus, SessionEngine, SessionEngineOptions, StreamHandle,
-} from './engine';
+} from './types';
 
-/** What composition needs of the engine's Sidecar class (src/host/sidecar), structurally. */
-export interface HostSidecar extends SidecarHandle {
-  readonly pid?: number;
-  readonly readyAt?: number;
-  readonly session: { sessionId: string; workspaceRoot: string; generation: number };
-  readonly uiActions: readonly UIActionDecl[];
-  readonly content: ContentStore;
-  request<R>(method: string, params: object, opts?: { timeoutMs?: number; signal?: AbortSignal }): Promise<R>;
-  notify(method: string, params: object): void;
-  sendEvent(params: EventParams): boolean;
-  nextInterceptSeq(): number;
-  onStateChange(listener: (state: SidecarState, previous: SidecarState) => void): Disposable;
-  onCrash(listener: (info: FailureInfo) => void): Disposable;
-}
-
-export type Handlers = ReturnType<typeof uiHandlers> & ReturnType<typeof streamHandlers>;
-export type SidecarFactory = (init: SidecarInit<'desktop', Handlers>) => HostSidecar;
+/** The engine's sidecar; the factory decides how it logs. */
+export type HostSidecar = Sidecar;
+export type SidecarFactory = (opts: SidecarOptions) => Sidecar;
 
 export interface CompositionDeps {
   createSidecar: SidecarFactory;
   store: SurfaceStore;
   logger: Logger;
   /** Sidecar timeouts (tests shrink them). */
-  timeouts?: SidecarInit['timeouts'];
+  timeouts?: SidecarOptions['timeouts'];
 }
 
 class Listeners<T> {
@@ -61,7 +47,7 @@ export function createSessionEngine(opts: SessionEngineOptions, deps: Compositio
 
 class ComposedSession implements SessionEngine {
   private readonly hub: UiHub;
-  private readonly runtime: SessionRuntime<HostSidecar, 'desktop', Handlers>;
+  private readonly runtime: SessionRuntime<Sidecar>;
   private readonly streamHubs = new Map<string, StreamHub>();
   private readonly crashes = new Map<string, FailureInfo>();
   private readonly knownActions = new Map<string, readonly UIActionDecl[]>();
@@ -71,12 +57,11 @@ class ComposedSession implements SessionEngine {
   private readonly crashed = new Listeners<FailureInfo>();
   private readonly startFailed = new Listeners<FailureInfo>();
   private readonly log: Logger;
-  private registration = 0;
 
   constructor(private readonly opts: SessionEngineOptions, private readonly deps: CompositionDeps) {
     this.log = scopedLogger(deps.logger, opts.folderName);
     this.hub = new UiHub({ sessionKey: opts.sessionKey, folderName: opts.folderName, store: deps.store, frontEnd: opts.frontEnd, logger: this.log });
-    this.runtime = new SessionRuntime<HostSidecar, 'desktop', Handlers>({
+    this.runtime = new SessionRuntime<Sidecar>({
       sessionId: opts.sessionId,
       workspaceRoot: opts.workspaceRoot,
       uiHost: 'desktop',
@@ -103,7 +88,7 @@ class ComposedSession implements SessionEngine {
   }
 
   /** Every new sidecar: bind it in the UI hub, give it a stream hub, report its crash once. */
-  private wire(init: SidecarInit<'desktop', Handlers>): HostSidecar {
+  private wire(init: SidecarOptions): Sidecar {
     const s = this.deps.createSidecar({ ...init, logger: scopedLogger(this.log, init.plugin.id) });
     const id = init.plugin.id;
     this.streamHubs.get(id)?.dispose();
@@ -204,7 +189,7 @@ class ComposedSession implements SessionEngine {
     this.deps.store.removeSession(this.opts.sessionKey);
   }
 
-  private running(): HostSidecar[] {
+  private running(): Sidecar[] {
     return [...(this.runtime.current?.sidecars.values() ?? [])].filter((s) => s.state === 'running');
   }
 
@@ -233,16 +218,7 @@ class ComposedSession implements SessionEngine {
     if (!isHookPoint(point)) throw new Error(`"${point}" is not one of the 17 hook points`);
     const decoded = decodeHookPayload(point, payload);
     if (!decoded.ok) throw new Error(`invalid ${point} payload: ${decoded.message}`);
-    const clients: InterceptClient[] = this.running().map((s) => ({
-      pluginId: s.pluginId,
-      runtime: s.plugin.runtime,
-      registration: ++this.registration,
-      isLive: () => s.state === 'running',
-      nextInterceptSeq: () => s.nextInterceptSeq(),
-      request: <R>(method: 'extension/intercept', params: InterceptParams, o: { timeoutMs: number; signal?: AbortSignal }) => s.request<R>(method, params, o),
-      sendEvent: (p: EventParams) => s.sendEvent(p),
-      content: s.content,
-    }));
+    const clients = this.running().map((s, i) => interceptClientFor(s, i + 1));
     const outcome = await createDispatcher(clients, { logger: this.log }).dispatch(point, decoded.value);
     return { ...outcome, decision: outcome.decision, payload: outcome.payload, changedBy: outcome.changedBy, warnings: outcome.warnings };
   }

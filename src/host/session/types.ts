@@ -1,10 +1,9 @@
-// The narrow port between the VS Code face and the engine (src/host). Everything in src/vscode
-// talks to a session through this interface; `composition.ts` builds it from the engine's
-// runtime, UI hub, intercepts and streams. Keeping the port here means a change in one engine
-// module touches one adapter, not every view.
-import type { PluginSpec } from '../host/plugins/types';
-import type { EngineState } from '../host/supervision';
-import type { FormValues, PromptAnswer, PromptRequest, Surface, SurfaceChange } from '../host/ui/model';
+// The port between a front end (the VS Code face, the CLI) and one session of the engine. Front
+// ends talk to a session only through this interface; `composition.ts` builds it from the
+// runtime, UI hub, intercepts and streams, so a change in one engine module touches one adapter.
+import type { PluginSpec } from '../plugins/types';
+import type { EngineState } from '../supervision';
+import type { FormValues, PromptAnswer, PromptRequest, Surface, SurfaceChange } from '../ui/model';
 
 export interface Disposable {
   dispose(): void;

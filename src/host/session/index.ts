@@ -1,0 +1,4 @@
+// One session of the engine (one workspace folder) behind a narrow port, shared by the VS Code
+// face and the CLI: discovery → runtime generations, UI hub, stream hubs, intercept dispatch.
+export * from './types';
+export { createSessionEngine, type CompositionDeps, type HostSidecar, type SidecarFactory } from './composition';

@@ -1,0 +1,122 @@
+// In-host: the session manager with the real engine and real sidecar processes — multi-root
+// folders, the Workspace Trust gate, reload generations, and stopping within the deactivate budget.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { SurfaceStore } from '../../src/host/ui';
+import { createSessionEngine } from '../../src/host/session';
+import type { SessionEngineOptions } from '../../src/host/session';
+import { Enablement } from '../../src/vscode/enablement';
+import { LinkedFolders } from '../../src/vscode/linking';
+import { VsCodePrompts } from '../../src/vscode/prompts';
+import { SessionManager, sessionIdFor, spawnAllowed } from '../../src/vscode/sessions';
+import { Sidecar } from '../../src/host/sidecar';
+import { silentLogger } from '../../src/host/log';
+
+class MemoryMemento implements vscode.Memento {
+  private readonly data = new Map<string, unknown>();
+  keys(): readonly string[] {
+    return [...this.data.keys()];
+  }
+  get<T>(key: string, def?: T): T {
+    return (this.data.has(key) ? this.data.get(key) : def) as T;
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.data.set(key, value);
+  }
+}
+
+function folder(dir: string, index: number): vscode.WorkspaceFolder {
+  return { uri: vscode.Uri.file(dir), name: path.basename(dir), index };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor<T>(probe: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function manager(opts: { trusted: boolean; created?: SessionEngineOptions[] }): SessionManager {
+  const home = process.env.REASONIX_HOME;
+  assert.ok(home, 'REASONIX_HOME is set by the in-host runner');
+  const store = new SurfaceStore();
+  return new SessionManager({
+    createEngine: (o) => {
+      opts.created?.push(o);
+      return createSessionEngine(o, { createSidecar: (so) => new Sidecar(so), store, logger: silentLogger });
+    },
+    log: silentLogger,
+    settings: () => ({ home, autoRestart: false, maxParallelStarts: 4, startupBudgetMs: 30_000, fileChanges: () => false }),
+    linked: new LinkedFolders(new MemoryMemento()),
+    enablement: new Enablement(new MemoryMemento()),
+    frontEnd: new VsCodePrompts(() => undefined),
+    isTrusted: () => opts.trusted,
+    showLogs: () => undefined,
+  });
+}
+
+describe('sessions: one per folder, trust, stop budget', function () {
+  this.timeout(60_000);
+  const dirs: string[] = [];
+  const mk = () => {
+    const d = mkdtempSync(path.join(tmpdir(), 'reasonix-folder-'));
+    dirs.push(d);
+    return d;
+  };
+  after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  it('spawns nothing in an untrusted workspace', async () => {
+    assert.equal(spawnAllowed(false), false);
+    assert.equal(spawnAllowed(true), true);
+    const created: SessionEngineOptions[] = [];
+    const m = manager({ trusted: false, created });
+    await m.syncFolders([folder(mk(), 0)]);
+    assert.equal(created.length, 0, 'no session engine was even built');
+    assert.equal(m.sessions().length, 0);
+    await m.stopAll();
+  });
+
+  it('runs one session per folder (multi-root), follows removals, and stops within 4 s leaving no process', async () => {
+    const a = folder(mk(), 0);
+    const b = folder(mk(), 1);
+    const m = manager({ trusted: true });
+    await m.syncFolders([a, b]);
+    const sessions = m.sessions();
+    assert.equal(sessions.length, 2);
+    assert.notEqual(sessions[0].sessionId, sessions[1].sessionId);
+    assert.equal(sessions.find((s) => s.folder === a)?.sessionId, sessionIdFor(a.uri), 'session id is stable per folder');
+    const pidsOf = (s: (typeof sessions)[number]) => s.engine.plugins().filter((p) => p.state === 'running').map((p) => p.pid as number);
+    for (const s of sessions) assert.ok(pidsOf(s).length >= 2, `${s.folder.name} runs the sample extensions`);
+
+    const bPids = pidsOf(sessions.find((s) => s.folder === b)!);
+    await m.syncFolders([a]);
+    assert.equal(m.sessions().length, 1);
+    await waitFor(() => bPids.every((p) => !alive(p)), 'the removed folder\'s processes to end', 8000);
+
+    const sa = m.sessions()[0];
+    const g1 = sa.engine.generation;
+    await m.reload();
+    assert.ok(sa.engine.generation > g1, 'reload grows the generation');
+
+    const aPids = pidsOf(sa);
+    const t0 = Date.now();
+    await m.stopAll();
+    assert.ok(Date.now() - t0 < 4000, 'stopped within the deactivate budget');
+    await waitFor(() => aPids.every((p) => !alive(p)), 'no process left behind', 2000);
+  });
+});
