@@ -232,8 +232,7 @@ function main() {
       });
       const picked = answer.cancelled ? undefined : (answer.values || {}).theme ?? (answer.values || {}).value;
       if (!ui.THEMES.includes(picked)) return 'Theme unchanged';
-      state.theme = picked;
-      showControls();
+      state.theme = picked; // the card is re-published once the action finishes
       return `Theme set to ${picked}`;
     },
     async 'reset-notes'() {
