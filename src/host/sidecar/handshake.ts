@@ -1,0 +1,81 @@
+// The opening move (HOST_SPEC §2.2) and the checks on its answer (§2.3).
+import { PROTOCOL_ID, PROTOCOL_MAJOR, type ErrorReason, type InitializeParams, type InitializeResult, type UIActionDecl } from '../../protocol';
+import type { Logger } from '../log';
+import type { PluginSpec } from '../plugins/types';
+import { redact } from '../redact';
+
+export type UiHost = 'desktop' | 'tui' | 'acp' | 'headless';
+export interface SessionContextInput {
+  sessionId: string;
+  workspaceRoot: string;
+  generation: number;
+}
+
+/** Exactly the five seed members; the manifest expectation comes from the installed runtime block. */
+export function initializeParams(plugin: PluginSpec, session: SessionContextInput, uiHost: UiHost): InitializeParams {
+  return {
+    protocolVersion: PROTOCOL_MAJOR,
+    protocolId: PROTOCOL_ID,
+    manifest: {
+      intercepts: [...plugin.runtime.intercepts],
+      replaces: [...plugin.runtime.replaces],
+      capabilities: [...plugin.runtime.capabilities],
+    },
+    session: { sessionId: session.sessionId, workspaceRoot: session.workspaceRoot, generation: session.generation },
+    capabilities: { contentRefs: true, uiHost, protocolVersion: PROTOCOL_MAJOR },
+  };
+}
+
+export interface HandshakeProblem {
+  reason: ErrorReason;
+  message: string;
+}
+
+/** Version and subset-of-manifest rules, in the reference order. Undefined when acceptable. */
+export function checkInitializeResult(plugin: PluginSpec, result: InitializeResult): HandshakeProblem | undefined {
+  const pv = result.protocolVersion;
+  if (!/^[+-]?[0-9]+$/.test(pv)) {
+    return { reason: 'protocol_error', message: `protocolVersion "${redact(pv)}" is not a decimal integer` };
+  }
+  if (Number.parseInt(pv, 10) !== Number(PROTOCOL_MAJOR)) {
+    return { reason: 'unsupported_version', message: `protocolVersion ${pv} is not supported (this host speaks ${PROTOCOL_MAJOR})` };
+  }
+  const rt = plugin.runtime;
+  const undeclared = (what: string, item: string, where: string): HandshakeProblem => ({
+    reason: 'capability_not_declared',
+    message: `${what} "${redact(item)}" is not declared in the manifest ${where}`,
+  });
+  for (const s of result.subscriptions ?? []) if (!rt.intercepts.includes(s)) return undeclared('subscription', s, 'runtime.intercepts');
+  for (const r of result.replaces ?? []) if (!rt.replaces.includes(r)) return undeclared('replaced slot', r, 'runtime.replaces');
+  if (result.providers?.length) {
+    if (!rt.capabilities.includes('providers')) return undeclared('capability', 'providers', 'runtime.capabilities');
+    const prefix = `plugin/${plugin.id}/`;
+    for (const p of result.providers) {
+      if (!p.ref.startsWith(prefix)) {
+        return { reason: 'capability_not_declared', message: `provider ref "${redact(p.ref)}" is outside ${prefix}` };
+      }
+    }
+  }
+  if (result.uiActions?.length && !rt.capabilities.includes('ui')) return undeclared('capability', 'ui', 'runtime.capabilities');
+  return undefined;
+}
+
+const ACTION_ID = /^[a-z0-9-]+$/;
+
+/** Declared actions: one bad id drops the whole set (with a warning); duplicates keep the first. */
+export function acceptedUiActions(result: InitializeResult, logger: Logger): UIActionDecl[] {
+  const decls = result.uiActions ?? [];
+  const bad = decls.find((d) => !ACTION_ID.test(d.actionId));
+  if (bad) {
+    logger.warn(`ignoring all UI actions: action id "${redact(bad.actionId)}" does not match ${ACTION_ID.source}`);
+    return [];
+  }
+  const seen = new Set<string>();
+  const out: UIActionDecl[] = [];
+  for (const d of decls) {
+    if (seen.has(d.actionId)) continue;
+    seen.add(d.actionId);
+    out.push(d.label === undefined ? { actionId: d.actionId } : { actionId: d.actionId, label: redact(d.label) });
+  }
+  return out;
+}

@@ -1,0 +1,551 @@
+// One plugin runtime: its process, its validated connection and its lifecycle (HOST_SPEC §2).
+// Each start creates a fresh `Proc`; events from an older process are ignored by identity.
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { ContentStore } from '../content/store';
+import { scopedLogger, silentLogger, type Logger } from '../log';
+import type { PluginSpec } from '../plugins/types';
+import { redact } from '../redact';
+import { PeerError, ValidatedConnection, type ConnectionEnd, type RequestOptions } from '../wire';
+import {
+  ProtocolError,
+  type ContentReadParams,
+  type ErrorReason,
+  type EventParams,
+  type InitializeResult,
+  type StreamChunkParams,
+  type StreamEndParams,
+  type UIActionDecl,
+  type UIPublishParams,
+  type UIPublishResult,
+  type UIRequestParams,
+  type UIRequestResult,
+} from '../../protocol';
+import { acceptedUiActions, checkInitializeResult, initializeParams, type SessionContextInput, type UiHost } from './handshake';
+import { killTree, launch, resolveCommand } from './spawn';
+import { StderrRing } from './stderr';
+
+export type SidecarState = 'idle' | 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed' | 'failed';
+
+export interface SidecarTimeouts {
+  handshakeMs: number;
+  shutdownRequestMs: number;
+  exitGraceMs: number;
+  reapMs: number;
+  writeStallMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: SidecarTimeouts = {
+  handshakeMs: 30_000,
+  shutdownRequestMs: 5_000,
+  exitGraceMs: 750,
+  reapMs: 5_000,
+  writeStallMs: 10_000,
+};
+
+/** Sidecar→host traffic after the barrier; an absent handler answers -32601 unknown_method. */
+export interface HostHandlers {
+  uiPublish?(params: UIPublishParams): UIPublishResult | Promise<UIPublishResult>;
+  uiRequest?(params: UIRequestParams, signal: AbortSignal): Promise<UIRequestResult>;
+  streamChunk?(params: StreamChunkParams): void;
+  streamEnd?(params: StreamEndParams): void;
+}
+
+export interface SidecarOptions {
+  plugin: PluginSpec;
+  session: SessionContextInput;
+  uiHost: UiHost;
+  handlers?: HostHandlers;
+  timeouts?: Partial<SidecarTimeouts>;
+  /** Protocol frames at trace (redacted), stderr lines at debug. */
+  logger?: Logger;
+  /** Frames are traced only while this returns true (default: never), so the hot path stays lean. */
+  traceEnabled?: () => boolean;
+  /** stderr lines are logged only while this returns true (default: whenever a logger is given). */
+  debugEnabled?: () => boolean;
+}
+
+export type FailureStage = 'spawn' | 'handshake' | 'running' | 'shutdown';
+
+export interface FailureInfo {
+  pluginId: string;
+  stage: FailureStage;
+  reason: ErrorReason;
+  /** Redacted, readable, names the plugin. */
+  message: string;
+  /** Redacted, at most 16 KiB. */
+  stderrTail: string;
+  elapsedMs: number;
+  exitCode?: number | null;
+  signal?: string | null;
+}
+
+export class StartError extends ProtocolError {
+  constructor(readonly info: FailureInfo) {
+    super(info.reason, info.message);
+    this.name = 'StartError';
+  }
+}
+
+interface Exit {
+  code: number | null;
+  signal: string | null;
+}
+
+/** One launched process and everything that lives exactly as long as it. */
+class Proc {
+  readonly ring = new StderrRing();
+  readonly content = new ContentStore();
+  conn!: ValidatedConnection;
+  exit: Exit | undefined;
+  readonly exited: Promise<Exit>;
+  readonly closed: Promise<void>;
+  seq = 0;
+  eventDropWarned = false;
+  crashed = false;
+  constructor(readonly child: ChildProcessWithoutNullStreams) {
+    this.exited = new Promise<Exit>((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.exit = { code, signal };
+        resolve(this.exit);
+      });
+      // A spawn failure (ENOENT, EACCES) emits 'error' and never 'exit'.
+      child.once('error', () => {
+        if (child.pid === undefined) {
+          this.exit = { code: null, signal: null };
+          resolve(this.exit);
+        }
+      });
+    });
+    this.closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  }
+  /** True when the process ended within `ms`. */
+  waitExit(ms: number): Promise<boolean> {
+    if (this.exit) return Promise.resolve(true);
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      void this.exited.then(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+}
+
+type Listener<A extends unknown[]> = (...args: A) => void;
+
+export class Sidecar {
+  readonly pluginId: string;
+  readonly plugin: PluginSpec;
+  private readonly opts: SidecarOptions;
+  private readonly t: SidecarTimeouts;
+  private readonly log: Logger;
+  private readonly debugOn: () => boolean;
+  private _state: SidecarState = 'idle';
+  private _session: SessionContextInput;
+  private proc: Proc | undefined;
+  private lastContent = new ContentStore();
+  private _readyAt: number | undefined;
+  private _initResult: InitializeResult | undefined;
+  private _uiActions: UIActionDecl[] = [];
+  private startPromise: Promise<void> | undefined;
+  private stopPromise: Promise<void> | undefined;
+  private abortStart: ((problem: StartProblem) => void) | undefined;
+  private readonly stateListeners = new Set<Listener<[SidecarState, SidecarState]>>();
+  private readonly crashListeners = new Set<Listener<[FailureInfo]>>();
+
+  constructor(opts: SidecarOptions) {
+    this.opts = opts;
+    this.plugin = opts.plugin;
+    this.pluginId = opts.plugin.id;
+    this._session = { ...opts.session };
+    this.t = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
+    this.log = scopedLogger(opts.logger ?? silentLogger, opts.plugin.id);
+    const hasLogger = opts.logger !== undefined && opts.logger !== silentLogger;
+    this.debugOn = opts.debugEnabled ?? (() => hasLogger);
+  }
+
+  get state(): SidecarState {
+    return this._state;
+  }
+  get pid(): number | undefined {
+    return this.proc?.child.pid;
+  }
+  get readyAt(): number | undefined {
+    return this._readyAt;
+  }
+  get session(): SessionContextInput {
+    return { ...this._session };
+  }
+  get initializeResult(): InitializeResult | undefined {
+    return this._initResult;
+  }
+  get uiActions(): UIActionDecl[] {
+    return this._uiActions.map((a) => ({ ...a }));
+  }
+  get content(): ContentStore {
+    return this.proc?.content ?? this.lastContent;
+  }
+
+  onStateChange(listener: (state: SidecarState, previous: SidecarState) => void): { dispose(): void } {
+    this.stateListeners.add(listener);
+    return { dispose: () => this.stateListeners.delete(listener) };
+  }
+
+  /** Fires exactly once for each process that reached `running` and then died unasked. */
+  onCrash(listener: (info: FailureInfo) => void): { dispose(): void } {
+    this.crashListeners.add(listener);
+    return { dispose: () => this.crashListeners.delete(listener) };
+  }
+
+  stderrTail(): string {
+    return this.proc?.ring.text() ?? '';
+  }
+
+  nextInterceptSeq(): number {
+    if (!this.proc) throw new ProtocolError('provider_interrupted', this.notRunningMessage());
+    return ++this.proc.seq;
+  }
+
+  // ---- lifecycle ------------------------------------------------------------------------------
+
+  start(session?: SessionContextInput): Promise<void> {
+    if (this.startPromise) return this.startPromise;
+    if (session) this._session = { ...session };
+    if (this._state === 'running') return Promise.resolve();
+    if (this._state === 'stopping' && this.stopPromise) return this.stopPromise.then(() => this.start(session));
+    const p = this.doStart().finally(() => {
+      if (this.startPromise === p) this.startPromise = undefined;
+    });
+    this.startPromise = p;
+    return p;
+  }
+
+  stop(): Promise<void> {
+    if (this.stopPromise) return this.stopPromise;
+    switch (this._state) {
+      case 'starting': {
+        const starting = this.startPromise;
+        this.abortStart?.({ stage: 'handshake', reason: 'provider_interrupted', message: 'startup was cancelled by stop()' });
+        this.stopPromise = (starting ?? Promise.resolve()).then(noop, noop).then(() => this.setState('stopped'));
+        return this.stopPromise;
+      }
+      case 'running':
+        this.stopPromise = this.doStop();
+        return this.stopPromise;
+      default:
+        return Promise.resolve();
+    }
+  }
+
+  async restart(session?: SessionContextInput): Promise<void> {
+    await this.stop();
+    await this.start(session);
+  }
+
+  // ---- traffic ----------------------------------------------------------------------------------
+
+  request<R>(method: string, params: object, opts?: { timeoutMs?: number; timeoutReason?: ErrorReason; signal?: AbortSignal }): Promise<R> {
+    const proc = this.proc;
+    if (this._state !== 'running' || !proc) return Promise.reject(new ProtocolError('provider_interrupted', this.notRunningMessage()));
+    return proc.conn.request<R>(method, params, opts as RequestOptions | undefined);
+  }
+
+  notify(method: string, params: object): void {
+    const proc = this.proc;
+    if (this._state !== 'running' || !proc) throw new ProtocolError('provider_interrupted', this.notRunningMessage());
+    proc.conn.notify(method, params);
+  }
+
+  sendEvent(params: EventParams): boolean {
+    const proc = this.proc;
+    if (this._state !== 'running' || !proc) return false;
+    const sent = proc.conn.sendEvent(params);
+    if (!sent && !proc.eventDropWarned) {
+      proc.eventDropWarned = true;
+      this.log.warn(`event queue full: dropping extension/event (${params.event}) and further overflow for this process`);
+    }
+    return sent;
+  }
+
+  // ---- internals -------------------------------------------------------------------------------
+
+  private notRunningMessage(): string {
+    return this._state === 'crashed' ? `sidecar ${this.pluginId} crashed` : `sidecar ${this.pluginId} is not running (${this._state})`;
+  }
+
+  private setState(next: SidecarState): void {
+    const prev = this._state;
+    if (prev === next) return;
+    this._state = next;
+    for (const l of [...this.stateListeners]) {
+      try {
+        l(next, prev);
+      } catch (err) {
+        this.log.error(`state listener failed: ${redact(String(err))}`);
+      }
+    }
+  }
+
+  private async doStart(): Promise<void> {
+    const started = Date.now();
+    this.stopPromise = undefined;
+    this._readyAt = undefined;
+    this._initResult = undefined;
+    this._uiActions = [];
+    this.setState('starting');
+
+    const cmd = resolveCommand(this.plugin);
+    if (!cmd.ok) {
+      this.proc = undefined;
+      throw await this.failStart(undefined, started, { stage: 'spawn', reason: 'internal', message: `refused to launch: ${cmd.message}` });
+    }
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = launch(this.plugin, cmd.command);
+    } catch (err) {
+      throw await this.failStart(undefined, started, { stage: 'spawn', reason: 'internal', message: `could not launch ${cmd.command}: ${(err as Error).message}` });
+    }
+    const proc = new Proc(child);
+    this.proc = proc;
+    this.lastContent = proc.content;
+
+    // Whatever ends the handshake early lands here; the first problem wins.
+    let problem: StartProblem | undefined;
+    let wake: () => void = noop;
+    const aborted = new Promise<void>((resolve) => (wake = resolve));
+    const abort = (p: StartProblem) => {
+      if (!problem) problem = p;
+      wake();
+    };
+    this.abortStart = abort;
+
+    this.wireProcess(proc, abort, cmd.command);
+    try {
+      const init = proc.conn.request<InitializeResult>('extension/initialize', initializeParams(this.plugin, this._session, this.opts.uiHost), {
+        timeoutMs: this.t.handshakeMs,
+        timeoutReason: 'internal',
+      });
+      init.catch(noop);
+      const result = await Promise.race([init, aborted.then(() => undefined)]);
+      if (problem || !result) throw await this.failStart(proc, started, problem ?? { stage: 'handshake', reason: 'internal', message: 'handshake aborted' });
+      const bad = checkInitializeResult(this.plugin, result);
+      if (bad) throw await this.failStart(proc, started, { stage: 'handshake', ...bad });
+      this._initResult = result;
+      this._uiActions = acceptedUiActions(result, this.log);
+      proc.conn.markReady();
+      proc.conn.notify('extension/initialized', {});
+      this.abortStart = undefined;
+      this._readyAt = Date.now();
+      this.setState('running');
+      this.log.info(`running (pid ${child.pid}, ${result.name} ${result.version}) after ${this._readyAt - started} ms`);
+    } catch (err) {
+      if (err instanceof StartError) throw err;
+      throw await this.failStart(proc, started, problem ?? this.handshakeProblem(err));
+    }
+  }
+
+  private handshakeProblem(err: unknown): StartProblem {
+    if (err instanceof ProtocolError) {
+      const message = err.message.replace(/^invalid extension\/initialize result:/, 'invalid initialize result:');
+      if (err.reason === 'internal' && /no answer within/.test(message)) {
+        return { stage: 'handshake', reason: 'internal', message: `no answer to extension/initialize within ${this.t.handshakeMs} ms` };
+      }
+      return { stage: 'handshake', reason: err.reason, message };
+    }
+    if (err instanceof PeerError) return { stage: 'handshake', reason: 'internal', message: `extension/initialize failed (${err.code}): ${err.message}` };
+    return { stage: 'handshake', reason: 'internal', message: redact(String((err as Error)?.message ?? err)) };
+  }
+
+  /** Kills what was launched, waits (bounded) for it, records the failure and builds the error. */
+  private async failStart(proc: Proc | undefined, started: number, problem: StartProblem): Promise<StartError> {
+    this.abortStart = undefined;
+    const info: FailureInfo = {
+      pluginId: this.pluginId,
+      stage: problem.stage,
+      reason: problem.reason,
+      message: `plugin ${this.pluginId} failed to start: ${redact(problem.message)}`,
+      stderrTail: '',
+      elapsedMs: Date.now() - started,
+    };
+    if (proc) {
+      proc.crashed = true; // a process that never reached running is never reported as a crash
+      killTree(proc.child);
+      proc.conn?.dispose('startup failed');
+      await proc.waitExit(this.t.reapMs);
+      await settleStderr(proc);
+      info.stderrTail = proc.ring.text();
+      info.exitCode = proc.exit?.code ?? null;
+      info.signal = proc.exit?.signal ?? null;
+      info.elapsedMs = Date.now() - started;
+    }
+    if (this.proc === proc) this.setState('failed');
+    this.log.error(info.message);
+    return new StartError(info);
+  }
+
+  private wireProcess(proc: Proc, abort: (p: StartProblem) => void, command: string): void {
+    const { child } = proc;
+    // Streams may error after the connection let go of them (EPIPE on a dead child); never let
+    // that become an uncaught 'error' event.
+    child.stdin.on('error', noop);
+    child.stdout.on('error', noop);
+    child.stderr.on('error', noop);
+    child.stderr.on('data', (chunk: Buffer) => {
+      proc.ring.push(chunk);
+      if (this.debugOn()) {
+        for (const line of chunk.toString('utf8').split('\n')) {
+          if (line.trim()) this.log.debug(`stderr: ${redact(line.length > 2000 ? `${line.slice(0, 2000)}…` : line)}`);
+        }
+      }
+    });
+    child.on('error', (err: Error) => {
+      if (child.pid === undefined) abort({ stage: 'spawn', reason: 'internal', message: `could not launch ${command}: ${err.message}` });
+      else this.log.warn(`process error: ${redact(err.message)}`);
+    });
+
+    proc.conn = new ValidatedConnection({
+      input: child.stdout,
+      output: child.stdin,
+      writeStallMs: this.t.writeStallMs,
+      logger: this.log,
+      traceEnabled: this.opts.traceEnabled,
+      handlers: this.inboundHandlers(proc),
+    });
+    proc.conn.onBarrierViolation((method) => {
+      abort({ stage: 'handshake', reason: 'protocol_error', message: `the sidecar sent ${method} before extension/initialized` });
+    });
+    proc.conn.onEnd((end) => this.connectionEnded(proc, end, abort));
+    void proc.exited.then((exit) => {
+      if (this.proc !== proc) return;
+      if (this._state === 'starting') {
+        abort({ stage: 'handshake', reason: 'provider_interrupted', message: `the process exited during the handshake (${describeExit(exit)})` });
+      } else if (this._state === 'running') {
+        this.crash(proc, `the process exited (${describeExit(exit)})`);
+      }
+    });
+  }
+
+  private connectionEnded(proc: Proc, end: ConnectionEnd, abort: (p: StartProblem) => void): void {
+    if (end.local || this.proc !== proc) return;
+    if (this._state === 'starting') {
+      const reason: ErrorReason = end.reason === 'frame_too_large' ? 'frame_too_large' : 'provider_interrupted';
+      abort({ stage: 'handshake', reason, message: `the connection failed during the handshake: ${end.message}` });
+    } else if (this._state === 'running') {
+      this.crash(proc, end.message);
+    }
+  }
+
+  private crash(proc: Proc, cause: string): void {
+    if (proc.crashed) return;
+    proc.crashed = true;
+    const started = this._readyAt ?? Date.now();
+    this.setState('crashed');
+    killTree(proc.child);
+    proc.conn.dispose(`sidecar ${this.pluginId} crashed`);
+    proc.content.clear();
+    void (async () => {
+      await proc.waitExit(this.t.reapMs);
+      await settleStderr(proc);
+      const info: FailureInfo = {
+        pluginId: this.pluginId,
+        stage: 'running',
+        reason: 'provider_interrupted',
+        message: `plugin ${this.pluginId} crashed: ${redact(cause)}`,
+        stderrTail: proc.ring.text(),
+        elapsedMs: Date.now() - started,
+        exitCode: proc.exit?.code ?? null,
+        signal: proc.exit?.signal ?? null,
+      };
+      this.log.error(info.message);
+      for (const l of [...this.crashListeners]) {
+        try {
+          l(info);
+        } catch (err) {
+          this.log.error(`crash listener failed: ${redact(String(err))}`);
+        }
+      }
+    })();
+  }
+
+  private async doStop(): Promise<void> {
+    const proc = this.proc as Proc;
+    const wasRunning = this._state === 'running';
+    this.setState('stopping'); // before anything is sent, so the ensuing EOF is not a crash
+    proc.crashed = true;
+    proc.conn.beginShutdown();
+    if (wasRunning && !proc.conn.ended && !proc.exit) {
+      try {
+        await proc.conn.request('extension/shutdown', { timeoutMillis: this.t.shutdownRequestMs }, { timeoutMs: this.t.shutdownRequestMs, timeoutReason: 'shutdown_timeout' });
+      } catch (err) {
+        this.log.debug(`extension/shutdown: ${redact((err as Error).message)}`);
+      }
+    }
+    proc.conn.end(); // close stdin
+    if (!(await proc.waitExit(this.t.exitGraceMs))) {
+      this.log.warn(`did not exit within ${this.t.exitGraceMs} ms of shutdown; killing its process group`);
+      killTree(proc.child);
+      await proc.waitExit(this.t.reapMs);
+    } else {
+      killTree(proc.child); // the leader is gone; reap anything it left in its group
+    }
+    proc.conn.dispose('stopped');
+    proc.content.clear();
+    this.setState('stopped');
+  }
+
+  private inboundHandlers(proc: Proc) {
+    const h = this.opts.handlers ?? {};
+    return {
+      serves: (method: string): boolean => {
+        switch (method) {
+          case 'host/content/read':
+            return true;
+          case 'host/ui/publish':
+            return !!h.uiPublish;
+          case 'host/ui/request':
+            return !!h.uiRequest;
+          case 'extension/provider/stream/chunk':
+            return !!h.streamChunk;
+          case 'extension/provider/stream/end':
+            return !!h.streamEnd;
+          default:
+            return false;
+        }
+      },
+      request: (method: string, params: object, signal: AbortSignal): unknown => {
+        switch (method) {
+          case 'host/content/read':
+            return proc.content.read(params as ContentReadParams);
+          case 'host/ui/publish':
+            return h.uiPublish?.(params as UIPublishParams);
+          case 'host/ui/request':
+            return h.uiRequest?.(params as UIRequestParams, signal);
+          default:
+            throw new ProtocolError('unknown_method', `method not found: ${method}`);
+        }
+      },
+      notification: (method: string, params: object): void => {
+        if (method === 'extension/provider/stream/chunk') h.streamChunk?.(params as StreamChunkParams);
+        else if (method === 'extension/provider/stream/end') h.streamEnd?.(params as StreamEndParams);
+      },
+    };
+  }
+}
+
+interface StartProblem {
+  stage: FailureStage;
+  reason: ErrorReason;
+  message: string;
+}
+
+function noop(): void {}
+
+function describeExit(exit: Exit): string {
+  if (exit.signal) return `signal ${exit.signal}`;
+  return exit.code === null ? 'no exit status' : `exit code ${exit.code}`;
+}
+
+/** Lets the last stderr bytes arrive after exit, but never waits on a pipe a grandchild holds. */
+async function settleStderr(proc: Proc): Promise<void> {
+  await Promise.race([proc.closed, new Promise<void>((r) => setTimeout(r, 200).unref())]);
+}
