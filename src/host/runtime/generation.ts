@@ -5,21 +5,36 @@ import type { PluginSpec } from '../plugins/types';
 import { Emitter } from './emitter';
 import { GenerationError } from './errors';
 import { launchAll } from './launch';
-import { failureOf, type FailureInfo, type SessionContext, type SidecarDisposable, type SidecarHandle, type SidecarInit, type SidecarState, type SidecarTimeouts } from './port';
+import type { Sidecar } from '../sidecar';
+import {
+  failureOf,
+  realSidecarFactory,
+  type FailureInfo,
+  type HostHandlers,
+  type SessionContext,
+  type SidecarDisposable,
+  type SidecarFactory,
+  type SidecarHandle,
+  type SidecarState,
+  type SidecarTimeouts,
+  type UiHost,
+} from './port';
 import { findSlotCollision } from './slots';
 
 export const DEFAULT_MAX_CONCURRENT = 4;
 export const DEFAULT_STARTUP_BUDGET_MS = 30_000;
 
-export interface GenerationOptions<S extends SidecarHandle, UiHost = unknown, Handlers = unknown> {
+export interface GenerationOptions<S extends SidecarHandle = Sidecar> {
   /** The runnable plugins of the session (discovery's `plugins`). */
   plugins: readonly PluginSpec[];
   session: SessionContext;
+  /** What `extension/initialize` tells sidecars about the UI ('desktop' when surfaces render). */
   uiHost: UiHost;
   /** Builds the host-side handlers of one plugin's connection. */
-  handlers?: (plugin: PluginSpec) => Handlers;
-  sidecarFactory: (init: SidecarInit<UiHost, Handlers>) => S;
-  timeouts?: SidecarTimeouts;
+  handlers?: (plugin: PluginSpec) => HostHandlers;
+  /** Default: the real Sidecar. Required when S is anything else. */
+  sidecarFactory?: SidecarFactory<S>;
+  timeouts?: Partial<SidecarTimeouts>;
   logger?: Logger;
   /** Sidecars handshaking at the same time (default 4). */
   maxConcurrent?: number;
@@ -37,7 +52,7 @@ export interface GenerationChange {
 
 const byId = (a: PluginSpec, b: PluginSpec) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-export class RuntimeGeneration<S extends SidecarHandle> {
+export class RuntimeGeneration<S extends SidecarHandle = Sidecar> {
   readonly generation: number;
   readonly sessionId: string;
   readonly workspaceRoot: string;
@@ -174,9 +189,7 @@ export class RuntimeGeneration<S extends SidecarHandle> {
  * order. A failed required plugin fails the build and every sidecar that did start is stopped.
  * With no plugins nothing is spawned at all.
  */
-export async function startGeneration<S extends SidecarHandle, UiHost, Handlers>(
-  opts: GenerationOptions<S, UiHost, Handlers>,
-): Promise<RuntimeGeneration<S>> {
+export async function startGeneration<S extends SidecarHandle = Sidecar>(opts: GenerationOptions<S>): Promise<RuntimeGeneration<S>> {
   const logger = opts.logger ?? silentLogger;
   const plugins = [...opts.plugins].sort(byId);
   for (let i = 1; i < plugins.length; i++) {
@@ -187,8 +200,10 @@ export async function startGeneration<S extends SidecarHandle, UiHost, Handlers>
   const collision = findSlotCollision(plugins);
   if (collision) throw new GenerationError('slot_collision', `runtime generation ${opts.session.generation} not started: ${collision}`);
 
+  // Without a factory S is the real Sidecar (the type default); the cast only restates that.
+  const factory = opts.sidecarFactory ?? (realSidecarFactory as unknown as SidecarFactory<S>);
   const create = (plugin: PluginSpec, session: SessionContext): S =>
-    opts.sidecarFactory({
+    factory({
       plugin,
       session,
       uiHost: opts.uiHost,

@@ -4,4 +4,4 @@ export { SessionRuntime, type SessionRuntimeOptions, type SessionChange, type Se
 export { GenerationError, type GenerationErrorKind } from './errors';
 export { launchAll, STOPPED_BEFORE_LAUNCH } from './launch';
 export { findSlotCollision } from './slots';
-export type { FailureInfo, SessionContext, SidecarHandle, SidecarInit, SidecarState, SidecarTimeouts } from './port';
+export { realSidecarFactory, type FailureInfo, type SessionContext, type SidecarFactory, type SidecarHandle, type SidecarState } from './port';

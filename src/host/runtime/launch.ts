@@ -21,10 +21,14 @@ export type LaunchResult<S> = { plugin: PluginSpec; ok: true; sidecar: S } | { p
 export async function launchAll<S extends SidecarHandle>(opts: LaunchOptions<S>): Promise<LaunchResult<S>[]> {
   const began = Date.now();
   let cutReason: string | undefined;
+  let cutAtMs = 0;
   let cut!: () => void;
   const budgetOver = new Promise<void>((resolve) => (cut = resolve));
   const endLaunching = (why: string) => {
-    if (cutReason === undefined) cutReason = why;
+    if (cutReason === undefined) {
+      cutReason = why;
+      cutAtMs = Date.now() - began;
+    }
     cut();
   };
   const timer = setTimeout(() => endLaunching(`startup budget of ${opts.budgetMs} ms expired`), opts.budgetMs);
@@ -38,7 +42,8 @@ export async function launchAll<S extends SidecarHandle>(opts: LaunchOptions<S>)
   const runOne = async (plugin: PluginSpec): Promise<LaunchResult<S>> => {
     const elapsed = () => Date.now() - began;
     if (cutReason !== undefined) {
-      return { plugin, ok: false, info: { pluginId: plugin.id, stage: 'launch', reason: 'internal', message: `${STOPPED_BEFORE_LAUNCH} (${cutReason})`, stderrTail: '', elapsedMs: elapsed() } };
+      // It failed when launching ended, even if a worker only gets to it now.
+      return { plugin, ok: false, info: { pluginId: plugin.id, stage: 'spawn', reason: 'internal', message: `${STOPPED_BEFORE_LAUNCH} (${cutReason})`, stderrTail: '', elapsedMs: cutAtMs } };
     }
     let sidecar: S;
     try {
@@ -59,17 +64,20 @@ export async function launchAll<S extends SidecarHandle>(opts: LaunchOptions<S>)
       await sidecar.stop().catch(() => undefined); // make sure nothing of a failed start lingers
       return { plugin, ok: false, info: failureOf(outcome.err, plugin.id, elapsed()) };
     }
-    // Still handshaking when launching ended: this start has failed; stop it and wait until it is gone.
+    // Still handshaking when launching ended: this start has failed. Stopping cancels the
+    // handshake and kills the process; the sidecar's own report still carries the stderr tail.
+    const failedAt = elapsed();
+    await sidecar.stop().catch(() => undefined);
+    const late = await started;
+    const base = 'err' in late ? failureOf(late.err, plugin.id, failedAt) : undefined;
     const info: FailureInfo = {
+      ...(base ?? { stderrTail: '' }),
       pluginId: plugin.id,
       stage: 'handshake',
       reason: 'internal',
       message: `${cutReason ?? 'startup ended'} while "${plugin.id}" was still starting`,
-      stderrTail: '',
-      elapsedMs: elapsed(),
+      elapsedMs: failedAt,
     };
-    // `started` already swallows its outcome, so a late rejection after stop is not unhandled.
-    await sidecar.stop().catch(() => undefined);
     return { plugin, ok: false, info };
   };
 

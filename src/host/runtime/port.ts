@@ -1,26 +1,14 @@
 // The narrow view of a sidecar that a runtime generation needs. The real class
-// (src/host/sidecar) satisfies it structurally; tests and other hosts may pass any factory.
-import type { Logger } from '../log';
+// (src/host/sidecar) satisfies it structurally and is the default; tests or other hosts may
+// pass any factory producing something of this shape.
 import type { PluginSpec } from '../plugins/types';
+import { Sidecar, type FailureInfo, type SessionContextInput, type SidecarOptions, type SidecarState } from '../sidecar';
 
-export type SidecarState = 'idle' | 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed' | 'failed';
+export type { FailureInfo, SidecarState, SidecarOptions };
+export type { HostHandlers, SidecarTimeouts, UiHost } from '../sidecar';
 
 /** What each sidecar of a session is told about it in `extension/initialize`. */
-export interface SessionContext {
-  sessionId: string;
-  workspaceRoot: string;
-  generation: number;
-}
-
-/** Why a sidecar did not start (or stopped); shown to the user with the plugin name. */
-export interface FailureInfo {
-  pluginId: string;
-  stage: string;
-  reason: string;
-  message: string;
-  stderrTail: string;
-  elapsedMs: number;
-}
+export type SessionContext = SessionContextInput;
 
 export interface SidecarDisposable {
   dispose(): void;
@@ -37,34 +25,13 @@ export interface SidecarHandle {
   onStateChange(listener: () => void): SidecarDisposable;
 }
 
-/** Sidecar timeouts (ms), each optional; passed through to the sidecar. */
-export type SidecarTimeouts = Partial<{ handshakeMs: number; shutdownRequestMs: number; exitGraceMs: number; reapMs: number; writeStallMs: number }>;
+export type SidecarFactory<S extends SidecarHandle> = (opts: SidecarOptions) => S;
 
-/**
- * Everything a sidecar is constructed from. `uiHost` and the handlers are opaque here: the
- * generation only hands them from its options to the factory.
- */
-export interface SidecarInit<UiHost = unknown, Handlers = unknown> {
-  plugin: PluginSpec;
-  session: SessionContext;
-  uiHost: UiHost;
-  handlers?: Handlers;
-  timeouts?: SidecarTimeouts;
-  logger?: Logger;
-}
+export const realSidecarFactory: SidecarFactory<Sidecar> = (opts) => new Sidecar(opts);
 
 /** Reads the FailureInfo a StartError carries, or describes an unexpected rejection. */
 export function failureOf(err: unknown, pluginId: string, elapsedMs: number): FailureInfo {
-  const info = (err as { info?: Partial<FailureInfo> } | null)?.info;
-  if (info && typeof info.message === 'string') {
-    return {
-      pluginId: info.pluginId ?? pluginId,
-      stage: info.stage ?? 'start',
-      reason: info.reason ?? 'internal',
-      message: info.message,
-      stderrTail: info.stderrTail ?? '',
-      elapsedMs: info.elapsedMs ?? elapsedMs,
-    };
-  }
-  return { pluginId, stage: 'start', reason: 'internal', message: err instanceof Error ? err.message : String(err), stderrTail: '', elapsedMs };
+  const info = (err as { info?: FailureInfo } | null)?.info;
+  if (info && typeof info.message === 'string') return info;
+  return { pluginId, stage: 'spawn', reason: 'internal', message: err instanceof Error ? err.message : String(err), stderrTail: '', elapsedMs };
 }

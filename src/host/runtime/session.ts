@@ -6,6 +6,7 @@ import type { PluginSpec } from '../plugins/types';
 import { Emitter, type Disposable } from './emitter';
 import { GenerationError } from './errors';
 import { RuntimeGeneration, startGeneration, type GenerationOptions } from './generation';
+import type { Sidecar } from '../sidecar';
 import type { SessionContext, SidecarHandle, SidecarState } from './port';
 
 export type SessionPhase = 'idle' | 'starting' | 'running' | 'reloading' | 'failed' | 'stopping' | 'stopped';
@@ -15,10 +16,9 @@ export type SessionChange =
   | { kind: 'generation'; generation: number; previous?: number }
   | { kind: 'sidecar'; generation: number; pluginId: string; state: SidecarState };
 
-export type ReloadResult<S extends SidecarHandle> = { ok: true; generation: RuntimeGeneration<S> } | { ok: false; error: Error };
+export type ReloadResult<S extends SidecarHandle = Sidecar> = { ok: true; generation: RuntimeGeneration<S> } | { ok: false; error: Error };
 
-export interface SessionRuntimeOptions<S extends SidecarHandle, UiHost = unknown, Handlers = unknown>
-  extends Omit<GenerationOptions<S, UiHost, Handlers>, 'plugins' | 'session' | 'signal'> {
+export interface SessionRuntimeOptions<S extends SidecarHandle = Sidecar> extends Omit<GenerationOptions<S>, 'plugins' | 'session' | 'signal'> {
   /** Stable for the life of the session; chosen by the caller. */
   sessionId: string;
   workspaceRoot: string;
@@ -26,7 +26,7 @@ export interface SessionRuntimeOptions<S extends SidecarHandle, UiHost = unknown
   loadPlugins: () => Promise<readonly PluginSpec[]> | readonly PluginSpec[];
 }
 
-export class SessionRuntime<S extends SidecarHandle, UiHost = unknown, Handlers = unknown> {
+export class SessionRuntime<S extends SidecarHandle = Sidecar> {
   readonly sessionId: string;
   readonly workspaceRoot: string;
   private currentGeneration: RuntimeGeneration<S> | undefined;
@@ -40,7 +40,7 @@ export class SessionRuntime<S extends SidecarHandle, UiHost = unknown, Handlers 
   /** Phase changes, generation swaps and every sidecar state change of the current generation. */
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly opts: SessionRuntimeOptions<S, UiHost, Handlers>) {
+  constructor(private readonly opts: SessionRuntimeOptions<S>) {
     this.sessionId = opts.sessionId;
     this.workspaceRoot = opts.workspaceRoot;
   }
@@ -124,7 +124,7 @@ export class SessionRuntime<S extends SidecarHandle, UiHost = unknown, Handlers 
     let next: RuntimeGeneration<S>;
     try {
       const plugins = await this.opts.loadPlugins();
-      next = await startGeneration<S, UiHost, Handlers>({ ...this.opts, plugins, session, signal: controller.signal });
+      next = await startGeneration<S>({ ...this.opts, plugins, session, signal: controller.signal });
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
       (this.opts.logger ?? silentLogger).error(`session ${this.sessionId}: ${error.message}`);
