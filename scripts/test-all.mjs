@@ -12,6 +12,23 @@ const stages = [
   ['unit tests (engine against real child processes)', 'npx', ['mocha']],
 ];
 
+// Tests inside a real VS Code (code-server + Chromium, provisioned into .vscode-test/). The one
+// opt-out is explicit, loud, and refused in CI.
+const realVsCode = [
+  ['provision code-server, Node 24 and Chromium', 'node', ['scripts/vscode/provision.mjs']],
+  ['in-host suites (real extension host, code-server)', 'node', ['scripts/run-inhost-tests.mjs', '--no-compile']],
+  ['UI tests (packaged .vsix in code-server, Chromium)', 'node', ['scripts/run-ui-tests.mjs', '--no-compile', '--no-build']],
+];
+if (process.env.REASONIX_SKIP_VSCODE_TESTS === '1') {
+  if (process.env.CI) {
+    console.error('✖ REASONIX_SKIP_VSCODE_TESTS=1 is not allowed in CI: the real VS Code tests must run there.');
+    process.exit(1);
+  }
+  console.warn(`\n⚠ SKIPPING ${realVsCode.length} real-VS Code stages because REASONIX_SKIP_VSCODE_TESTS=1:\n${realVsCode.map(([n]) => `   - ${n}`).join('\n')}`);
+} else {
+  stages.push(...realVsCode);
+}
+
 for (const [name, cmd, args] of stages) {
   const started = Date.now();
   console.log(`\n=== ${name} ===`);
@@ -23,3 +40,4 @@ for (const [name, cmd, args] of stages) {
   }
   console.log(`✔ ${name} (${secs}s)`);
 }
+if (process.env.REASONIX_SKIP_VSCODE_TESTS === '1') console.warn('\n⚠ passed WITHOUT the real-VS Code stages (REASONIX_SKIP_VSCODE_TESTS=1)');
