@@ -79,6 +79,13 @@ describe('Reasonix extension (in a real VS Code)', function () {
     assert.ok(showcase.actions.some((a) => a.actionId === 'pick-theme'));
   });
 
+  it('tells every sidecar that the folder session started (session.start event)', async () => {
+    await waitFor(() => {
+      const card = api.surfaces().find((s) => s.pluginId === 'showcase' && s.surfaceId === 'session');
+      return card?.kind === 'card' && /^Session started at /.test(card.payload.text ?? '');
+    }, 'the showcase Session card to show session.start');
+  });
+
   it('runs an action through reasonix.runAction {plugin, action, args} and returns its message', async () => {
     const r = await vscode.commands.executeCommand<RunOutcome>('reasonix.runAction', { plugin: 'showcase', action: 'greet', args: { name: 'tester' } });
     assert.equal(r.ran, true);

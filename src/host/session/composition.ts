@@ -150,12 +150,20 @@ class ComposedSession implements SessionEngine {
   async start(): Promise<void> {
     const gen = await this.runtime.start();
     for (const f of gen.failures) this.startFailed.fire(f);
+    this.observe('session.start', { phase: 'start' });
   }
 
   async reload(): Promise<void> {
     const r = await this.runtime.reload();
     if (!r.ok) throw r.error;
     for (const f of r.generation.failures) this.startFailed.fire(f);
+    this.observe('session.start', { phase: 'start' }); // fresh processes: a new session for them
+  }
+
+  /** The session events this host owns (HOST_SPEC §4.0: event-only points, best effort). */
+  private observe(point: 'session.start' | 'session.end', payload: { phase: 'start' | 'end' }): void {
+    if (this.running().length === 0) return;
+    this.dispatch(point, payload).catch((err: Error) => this.log.warn(`${point} not delivered: ${err.message}`));
   }
 
   private async single(id: string, op: () => Promise<void>): Promise<void> {
@@ -182,6 +190,7 @@ class ComposedSession implements SessionEngine {
   }
 
   async stop(): Promise<void> {
+    this.observe('session.end', { phase: 'end' });
     await this.runtime.stop();
     for (const h of this.streamHubs.values()) h.dispose();
     this.streamHubs.clear();
