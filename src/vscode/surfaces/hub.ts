@@ -1,0 +1,259 @@
+// The extension side of the Surfaces protocol, independent of the VS Code API so it is unit-tested
+// in Node: it feeds every connected webview (sidebar view, editor panel) a snapshot when the view
+// says `ready` and deltas after, decodes everything a view posts, and routes user intents to the
+// engine only after checking them against the surfaces the engine actually published.
+import type { FormValues, PromptAnswer, PromptRequest, Surface, SurfaceChange } from '../../host/ui/model';
+import { surfaceKey } from '../../host/ui/model';
+import { checkSubmission, promptFields } from '../../webviewProtocol/forms';
+import { isAllowedLink } from '../../webviewProtocol/links';
+import type { Drafts, EmptyState, HostToView, ViewPrompt, ViewToHost } from '../../webviewProtocol/messages';
+import { promptDraftKey } from '../../webviewProtocol/messages';
+import { decodeViewMessage } from '../../webviewProtocol/validate';
+
+export interface Disposable {
+  dispose(): void;
+}
+export interface Origin {
+  sessionKey: string;
+  pluginId: string;
+}
+export interface Verdict {
+  accepted: boolean;
+  message?: string;
+}
+export interface HubSource {
+  snapshot(): Surface[];
+  onDidChange(listener: (change: SurfaceChange) => void): Disposable;
+  emptyState(): EmptyState;
+  onDidChangeEmptyState(listener: () => void): Disposable;
+}
+export interface HubSink {
+  runAction(origin: Origin, actionId: string): Promise<Verdict>;
+  submitForm(origin: Origin, surfaceId: string, values: FormValues): Promise<Verdict>;
+}
+export interface HubLog {
+  debug(msg: string): void;
+  info(msg: string): void;
+  warn(msg: string): void;
+}
+export interface HubDeps {
+  source: HubSource;
+  sink: HubSink;
+  log: HubLog;
+  /** Open an already-validated http/https/mailto URL (VS Code shows its own confirmation). */
+  openExternal(url: string): Promise<unknown>;
+  manageTrust(): void;
+  /** Where drafts outlive the window (workspace state); optional. */
+  draftStore?: { get(): Drafts | undefined; set(drafts: Drafts): void };
+}
+/** One connected webview. `post` is fire-and-forget; a closed view simply drops messages. */
+export interface ViewPort {
+  post(message: HostToView): void;
+}
+export interface Connection extends Disposable {
+  receive(raw: unknown): Promise<void>;
+}
+
+interface Pending {
+  prompt: ViewPrompt;
+  settle(answer: PromptAnswer): void;
+}
+
+export class SurfacesHub implements Disposable {
+  private readonly ready = new Set<ViewPort>();
+  private readonly ports = new Set<ViewPort>();
+  private readonly surfaces = new Map<string, Surface>();
+  private readonly prompts = new Map<string, Pending>();
+  private readonly subscriptions: Disposable[] = [];
+  private drafts: Drafts;
+  private promptSeq = 0;
+  private disposed = false;
+
+  constructor(private readonly deps: HubDeps) {
+    this.drafts = deps.draftStore?.get() ?? {};
+    this.resync();
+    this.subscriptions.push(
+      deps.source.onDidChange((c) => this.onChange(c)),
+      deps.source.onDidChangeEmptyState(() => this.broadcast({ type: 'emptyState', emptyState: deps.source.emptyState() })),
+    );
+  }
+
+  connect(port: ViewPort): Connection {
+    this.ports.add(port);
+    return {
+      receive: (raw) => this.receive(port, raw),
+      dispose: () => {
+        this.ports.delete(port);
+        this.ready.delete(port);
+      },
+    };
+  }
+
+  get viewCount(): number {
+    return this.ready.size;
+  }
+
+  /** Show a multi-field prompt in every view until answered or aborted; abort → cancelled. */
+  showPrompt(request: PromptRequest, signal: AbortSignal): Promise<PromptAnswer> {
+    if (signal.aborted || this.disposed) return Promise.resolve({ cancelled: true });
+    const promptId = `p${++this.promptSeq}-${Date.now().toString(36)}`;
+    return new Promise<PromptAnswer>((resolve) => {
+      const onAbort = () => this.closePrompt(promptId, { cancelled: true });
+      const prompt: ViewPrompt = { promptId, request };
+      this.prompts.set(promptId, {
+        prompt,
+        settle: (answer) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(answer);
+        },
+      });
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.broadcast({ type: 'prompt', prompt });
+    });
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const s of this.subscriptions) s.dispose();
+    for (const id of [...this.prompts.keys()]) this.closePrompt(id, { cancelled: true });
+    this.ports.clear();
+    this.ready.clear();
+  }
+
+  private resync(): void {
+    this.surfaces.clear();
+    for (const s of this.deps.source.snapshot()) this.surfaces.set(surfaceKey(s), s);
+  }
+
+  private snapshot(): HostToView {
+    return {
+      type: 'snapshot',
+      surfaces: [...this.surfaces.values()],
+      emptyState: this.deps.source.emptyState(),
+      prompts: [...this.prompts.values()].map((p) => p.prompt),
+      drafts: this.drafts,
+    };
+  }
+
+  private onChange(c: SurfaceChange): void {
+    if (c.type === 'upsert') {
+      this.surfaces.set(surfaceKey(c.surface), c.surface);
+      this.broadcast({ type: 'upsert', surface: c.surface });
+    } else if (c.type === 'remove') {
+      this.surfaces.delete(c.key);
+      this.broadcast({ type: 'remove', key: c.key });
+    } else {
+      this.resync();
+      for (const p of this.ready) p.post(this.snapshot());
+    }
+  }
+
+  private broadcast(m: HostToView): void {
+    for (const p of this.ready) p.post(m);
+  }
+
+  private closePrompt(promptId: string, answer: PromptAnswer): void {
+    const pending = this.prompts.get(promptId);
+    if (!pending) return;
+    this.prompts.delete(promptId);
+    this.dropDraft(promptDraftKey(promptId));
+    pending.settle(answer);
+    this.broadcast({ type: 'promptClosed', promptId });
+  }
+
+  private dropDraft(key: string): void {
+    if (!(key in this.drafts)) return;
+    const next = { ...this.drafts };
+    delete next[key];
+    this.drafts = next;
+    this.deps.draftStore?.set(next);
+  }
+
+  private async receive(port: ViewPort, raw: unknown): Promise<void> {
+    if (this.disposed || !this.ports.has(port)) return;
+    const decoded = decodeViewMessage(raw);
+    if (!decoded.ok) {
+      this.deps.log.warn(`surfaces: refused a message from the webview: ${decoded.message}`);
+      return;
+    }
+    const m = decoded.value;
+    try {
+      await this.dispatch(port, m);
+    } catch (e) {
+      this.deps.log.warn(`surfaces: ${m.type} failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  private async dispatch(port: ViewPort, m: ViewToHost): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        this.ready.add(port);
+        port.post(this.snapshot());
+        return;
+      case 'runAction':
+        return this.runAction(port, m.requestId, m.key, m.actionId);
+      case 'submit':
+        return this.submit(port, m.requestId, m.key, m.values);
+      case 'answerPrompt':
+        return this.answerPrompt(m.promptId, m.answer);
+      case 'openLink':
+        if (!isAllowedLink(m.url)) {
+          this.deps.log.warn(`surfaces: refused to open a link that is not http, https or mailto`);
+          return;
+        }
+        await this.deps.openExternal(m.url);
+        return;
+      case 'persist':
+        this.drafts = m.drafts;
+        this.deps.draftStore?.set(m.drafts);
+        return;
+      case 'manageTrust':
+        this.deps.manageTrust();
+        return;
+    }
+  }
+
+  private async runAction(port: ViewPort, requestId: string, key: string, actionId: string): Promise<void> {
+    const s = this.surfaces.get(key);
+    const reply = (v: Verdict) => port.post({ type: 'actionResult', requestId, key, actionId, accepted: v.accepted, ...(v.message ? { message: v.message } : {}) });
+    if (!s || s.kind !== 'card' || !(s.payload.actions ?? []).some((a) => a.actionId === actionId)) {
+      return reply({ accepted: false, message: 'This card no longer offers that action.' });
+    }
+    if (s.stale) return reply({ accepted: false, message: 'The extension that published this card has stopped.' });
+    reply(await this.safely(() => this.deps.sink.runAction({ sessionKey: s.sessionKey, pluginId: s.pluginId }, actionId)));
+  }
+
+  private async submit(port: ViewPort, requestId: string, key: string, values: FormValues): Promise<void> {
+    const s = this.surfaces.get(key);
+    const reply = (v: Verdict) => port.post({ type: 'submitResult', requestId, key, accepted: v.accepted, ...(v.message ? { message: v.message } : {}) });
+    if (!s || s.kind !== 'form') return reply({ accepted: false, message: 'This form is no longer available.' });
+    if (s.stale) return reply({ accepted: false, message: 'The extension that published this form has stopped.' });
+    const problem = checkSubmission(s.payload, values);
+    if (problem) return reply({ accepted: false, message: problem });
+    reply(await this.safely(() => this.deps.sink.submitForm({ sessionKey: s.sessionKey, pluginId: s.pluginId }, s.surfaceId, values)));
+  }
+
+  private answerPrompt(promptId: string, answer: PromptAnswer): void {
+    const pending = this.prompts.get(promptId);
+    if (!pending) return; // already answered in another view, aborted, or never existed
+    if (!answer.cancelled) {
+      const problem = checkSubmission({ fields: promptFields(pending.prompt.request) }, answer.values);
+      if (problem) {
+        this.deps.log.warn(`surfaces: refused a prompt answer: ${problem}`);
+        return;
+      }
+    }
+    this.closePrompt(promptId, answer);
+  }
+
+  /** The engine's promise may reject (plugin crashed mid-call): the user still gets an answer. */
+  private async safely(call: () => Promise<Verdict>): Promise<Verdict> {
+    try {
+      const v = await call();
+      return { accepted: v.accepted === true, ...(typeof v.message === 'string' && v.message ? { message: v.message } : {}) };
+    } catch (e) {
+      return { accepted: false, message: e instanceof Error ? e.message : String(e) };
+    }
+  }
+}

@@ -1,0 +1,121 @@
+// VS Code wiring of the Surfaces webview: the sidebar view `reasonix.surfaces`, the optional
+// editor panel (restored after a window reload by a serializer), and the command that opens it.
+import * as vscode from 'vscode';
+import type { PromptAnswer, PromptRequest } from '../../host/ui/model';
+import type { Drafts } from '../../webviewProtocol/messages';
+import { SurfacesHub, type Connection, type HubSink, type HubSource } from './hub';
+import { newNonce, surfacesHtml } from './html';
+
+export const SURFACES_VIEW_ID = 'reasonix.surfaces';
+export const SURFACES_PANEL_TYPE = 'reasonix.surfacesPanel';
+export const OPEN_PANEL_COMMAND = 'reasonix.openSurfacesPanel';
+const DRAFTS_KEY = 'reasonix.surfaces.drafts';
+
+export interface SurfacesControllerShape extends vscode.Disposable {
+  isVisible(): boolean;
+  showPrompt(req: PromptRequest, signal: AbortSignal): Promise<PromptAnswer>;
+  reveal(): Promise<void>;
+  openAsPanel(): void;
+}
+
+export function createSurfaces(context: vscode.ExtensionContext, source: HubSource, sink: HubSink, log: vscode.LogOutputChannel): SurfacesControllerShape {
+  const roots = [vscode.Uri.joinPath(context.extensionUri, 'dist'), vscode.Uri.joinPath(context.extensionUri, 'media')];
+  const hub = new SurfacesHub({
+    source,
+    sink,
+    log,
+    openExternal: (url) => Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(url, true))),
+    manageTrust: () => void vscode.commands.executeCommand('workbench.trust.manage'),
+    draftStore: {
+      get: () => context.workspaceState.get<Drafts>(DRAFTS_KEY),
+      set: (d) => void context.workspaceState.update(DRAFTS_KEY, Object.keys(d).length ? d : undefined),
+    },
+  });
+
+  /** Point a webview at our bundle and connect it; a fresh nonce every time HTML is set. */
+  function attach(webview: vscode.Webview, onDispose: (listener: () => void) => vscode.Disposable): void {
+    webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: roots };
+    const uri = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(context.extensionUri, ...p)).toString();
+    const conn: Connection = hub.connect({ post: (m) => void webview.postMessage(m) });
+    const sub = webview.onDidReceiveMessage((raw: unknown) => void conn.receive(raw));
+    webview.html = surfacesHtml({
+      cspSource: webview.cspSource,
+      nonce: newNonce(),
+      scriptUri: uri('dist', 'webview.js'),
+      styleUris: [uri('dist', 'codicon.css'), uri('media', 'webview.css')],
+      title: 'Reasonix Surfaces',
+    });
+    onDispose(() => {
+      sub.dispose();
+      conn.dispose();
+    });
+  }
+
+  let view: vscode.WebviewView | undefined;
+  let panel: vscode.WebviewPanel | undefined;
+
+  function adoptPanel(p: vscode.WebviewPanel): void {
+    panel = p;
+    p.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'surfaces.svg');
+    attach(p.webview, (l) => p.onDidDispose(l));
+    p.onDidDispose(() => {
+      if (panel === p) panel = undefined;
+    });
+  }
+
+  const disposables: vscode.Disposable[] = [
+    vscode.window.registerWebviewViewProvider(
+      SURFACES_VIEW_ID,
+      {
+        resolveWebviewView(v) {
+          view = v;
+          attach(v.webview, (l) => v.onDidDispose(l));
+          v.onDidDispose(() => {
+            if (view === v) view = undefined;
+          });
+        },
+      },
+      // Typed values live in webview state and the extension, so the view need not stay alive hidden.
+      { webviewOptions: { retainContextWhenHidden: false } },
+    ),
+    vscode.window.registerWebviewPanelSerializer(SURFACES_PANEL_TYPE, {
+      async deserializeWebviewPanel(p) {
+        adoptPanel(p);
+      },
+    }),
+    vscode.commands.registerCommand(OPEN_PANEL_COMMAND, () => controller.openAsPanel()),
+  ];
+
+  const controller: SurfacesControllerShape = {
+    isVisible: () => !!view?.visible || !!panel?.visible,
+    showPrompt(req, signal) {
+      // A prompt nobody sees would hang the sidecar until its timeout: bring a view forward.
+      if (!controller.isVisible()) void controller.reveal();
+      return hub.showPrompt(req, signal);
+    },
+    async reveal() {
+      if (panel) panel.reveal(undefined, false);
+      else await vscode.commands.executeCommand(`${SURFACES_VIEW_ID}.focus`);
+    },
+    openAsPanel() {
+      if (panel) {
+        panel.reveal();
+        return;
+      }
+      adoptPanel(
+        vscode.window.createWebviewPanel(SURFACES_PANEL_TYPE, 'Reasonix Surfaces', vscode.ViewColumn.Active, {
+          enableScripts: true,
+          enableCommandUris: false,
+          localResourceRoots: roots,
+        }),
+      );
+    },
+    dispose() {
+      for (const d of disposables) d.dispose();
+      panel?.dispose();
+      hub.dispose();
+    },
+  };
+  log.debug('surfaces: webview view and panel registered');
+  return controller;
+}

@@ -1,0 +1,149 @@
+// Loads the built dist/webview.js into the same HTML (same CSP, same nonce rule) the extension
+// serves, inside headless Chromium, with a fake acquireVsCodeApi that records what the view posts
+// and keeps setState/getState in sessionStorage so it survives a reload like VS Code's does.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { HostToView, ViewToHost } from '../../src/webviewProtocol/messages';
+import { newNonce, surfacesHtml } from '../../src/vscode/surfaces/html';
+
+export const ORIGIN = 'https://webview.test';
+
+/** What the fake API leaves on the page's global object (the root tsconfig has no DOM lib). */
+interface PageGlobals {
+  __posted: ViewToHost[];
+  __violations: string[];
+  postMessage(message: unknown, targetOrigin: string): void;
+}
+
+const REPO = resolve(__dirname, '../../..');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const FAKE_API = `
+(() => {
+  window.__posted = [];
+  window.__violations = [];
+  document.addEventListener('securitypolicyviolation', (e) => {
+    window.__violations.push(e.violatedDirective + ' ' + (e.blockedURI || '') + ' ' + (e.sample || ''));
+  });
+  let acquired = false;
+  window.acquireVsCodeApi = () => {
+    if (acquired) throw new Error('acquireVsCodeApi called twice');
+    acquired = true;
+    return {
+      postMessage: (m) => window.__posted.push(JSON.parse(JSON.stringify(m))),
+      getState: () => { const s = sessionStorage.getItem('vscode-state'); return s ? JSON.parse(s) : undefined; },
+      setState: (s) => sessionStorage.setItem('vscode-state', JSON.stringify(s)),
+    };
+  };
+})();
+`;
+
+const TYPES: Record<string, string> = { js: 'text/javascript', css: 'text/css', ttf: 'font/ttf', svg: 'image/svg+xml' };
+
+export class Harness {
+  /** Every URL the page tried to fetch outside our own files (remote images, anything else). */
+  readonly external: string[] = [];
+  private constructor(
+    readonly context: BrowserContext,
+    public page: Page,
+    private readonly profile: string,
+  ) {}
+
+  /** A new tab (fresh sessionStorage, so fresh webview state) with the view loaded. */
+  async fresh(): Promise<void> {
+    const old = this.page;
+    this.page = await this.context.newPage();
+    await old.close();
+    this.external.length = 0;
+    await this.open();
+  }
+
+  static async launch(): Promise<Harness> {
+    const profile = mkdtempSync(join(tmpdir(), 'reasonix-webview-'));
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const h = new Harness(context, page, profile);
+    await context.addInitScript(FAKE_API);
+    await context.route('**/*', async (route) => {
+      const url = new URL(route.request().url());
+      if (url.origin !== ORIGIN) {
+        h.external.push(url.href);
+        return route.fulfill({ status: 404, body: '' });
+      }
+      if (url.pathname === '/index.html') {
+        const html = surfacesHtml({
+          cspSource: ORIGIN,
+          nonce: newNonce(),
+          scriptUri: `${ORIGIN}/dist/webview.js`,
+          styleUris: [`${ORIGIN}/test/webview/theme.css`, `${ORIGIN}/dist/codicon.css`, `${ORIGIN}/media/webview.css`],
+          title: 'Reasonix Surfaces',
+        });
+        return route.fulfill({ status: 200, contentType: 'text/html', body: html });
+      }
+      const rel = url.pathname.replace(/^\/+/, '');
+      if (!/^(dist|media|test\/webview)\/[\w.-]+$/.test(rel)) return route.fulfill({ status: 404, body: '' });
+      try {
+        const body = readFileSync(join(REPO, rel));
+        return route.fulfill({ status: 200, contentType: TYPES[rel.split('.').pop() ?? ''] ?? 'application/octet-stream', body });
+      } catch {
+        return route.fulfill({ status: 404, body: '' });
+      }
+    });
+    return h;
+  }
+
+  /** Open (or reopen) the view and wait until it says ready. */
+  async open(): Promise<void> {
+    await this.page.goto(`${ORIGIN}/index.html`);
+    await this.waitForPosted((m) => m.type === 'ready');
+  }
+
+  async reload(): Promise<void> {
+    await this.page.reload();
+    await this.waitForPosted((m) => m.type === 'ready');
+  }
+
+  async send(...messages: HostToView[]): Promise<void> {
+    await this.page.evaluate((ms) => {
+      const w = globalThis as unknown as PageGlobals;
+      for (const m of ms) w.postMessage(m, '*');
+    }, messages);
+    // postMessage is async; a round trip through the same queue guarantees they were handled.
+    await this.page.evaluate(() => new Promise((r) => setTimeout(r, 0)));
+  }
+
+  async posted(): Promise<ViewToHost[]> {
+    return this.page.evaluate(() => (globalThis as unknown as PageGlobals).__posted);
+  }
+
+  async clearPosted(): Promise<void> {
+    await this.page.evaluate(() => {
+      (globalThis as unknown as PageGlobals).__posted.length = 0;
+    });
+  }
+
+  async waitForPosted(pred: (m: ViewToHost) => boolean, timeoutMs = 10_000): Promise<ViewToHost> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = (await this.posted()).find(pred);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`view did not post the expected message; posted: ${JSON.stringify(await this.posted()).slice(0, 500)}`);
+      await this.page.waitForTimeout(20);
+    }
+  }
+
+  async violations(): Promise<string[]> {
+    return this.page.evaluate(() => (globalThis as unknown as PageGlobals).__violations);
+  }
+
+  async close(): Promise<void> {
+    await this.context.close();
+    rmSync(this.profile, { recursive: true, force: true });
+  }
+}
