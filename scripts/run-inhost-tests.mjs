@@ -40,6 +40,8 @@ if (main && !existsSync(join(extension, main)) && !existsSync(join(extension, `$
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'reasonix-inhost-ws-'));
+// Ctrl+C ends the process from a signal handler, skipping the finally below.
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 let code = 1;
 try {
   let workspace;

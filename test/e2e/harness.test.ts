@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROBE_CONTAINER, packageVsix, writeProbeExtension } from './support/probeExtension';
 import { repoRoot } from './support/paths';
+import { reasonixSessionOptions } from './support/reasonix';
 import { useUiSession } from './support/session';
+import { waitFor } from './support/wait';
 
 let scratch: string;
 before(() => {
@@ -118,8 +120,29 @@ describe('UI harness (probe .vsix installed into code-server, driven by Chromium
   });
 });
 
+describe('UI harness on the packaged Reasonix extension (REASONIX_E2E_VSIX)', function () {
+  this.timeout(240_000);
+  const session = useUiSession(() => reasonixSessionOptions());
+
+  it('shows the Reasonix container with the sample extensions, and its log in the Output panel', async () => {
+    const wb = session().workbench;
+    await wb.openViewContainer('Reasonix');
+    const view = wb.view('Extensions');
+    const rows = await waitForRows(() => wb.viewRows(view), /hello/);
+    assert.ok(rows.some((r) => /showcase/i.test(r)), `rows: ${rows.join(' | ')}`);
+    await wb.runCommand('Reasonix: Show Logs');
+    await wb.waitForOutput('Reasonix', 'hello');
+  });
+});
+
+async function waitForRows(read: () => Promise<string[]>, wanted: RegExp): Promise<string[]> {
+  return waitFor(async () => {
+    const rows = await read();
+    return rows.some((r) => wanted.test(r)) ? rows : undefined;
+  }, { timeoutMs: 60_000, what: `a view row matching ${wanted}` });
+}
+
 async function waitForText(read: () => Promise<string>, expected: string): Promise<string> {
-  const { waitFor } = await import('./support/wait');
   return waitFor(async () => {
     const t = await read();
     return t.includes(expected) ? t : undefined;

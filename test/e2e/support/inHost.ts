@@ -2,7 +2,7 @@
 // payload loads the extension from source (extensionDevelopmentPath) and calls the test
 // module's run() (extensionTestsPath); the page reports the result via
 // window.codeAutomationExit(code). Mocha prints into the browser console, which we forward.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -11,6 +11,7 @@ import { consoleLine } from './console';
 import { launchBrowser } from './browser';
 import { startCodeServer, type CodeServer } from './codeServer';
 import { readProvisioned } from './paths';
+import { removeOnExit } from './processes';
 
 export interface InHostRunOptions {
   extensionDevelopmentPath: string;
@@ -34,6 +35,7 @@ export async function runInHostTests(opts: InHostRunOptions): Promise<number> {
   const write = opts.write ?? ((l: string) => process.stdout.write(`${l}\n`));
   const provisioned = readProvisioned();
   const sandbox = mkdtempSync(join(tmpdir(), 'reasonix-inhost-'));
+  const removeSandbox = removeOnExit(sandbox);
   let server: CodeServer | undefined;
   let context: BrowserContext | undefined;
   let page: Page | undefined;
@@ -78,6 +80,6 @@ export async function runInHostTests(opts: InHostRunOptions): Promise<number> {
     await saveArtifacts(opts.name ?? 'inhost', server, page, code !== 0).catch(() => undefined);
     await context?.close().catch(() => undefined);
     await server?.stop();
-    rmSync(sandbox, { recursive: true, force: true });
+    removeSandbox();
   }
 }

@@ -2,7 +2,7 @@
 // that outlive it, so it runs as the leader of its own group and we always kill the whole group,
 // on a normal stop, on a failing test, on Ctrl+C and when this process exits.
 import { spawn } from 'node:child_process';
-import { openSync, closeSync } from 'node:fs';
+import { closeSync, openSync, rmSync } from 'node:fs';
 
 export interface GroupProcess {
   readonly pid: number;
@@ -13,6 +13,20 @@ export interface GroupProcess {
 }
 
 const live = new Set<number>();
+const scratchDirs = new Set<string>();
+
+/**
+ * Removes `dir` if this process ends before the returned function is called (Ctrl+C skips
+ * finally blocks: the signal handler below exits directly).
+ */
+export function removeOnExit(dir: string): () => void {
+  installExitHandlers();
+  scratchDirs.add(dir);
+  return () => {
+    scratchDirs.delete(dir);
+    rmSync(dir, { recursive: true, force: true });
+  };
+}
 
 function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   try {
@@ -34,6 +48,7 @@ function installExitHandlers(): void {
   // 'exit' handlers must be synchronous: SIGKILL is the only thing that works there.
   process.on('exit', () => {
     for (const pid of live) signalGroup(pid, 'SIGKILL');
+    for (const dir of scratchDirs) rmSync(dir, { recursive: true, force: true });
   });
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(sig, () => {

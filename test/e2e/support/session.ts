@@ -2,7 +2,7 @@
 // the given .vsix files installed and env (REASONIX_HOME), Chromium on the workspace, and the
 // Workbench driver. `useUiSession` wires it into mocha: fresh per test, artifacts always saved,
 // everything killed afterwards, failing or not.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -10,6 +10,7 @@ import { saveArtifacts } from './artifacts';
 import { launchBrowser } from './browser';
 import { installVsix, startCodeServer, type CodeServer } from './codeServer';
 import { readProvisioned } from './paths';
+import { removeOnExit } from './processes';
 import { Workbench, defaultTimeouts, type WorkbenchTimeouts } from './workbench';
 
 export interface UiSessionOptions {
@@ -32,11 +33,13 @@ export class UiSession {
     readonly page: Page,
     readonly workbench: Workbench,
     readonly workspace: string,
+    private readonly removeSandbox: () => void,
   ) {}
 
   static async start(opts: UiSessionOptions): Promise<UiSession> {
     const provisioned = readProvisioned();
     const sandbox = mkdtempSync(join(tmpdir(), 'reasonix-ui-'));
+    const removeSandbox = removeOnExit(sandbox);
     let server: CodeServer | undefined;
     let context: BrowserContext | undefined;
     try {
@@ -49,12 +52,12 @@ export class UiSession {
       const page = context.pages()[0] ?? (await context.newPage());
       const workbench = new Workbench(page, opts.timeouts ?? defaultTimeouts);
       await workbench.open(server.workbenchUrl(workspace));
-      return new UiSession(sandbox, server, context, page, workbench, workspace);
+      return new UiSession(sandbox, server, context, page, workbench, workspace, removeSandbox);
     } catch (e) {
       await saveArtifacts(`${opts.name ?? 'ui-session'} (start-up)`, server, context?.pages()[0], true).catch(() => undefined);
       await context?.close().catch(() => undefined);
       await server?.stop();
-      rmSync(sandbox, { recursive: true, force: true });
+      removeSandbox();
       throw e;
     }
   }
@@ -66,7 +69,7 @@ export class UiSession {
     } finally {
       await this.context.close().catch(() => undefined);
       await this.server.stop();
-      rmSync(this.sandbox, { recursive: true, force: true });
+      this.removeSandbox();
     }
   }
 }
