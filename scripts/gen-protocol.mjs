@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync, readdirSync, existsSync, mkdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Ajv2020 from 'ajv/dist/2020.js';
+import Ajv from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { compile } from 'json-schema-to-typescript';
 
@@ -22,16 +22,28 @@ const hostSchemas = existsSync(hostDir)
   : [];
 
 // One validator per $def of the seed (Wire*) and of each host schema (by its own $defs).
-const ajv = new Ajv2020({ code: { source: true, lines: false }, strict: true, allErrors: false, inlineRefs: false, messages: false, keywords: ['x-externalizable', 'errors', 'interceptEvents', 'limits', 'methods', 'protocol', 'protocolID', 'protocolMajor'] });
-ajv.addSchema(seed, 'seed');
-for (const s of hostSchemas) ajv.addSchema(s, s.$id);
+// The schemas use only keywords that mean the same in draft-07 and 2020-12; the draft-07 engine
+// generates smaller code (no unevaluated-properties bookkeeping), so compile there.
+const ajv = new Ajv({ code: { source: true, lines: false }, strict: true, allErrors: false, inlineRefs: false, messages: false, keywords: ['x-externalizable', 'errors', 'interceptEvents', 'limits', 'methods', 'protocol', 'protocolID', 'protocolMajor'] });
+const withoutMeta = ({ $schema: _meta, ...rest }) => rest;
+ajv.addSchema(withoutMeta(seed), 'seed');
+for (const s of hostSchemas) ajv.addSchema(withoutMeta(s), s.$id);
 const exportsMap = {};
 for (const name of Object.keys(seed.$defs)) exportsMap[name] = `seed#/$defs/${name}`;
 for (const s of hostSchemas) for (const name of Object.keys(s.$defs ?? {})) {
   if (exportsMap[name]) throw new Error(`host schema ${s.$id} redefines ${name}`);
   exportsMap[name] = `${s.$id}#/$defs/${name}`;
 }
-const validatorsJs = banner + '/* eslint-disable */\n' + standaloneCode(ajv, exportsMap);
+// Size: the extension bundle has a 300 KB budget and ajv writes every failure as a full error
+// object literal. Share one constructor instead (same error objects, minus the unused schemaPath).
+function compact(code) {
+  const failure = /(validate\d+)\.errors = \[\{instancePath(?::(.+?))?,schemaPath:"[^"]*",keyword:"(\w+)",params:(\{[^{}]*\})\}\];return false;/g;
+  let out = code.replace(failure, (_m, fn, path, keyword, params) => `return $fail(${fn},${path ?? 'instancePath'},"${keyword}",${params});`);
+  if (/\.errors = \[\{/.test(out)) throw new Error('gen-protocol: an ajv failure shape was not compacted; update compact()');
+  out = out.replace('"use strict";', '"use strict";function $fail(v,instancePath,keyword,params){v.errors=[{instancePath,keyword,params}];return false;}');
+  return out;
+}
+const validatorsJs = banner + '/* eslint-disable */\n' + compact(standaloneCode(ajv, exportsMap));
 const names = Object.keys(exportsMap);
 const validatorsDts = banner + `import type { ValidateFunction } from 'ajv';\n` +
   names.map((n) => `export declare const ${n}: ValidateFunction;`).join('\n') + '\n';
