@@ -2,6 +2,12 @@
 // NDJSON reader/writer, with a gate in front of it that judges every inbound frame against the
 // v1 envelope rules, the traffic barrier and the method schemas (HOST_SPEC §1, §2.4, §3, §9), and
 // checks of everything we send. The library only ever sees frames that passed the gate.
+//
+// Hot path: host→extension requests (every intercept) and sidecar notifications (every stream
+// chunk) do not go through the library. Its message queue delivers each inbound message on a
+// later setImmediate turn and wraps every call in bookkeeping we do not use; here a response
+// settles its call and a notification reaches its handler synchronously, in arrival order, from
+// the read that carried it. The library still serves sidecar→host requests.
 import type { Readable, Writable } from 'node:stream';
 import {
   AbstractMessageReader,
@@ -33,6 +39,11 @@ import { NdjsonMessageWriter } from './writer';
 
 type MethodName = keyof typeof METHODS;
 type JsonId = string | number | null;
+
+interface PendingCall {
+  resolve(result: unknown): void;
+  reject(err: Error): void;
+}
 
 /** An error response from the peer without valid structured data: code kept, message redacted. */
 export class PeerError extends Error {
@@ -106,26 +117,19 @@ class GatedReader extends AbstractMessageReader {
 }
 
 /**
- * Writer handed to vscode-jsonrpc. It shifts request ids so the wire counts from 1 like the
- * reference host, never rejects (the library would turn that into an unhandled rejection), and
- * reports an oversize request synchronously so `request()` can fail that one call.
+ * Writer handed to vscode-jsonrpc, which only ever sends responses to sidecar→host requests. It
+ * never rejects (the library would turn that into an unhandled rejection).
  */
 class LibWriter extends AbstractMessageWriter implements MessageWriter {
-  syncFailure: Error | undefined;
   constructor(private readonly owner: ValidatedConnection, private readonly ndjson: NdjsonMessageWriter) {
     super();
   }
   write(msg: Message): Promise<void> {
     const m = msg as { id?: JsonId; method?: string };
-    if (m.method !== undefined && typeof m.id === 'number') m.id = m.id + 1;
     let frame: Buffer;
     try {
       frame = this.ndjson.encode(m);
-    } catch (err) {
-      if (m.method !== undefined) {
-        this.syncFailure = err as Error;
-        return Promise.resolve();
-      }
+    } catch {
       // Our own response would be too big: answer internal instead (HOST_SPEC §1).
       frame = this.ndjson.encode({ jsonrpc: '2.0', id: m.id ?? null, error: wireError('internal') });
     }
@@ -147,6 +151,9 @@ export class ValidatedConnection {
   private readonly logger: Logger;
   private readonly traceOn: () => boolean;
   private readonly abort = new AbortController();
+  // Our outbound calls: wire ids count from 1 like the reference host.
+  private nextId = 1;
+  private readonly pending = new Map<number, PendingCall>();
   private ready = false;
   private shuttingDown = false;
   private endInfo: ConnectionEnd | undefined;
@@ -163,7 +170,6 @@ export class ValidatedConnection {
     const libLog = (m: string) => this.logger.debug(`jsonrpc: ${redact(m)}`);
     this.conn = createMessageConnection(this.gated, this.libWriter, { error: libLog, warn: libLog, info: noop, log: noop });
     this.conn.onRequest((method, params) => this.serve(method, params as object));
-    this.conn.onNotification((method, params) => this.handlers.notification(method, params as object));
     this.conn.listen();
 
     this.reader.onUnparsable((text) => {
@@ -220,19 +226,27 @@ export class ValidatedConnection {
     }
     const v = validateParams(method as MethodName, params);
     if (!v.ok) return Promise.reject(new ProtocolError('internal', `refusing to send invalid ${method} params: ${v.message}`));
-    this.libWriter.syncFailure = undefined;
-    const sent = this.conn.sendRequest(method, params);
-    const failure = this.libWriter.syncFailure as Error | undefined;
-    if (failure) {
-      sent.catch(noop);
-      return Promise.reject(failure);
+    const id = this.nextId++;
+    let frame: Buffer;
+    try {
+      frame = this.writer.encode({ jsonrpc: '2.0', id, method, params });
+    } catch (err) {
+      return Promise.reject(err as Error); // oversize: this call fails, the connection stays
     }
-    const settled = sent.then(
-      (result) => this.checkResult<R>(method as MethodName, result),
-      (err) => {
-        throw this.mapError(err);
-      },
-    );
+    const settled = new Promise<R>((resolve, reject) => {
+      this.pending.set(id, {
+        resolve: (result) => {
+          try {
+            resolve(this.checkResult<R>(method as MethodName, result));
+          } catch (err) {
+            reject(err as Error);
+          }
+        },
+        reject,
+      });
+    });
+    this.traceOut(frame);
+    this.writer.writeFrame(frame).catch(noop); // a failed writer ends the connection, which rejects the call
     if (opts.timeoutMs === undefined && !opts.signal) return settled;
     return this.bounded(settled, method, opts);
   }
@@ -319,8 +333,11 @@ export class ValidatedConnection {
       this.logger.debug(`dropped notification ${method}: invalid params`);
       return;
     }
-    raw.params = params;
-    this.gated.callback?.(raw as unknown as Message);
+    try {
+      this.handlers.notification(method, params);
+    } catch (err) {
+      this.logger.error(`notification handler for ${method} failed: ${redact(String((err as Error)?.message ?? err))}`);
+    }
   }
 
   private gateResponse(raw: Record<string, unknown>, hasId: boolean, echo: JsonId): void {
@@ -337,8 +354,14 @@ export class ValidatedConnection {
       this.logger.debug(`ignored response with id ${JSON.stringify(id)}`);
       return;
     }
-    raw.id = id - 1; // the library counts from 0, the wire from 1
-    this.gated.callback?.(raw as unknown as Message);
+    const call = this.pending.get(id);
+    if (!call) {
+      this.logger.debug(`ignored response with id ${id}: no call is waiting for it`);
+      return;
+    }
+    this.pending.delete(id);
+    if (hasError) call.reject(this.peerError(raw.error as { code: number; message: string; data?: unknown }));
+    else call.resolve(raw.result);
   }
 
   private reply(id: JsonId, error: WireError): void {
@@ -370,15 +393,11 @@ export class ValidatedConnection {
     throw new ProtocolError('protocol_error', `invalid ${method} result: ${redact(v.message)}`);
   }
 
-  private mapError(err: unknown): Error {
-    if (this.endInfo) return this.interrupted();
-    if (err instanceof ResponseError) {
-      const data = readErrorData(err.data);
-      const message = redact(String(err.message));
-      return data ? new ProtocolError(data.reason, message) : new PeerError(err.code, message);
-    }
-    if (err instanceof ProtocolError) return err;
-    return new ProtocolError('internal', redact(String((err as Error)?.message ?? err)));
+  /** A structured error keeps its reason; anything else keeps its code. Messages are redacted. */
+  private peerError(error: { code: number; message: string; data?: unknown }): Error {
+    const data = readErrorData(error.data);
+    const message = redact(String(error.message));
+    return data ? new ProtocolError(data.reason, message) : new PeerError(error.code, message);
   }
 
   private bounded<R>(settled: Promise<R>, method: string, opts: RequestOptions): Promise<R> {
@@ -422,7 +441,10 @@ export class ValidatedConnection {
     this.endInfo = end;
     this.abort.abort();
     this.reader.dispose();
-    this.conn.dispose(); // rejects pending calls; mapError turns them into provider_interrupted
+    const calls = [...this.pending.values()];
+    this.pending.clear();
+    for (const call of calls) call.reject(this.interrupted());
+    this.conn.dispose();
     this.writer.dispose();
     this.gated.close();
     for (const l of this.endListeners.splice(0)) l(end);
