@@ -1,0 +1,53 @@
+// `reasonix-host`: the engine without VS Code, for extension authors and CI.
+import { checkCommand, CHECK_HELP } from './cli/check';
+import { runCommand, RUN_HELP } from './cli/run';
+import { fireCommand, FIRE_HELP } from './cli/fire';
+import { modelsCommand, MODELS_HELP, streamCommand, STREAM_HELP } from './cli/models';
+import { UsageError } from './cli/args';
+
+const HELP = `Usage: reasonix-host <command> [options]
+
+A headless host for Reasonix extensions (Reasonix Extension Protocol v1).
+
+Commands:
+  check <pluginDir>        start a plugin, complete the handshake, shut it down, report conformance
+  run <pluginDir>...       keep plugins running, print what they publish, forward file changes
+  fire <event>             dispatch one hook point exactly as the host would, print the outcome
+  models                   list the models plugins host
+  stream                   open a provider stream and print its chunks in order
+
+Run \`reasonix-host <command> --help\` for a command's options.`;
+
+const commands: Record<string, { run: (argv: string[]) => Promise<number>; help: string }> = {
+  check: { run: checkCommand, help: CHECK_HELP },
+  run: { run: runCommand, help: RUN_HELP },
+  fire: { run: fireCommand, help: FIRE_HELP },
+  models: { run: modelsCommand, help: MODELS_HELP },
+  stream: { run: streamCommand, help: STREAM_HELP },
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(HELP);
+    return name ? 0 : 2;
+  }
+  const command = commands[name];
+  if (!command) throw new UsageError(`unknown command "${name}" (try reasonix-host --help)`);
+  return command.run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof UsageError) {
+      process.stderr.write(`reasonix-host: ${err.message}\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`reasonix-host: ${(err as Error).message ?? String(err)}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

@@ -1,0 +1,51 @@
+// A headless session for the CLI: the same composition the VS Code extension uses, with plugin
+// folders "linked" into an empty private home, surfaces printed, prompts answered from JSON.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { Sidecar } from '../host/sidecar';
+import { createSessionEngine, type SessionEngine, type UiFrontEnd } from '../host/session';
+import { SurfaceStore } from '../host/ui';
+import type { Logger } from '../host/log';
+
+export interface HeadlessSession {
+  engine: SessionEngine;
+  store: SurfaceStore;
+  dispose(): Promise<void>;
+}
+
+/** Engine warnings and errors go to stderr; the rest is quiet unless --verbose. */
+export function stderrLogger(verbose: boolean): Logger {
+  const write = (level: string) => (m: string) => process.stderr.write(`[${level}] ${m}\n`);
+  const noop = () => {};
+  return { trace: noop, debug: verbose ? write('debug') : noop, info: verbose ? write('info') : noop, warn: write('warn'), error: write('error') };
+}
+
+export function openHeadlessSession(opts: { pluginDirs: string[]; workspace: string; frontEnd: UiFrontEnd; logger: Logger }): HeadlessSession {
+  const home = mkdtempSync(join(tmpdir(), 'reasonix-host-home-'));
+  const linked = opts.pluginDirs.map((d) => resolve(d));
+  const store = new SurfaceStore();
+  const engine = createSessionEngine(
+    {
+      sessionKey: opts.workspace,
+      sessionId: 'reasonix-host-cli',
+      folderName: basename(opts.workspace),
+      workspaceRoot: opts.workspace,
+      home,
+      linked: () => linked,
+      disabled: () => [],
+      frontEnd: opts.frontEnd,
+      maxParallelStarts: 4,
+      startupBudgetMs: 30_000,
+    },
+    { createSidecar: (o) => new Sidecar(o), store, logger: opts.logger },
+  );
+  return {
+    engine,
+    store,
+    async dispose() {
+      await engine.stop();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}

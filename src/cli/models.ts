@@ -1,0 +1,82 @@
+// `reasonix-host models` and `reasonix-host stream`: the extension-hosted models.
+import { resolve } from 'node:path';
+import { makeOut, parse, UsageError } from './args';
+import { openHeadlessSession, stderrLogger } from './headless';
+import { loadPlugins } from './loadPlugin';
+
+export const MODELS_HELP = `Usage: reasonix-host models --plugin DIR [--plugin DIR...] [--json]
+
+Starts the plugins, asks each for its provider catalog, prints the models (refs of the form
+plugin/<plugin>/<provider>/<model>), and stops them.`;
+
+export const STREAM_HELP = `Usage: reasonix-host stream --plugin DIR --model REF --prompt TEXT [--json]
+
+Opens a provider stream on an extension-hosted model and prints its chunks in order, then
+the terminal outcome. Ctrl+C cancels the stream (the sidecar gets stream/cancel).
+
+Exit status: 0 completed, 1 failed or interrupted, 2 usage error.`;
+
+function session(plugins: string[], workspace: unknown, verbose: boolean) {
+  return openHeadlessSession({
+    pluginDirs: plugins,
+    workspace: resolve(String(workspace ?? process.cwd())),
+    logger: stderrLogger(verbose),
+    frontEnd: { notify: () => {}, prompt: async () => ({ cancelled: true }) },
+  });
+}
+
+export async function modelsCommand(argv: string[]): Promise<number> {
+  const { values } = parse(argv, { plugin: { type: 'string', multiple: true }, workspace: { type: 'string' }, json: { type: 'boolean' }, verbose: { type: 'boolean' } });
+  if (values.help) {
+    console.log(MODELS_HELP);
+    return 0;
+  }
+  const plugins = (values.plugin as string[] | undefined) ?? [];
+  if (!plugins.length) throw new UsageError('models needs at least one --plugin DIR');
+  await loadPlugins(plugins);
+  const s = session(plugins, values.workspace, values.verbose === true);
+  try {
+    await s.engine.start();
+    const models = await s.engine.models();
+    const out = makeOut(values.json === true);
+    if (out.json) out.object({ models });
+    else if (!models.length) out.line('no extension-hosted models');
+    else for (const m of models) out.line(`${m.ref}${m.label ? `  ${m.label}` : ''}`);
+    return 0;
+  } finally {
+    await s.dispose();
+  }
+}
+
+export async function streamCommand(argv: string[]): Promise<number> {
+  const { values } = parse(argv, { plugin: { type: 'string' }, model: { type: 'string' }, prompt: { type: 'string' }, workspace: { type: 'string' }, json: { type: 'boolean' }, verbose: { type: 'boolean' } });
+  if (values.help) {
+    console.log(STREAM_HELP);
+    return 0;
+  }
+  if (!values.plugin || !values.model || values.prompt === undefined) throw new UsageError('stream needs --plugin DIR, --model REF and --prompt TEXT');
+  await loadPlugins([String(values.plugin)]);
+  const out = makeOut(values.json === true);
+  const s = session([String(values.plugin)], values.workspace, values.verbose === true);
+  const abort = new AbortController();
+  const onSigint = () => abort.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    await s.engine.start();
+    const stream = await s.engine.openStream(String(values.model), { messages: [{ role: 'user', content: String(values.prompt) }], tools: [], maxTokens: 1024 }, { signal: abort.signal });
+    for await (const chunk of stream) {
+      if (out.json) out.object({ type: 'chunk', chunk });
+      else {
+        const c = chunk as { type: string; text?: string };
+        if (c.type === 'text' && c.text !== undefined) process.stdout.write(c.text);
+      }
+    }
+    const outcome = await stream.outcome;
+    if (out.json) out.object({ type: 'end', ...outcome });
+    else out.line(`\n[${outcome.kind}${outcome.message ? `: ${outcome.message}` : ''}]`);
+    return outcome.kind === 'completed' ? 0 : 1;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await s.dispose();
+  }
+}

@@ -1,0 +1,154 @@
+// `reasonix-host run <pluginDir>…`: a headless host that keeps plugins running, prints what they
+// publish, answers prompts from --answers, forwards file changes, and stops cleanly.
+import { watch } from 'node:fs';
+import { resolve } from 'node:path';
+import { ChangeBatcher } from '../host/resources';
+import type { PromptAnswer, PromptRequest, Surface } from '../host/ui/model';
+import { intOption, jsonOption, makeOut, parse, UsageError, type Out } from './args';
+import { openHeadlessSession, stderrLogger } from './headless';
+import { loadPlugins } from './loadPlugin';
+
+export const RUN_HELP = `Usage: reasonix-host run <pluginDir>... [--workspace DIR] [--json] [--for SECONDS]
+                         [--answers JSON] [--action /<plugin>:<action> [--args JSON]] [--verbose]
+
+Keeps the plugins running as the VS Code extension would (one session, uiHost "headless"),
+prints every published surface and notification, forwards file changes under the workspace
+as extension/resources/changed, and stops cleanly on Ctrl+C, SIGTERM or after --for.
+
+  --workspace DIR     the session's workspace root (default: current directory)
+  --json              print one JSON object per line for every event
+  --for SECONDS       stop after this many seconds
+  --answers JSON      answers to host/ui/request prompts, by field key, e.g. '{"value":"dark"}';
+                      without it every prompt is printed and answered cancelled
+  --action NAME       invoke /<plugin>:<action> once the plugins are ready
+  --args JSON         string arguments for --action, e.g. '{"mode":"fast"}'
+  --verbose           engine logs on stderr`;
+
+function describe(surface: Surface): string {
+  const where = `/${surface.pluginId} ${surface.kind} ${surface.surfaceId}`;
+  switch (surface.kind) {
+    case 'status': return `${where}: ${surface.payload.label}${surface.payload.detail ? ` — ${surface.payload.detail}` : ''}${surface.payload.progress !== undefined ? ` (${Math.round(surface.payload.progress * 100)}%)` : ''}`;
+    case 'card': return `${where}: ${surface.payload.title ?? ''}${surface.payload.text ? ` — ${surface.payload.text}` : ''}${(surface.payload.fields ?? []).map((f) => `\n    ${f.key}: ${typeof f.value === 'string' ? f.value : JSON.stringify(f.value)}`).join('')}`;
+    case 'form': return `${where}: ${surface.payload.title ?? ''} [${surface.payload.fields.map((f) => `${f.key}:${f.kind}`).join(', ')}]`;
+    case 'notification': return `${where}: ${surface.payload.title}${surface.payload.body ? ` — ${surface.payload.body}` : ''}`;
+  }
+}
+
+export function answerFrom(answers: Record<string, unknown> | undefined, req: PromptRequest): PromptAnswer {
+  if (!answers) return { cancelled: true };
+  const keys = req.payload.fields.length ? req.payload.fields.map((f) => f.key) : ['value'];
+  const values: Record<string, boolean | string | string[]> = {};
+  for (const key of keys) {
+    const v = answers[key];
+    if (typeof v === 'boolean' || typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string'))) values[key] = v as boolean | string | string[];
+  }
+  return Object.keys(values).length ? { cancelled: false, values } : { cancelled: true };
+}
+
+function emit(out: Out, event: Record<string, unknown>, text: string): void {
+  if (out.json) out.object(event);
+  else out.line(text);
+}
+
+export async function runCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    workspace: { type: 'string' },
+    json: { type: 'boolean' },
+    for: { type: 'string' },
+    answers: { type: 'string' },
+    action: { type: 'string' },
+    args: { type: 'string' },
+    verbose: { type: 'boolean' },
+  });
+  if (values.help) {
+    console.log(RUN_HELP);
+    return 0;
+  }
+  if (!positionals.length) throw new UsageError('run takes at least one plugin folder');
+  const seconds = intOption(values.for, 'for', 0);
+  const answers = jsonOption<Record<string, unknown>>(values.answers, 'answers');
+  const actionArgs = jsonOption<Record<string, string>>(values.args, 'args');
+  const action = values.action === undefined ? undefined : /^\/([^:]+):([a-z0-9-]+)$/.exec(String(values.action));
+  if (values.action !== undefined && !action) throw new UsageError('--action must look like /<plugin>:<action>');
+  const out = makeOut(values.json === true);
+  const workspace = resolve(String(values.workspace ?? process.cwd()));
+  await loadPlugins(positionals); // manifest problems: one readable line, exit 1
+
+  const session = openHeadlessSession({
+    pluginDirs: positionals,
+    workspace,
+    logger: stderrLogger(values.verbose === true),
+    frontEnd: {
+      notify: (n) => emit(out, { type: 'notification', pluginId: n.pluginId, surfaceId: n.surfaceId, payload: n.payload }, `notification ${describe(n)}`),
+      prompt: async (req) => {
+        const answer = answerFrom(answers, req);
+        emit(out, { type: 'prompt', pluginId: req.pluginId, surfaceId: req.surfaceId, kind: req.kind, payload: req.payload, answer }, `prompt /${req.pluginId} ${req.kind} ${req.payload.message ?? req.payload.title ?? ''} → ${JSON.stringify(answer)}`);
+        return answer;
+      },
+    },
+  });
+  session.store.onDidChange((change) => {
+    if (change.type === 'upsert' && change.surface.kind !== 'notification') {
+      emit(out, { type: 'surface', pluginId: change.surface.pluginId, surfaceId: change.surface.surfaceId, kind: change.surface.kind, payload: change.surface.payload, stale: change.surface.stale }, `surface ${describe(change.surface)}`);
+    }
+  });
+
+  let stopping: Promise<void> | undefined;
+  let finish!: () => void;
+  const finished = new Promise<void>((r) => (finish = r));
+  const stop = (why: string) => {
+    stopping ??= (async () => {
+      emit(out, { type: 'stopping', why }, `stopping (${why})`);
+      watcher?.close();
+      batcher.dispose();
+      await session.dispose();
+      finish();
+    })();
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+
+  const batcher = new ChangeBatcher({
+    root: workspace,
+    send: (paths) => {
+      const n = session.engine.notifyResourcesChanged(paths);
+      emit(out, { type: 'resources', paths: paths.length, sidecars: n }, `forwarded ${paths.length} changed path(s) to ${n} sidecar(s)`);
+    },
+  });
+  let watcher: ReturnType<typeof watch> | undefined;
+  try {
+    watcher = watch(workspace, { recursive: true }, (_e, file) => {
+      if (file) batcher.add(resolve(workspace, file.toString()));
+    });
+  } catch (err) {
+    process.stderr.write(`reasonix-host: file changes are not forwarded: ${(err as Error).message}\n`);
+  }
+
+  try {
+    await session.engine.start();
+  } catch (err) {
+    process.stderr.write(`reasonix-host: ${(err as Error).message}\n`);
+    stop('start failed');
+    await finished;
+    return 1;
+  }
+  for (const p of session.engine.plugins()) {
+    emit(out, { type: 'plugin', pluginId: p.pluginId, state: p.state, pid: p.pid ?? null, actions: p.actions.map((a) => a.actionId), failure: p.lastFailure ?? null }, `plugin ${p.pluginId}: ${p.state}${p.pid ? ` (pid ${p.pid})` : ''}${p.lastFailure ? ` — ${p.lastFailure.message}` : ''}`);
+  }
+  session.engine.onCrash((info) => emit(out, { type: 'crash', ...info }, `crash ${info.pluginId}: ${info.message}`));
+
+  let status = session.engine.plugins().some((p) => p.state !== 'running') ? 1 : 0;
+  if (action) {
+    try {
+      const r = await session.engine.invokeAction(action[1], action[2], actionArgs);
+      emit(out, { type: 'action', name: values.action, ...r }, `action ${String(values.action)}: ${r.accepted ? 'accepted' : 'rejected'}${r.message ? ` — ${r.message}` : ''}`);
+      if (!r.accepted) status = 1;
+    } catch (err) {
+      emit(out, { type: 'action', name: values.action, accepted: false, error: (err as Error).message }, `action ${String(values.action)} failed: ${(err as Error).message}`);
+      status = 1;
+    }
+  }
+  if (seconds !== undefined) setTimeout(() => stop(`--for ${seconds}`), seconds * 1000).unref();
+  await finished;
+  return status;
+}
