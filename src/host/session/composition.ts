@@ -6,7 +6,7 @@ import type { Logger } from '../log';
 import { scopedLogger } from '../log';
 import { discoverPlugins } from '../plugins';
 import type { PluginEntry, PluginSpec } from '../plugins/types';
-import { createDispatcher, decodeHookPayload, interceptClientFor, isHookPoint } from '../intercepts';
+import { createDispatcher, decodeHookPayload, interceptClientFor, isHookPoint, type InterceptDispatcher } from '../intercepts';
 import { SessionRuntime } from '../runtime';
 import type { Sidecar, SidecarOptions } from '../sidecar';
 import { failureOf } from '../runtime/port';
@@ -57,6 +57,7 @@ class ComposedSession implements SessionEngine {
   private readonly crashed = new Listeners<FailureInfo>();
   private readonly startFailed = new Listeners<FailureInfo>();
   private readonly log: Logger;
+  private cachedDispatcher?: { generation: unknown; sidecars: Sidecar[]; dispatcher: InterceptDispatcher };
 
   constructor(private readonly opts: SessionEngineOptions, private readonly deps: CompositionDeps) {
     this.log = scopedLogger(deps.logger, opts.folderName);
@@ -202,6 +203,23 @@ class ComposedSession implements SessionEngine {
     return [...(this.runtime.current?.sidecars.values() ?? [])].filter((s) => s.state === 'running');
   }
 
+  /**
+   * One dispatcher per generation and sidecar set, so warn-once holds for the generation. Every
+   * sidecar the generation started takes part, live or not: a crashed or stopped member counts as
+   * a failure of its plugin (required-class fails the operation; optional warns once), never as
+   * silently absent (HOST_SPEC §4.4).
+   */
+  private dispatcher(): InterceptDispatcher {
+    const sidecars = [...(this.runtime.current?.sidecars.values() ?? [])];
+    const cached = this.cachedDispatcher;
+    if (cached && cached.generation === this.runtime.current && cached.sidecars.length === sidecars.length && cached.sidecars.every((s, i) => s === sidecars[i])) {
+      return cached.dispatcher;
+    }
+    const dispatcher = createDispatcher(sidecars.map((s, i) => interceptClientFor(s, i + 1)), { logger: this.log });
+    this.cachedDispatcher = { generation: this.runtime.current, sidecars, dispatcher };
+    return dispatcher;
+  }
+
   notifyResourcesChanged(paths: string[]): number {
     let n = 0;
     for (const s of this.running()) {
@@ -227,8 +245,7 @@ class ComposedSession implements SessionEngine {
     if (!isHookPoint(point)) throw new Error(`"${point}" is not one of the 17 hook points`);
     const decoded = decodeHookPayload(point, payload);
     if (!decoded.ok) throw new Error(`invalid ${point} payload: ${decoded.message}`);
-    const clients = this.running().map((s, i) => interceptClientFor(s, i + 1));
-    const outcome = await createDispatcher(clients, { logger: this.log }).dispatch(point, decoded.value);
+    const outcome = await this.dispatcher().dispatch(point, decoded.value);
     return { ...outcome, decision: outcome.decision, payload: outcome.payload, changedBy: outcome.changedBy, warnings: outcome.warnings };
   }
 
