@@ -29,7 +29,9 @@ const commands: Record<string, { run: (argv: string[]) => Promise<number>; help:
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    console.log(HELP);
+    // Asked for: help on stdout, exit 0. No command at all is a usage error: help on stderr, exit 2.
+    if (name) console.log(HELP);
+    else process.stderr.write(`${HELP}\n`);
     return name ? 0 : 2;
   }
   const command = commands[name];

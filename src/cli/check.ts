@@ -79,6 +79,8 @@ export async function runCheck(pluginDir: string, opts: { workspace: string; han
     report.reason = info?.reason ?? 'internal';
     report.message = info?.message ?? (err as Error).message;
     report.stderrTail = info?.stderrTail ?? sidecar.stderrTail();
+    // The engine also logs the start failure itself; that is the report, not a second violation.
+    report.violations = report.violations.filter((v) => !v.message.includes(report.message));
     await sidecar.stop();
     return report;
   }

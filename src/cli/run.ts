@@ -28,18 +28,23 @@ function describe(surface: Surface): string {
   const where = `/${surface.pluginId} ${surface.kind} ${surface.surfaceId}`;
   switch (surface.kind) {
     case 'status': return `${where}: ${surface.payload.label}${surface.payload.detail ? ` — ${surface.payload.detail}` : ''}${surface.payload.progress !== undefined ? ` (${Math.round(surface.payload.progress * 100)}%)` : ''}`;
-    case 'card': return `${where}: ${surface.payload.title ?? ''}${surface.payload.text ? ` — ${surface.payload.text}` : ''}${(surface.payload.fields ?? []).map((f) => `\n    ${f.key}: ${typeof f.value === 'string' ? f.value : JSON.stringify(f.value)}`).join('')}`;
+    case 'card': return `${where}: ${surface.payload.title ?? ''}${surface.payload.text ? ` — ${surface.payload.text}` : ''}${surface.payload.markdown ? `\n    ${surface.payload.markdown.split('\n').join('\n    ')}` : ''}${(surface.payload.fields ?? []).map((f) => `\n    ${f.key}: ${typeof f.value === 'string' ? f.value : JSON.stringify(f.value)}`).join('')}`;
     case 'form': return `${where}: ${surface.payload.title ?? ''} [${surface.payload.fields.map((f) => `${f.key}:${f.kind}`).join(', ')}]`;
     case 'notification': return `${where}: ${surface.payload.title}${surface.payload.body ? ` — ${surface.payload.body}` : ''}`;
   }
 }
 
+/**
+ * Answers a prompt from --answers by field key. A prompt without fields is keyed `value`; a
+ * prompt with exactly one field also takes `value`, so '{"value":…}' answers any simple prompt.
+ */
 export function answerFrom(answers: Record<string, unknown> | undefined, req: PromptRequest): PromptAnswer {
   if (!answers) return { cancelled: true };
-  const keys = req.payload.fields.length ? req.payload.fields.map((f) => f.key) : ['value'];
+  const fields = req.payload.fields ?? [];
+  const keys = fields.length ? fields.map((f) => f.key) : ['value'];
   const values: Record<string, boolean | string | string[]> = {};
   for (const key of keys) {
-    const v = answers[key];
+    const v = key in answers || keys.length !== 1 ? answers[key] : answers.value;
     if (typeof v === 'boolean' || typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string'))) values[key] = v as boolean | string | string[];
   }
   return Object.keys(values).length ? { cancelled: false, values } : { cancelled: true };
@@ -71,6 +76,10 @@ export async function runCommand(argv: string[]): Promise<number> {
   const action = values.action === undefined ? undefined : /^\/([^:]+):([a-z0-9-]+)$/.exec(String(values.action));
   if (values.action !== undefined && !action) throw new UsageError('--action must look like /<plugin>:<action>');
   const out = makeOut(values.json === true);
+  let stopping = false;
+  const say = (event: Record<string, unknown>, text: string) => {
+    if (!stopping) emit(out, event, text);
+  };
   const workspace = resolve(String(values.workspace ?? process.cwd()));
   await loadPlugins(positionals); // manifest problems: one readable line, exit 1
 
@@ -79,40 +88,49 @@ export async function runCommand(argv: string[]): Promise<number> {
     workspace,
     logger: stderrLogger(values.verbose === true),
     frontEnd: {
-      notify: (n) => emit(out, { type: 'notification', pluginId: n.pluginId, surfaceId: n.surfaceId, payload: n.payload }, `notification ${describe(n)}`),
+      notify: (n) => say({ type: 'notification', pluginId: n.pluginId, surfaceId: n.surfaceId, payload: n.payload }, `notification ${describe(n)}`),
       prompt: async (req) => {
         const answer = answerFrom(answers, req);
-        emit(out, { type: 'prompt', pluginId: req.pluginId, surfaceId: req.surfaceId, kind: req.kind, payload: req.payload, answer }, `prompt /${req.pluginId} ${req.kind} ${req.payload.message ?? req.payload.title ?? ''} → ${JSON.stringify(answer)}`);
+        say({ type: 'prompt', pluginId: req.pluginId, surfaceId: req.surfaceId, kind: req.kind, payload: req.payload, answer }, `prompt /${req.pluginId} ${req.kind} ${req.payload.message ?? req.payload.title ?? ''} → ${JSON.stringify(answer)}`);
         return answer;
       },
     },
   });
   session.store.onDidChange((change) => {
     if (change.type === 'upsert' && change.surface.kind !== 'notification') {
-      emit(out, { type: 'surface', pluginId: change.surface.pluginId, surfaceId: change.surface.surfaceId, kind: change.surface.kind, payload: change.surface.payload, stale: change.surface.stale }, `surface ${describe(change.surface)}`);
+      say({ type: 'surface', pluginId: change.surface.pluginId, surfaceId: change.surface.surfaceId, kind: change.surface.kind, payload: change.surface.payload, stale: change.surface.stale }, `surface ${describe(change.surface)}`);
     }
   });
 
-  let stopping: Promise<void> | undefined;
   let finish!: () => void;
   const finished = new Promise<void>((r) => (finish = r));
+  let interrupted = false;
   const stop = (why: string) => {
-    stopping ??= (async () => {
-      emit(out, { type: 'stopping', why }, `stopping (${why})`);
+    if (stopping) return;
+    say({ type: 'stopping', why }, `stopping (${why})`);
+    // Shutting down marks every surface stale and may crash-report sidecars that exit: that is
+    // teardown, not news, so nothing but the final line is printed from here on.
+    stopping = true;
+    void (async () => {
       watcher?.close();
       batcher.dispose();
       await session.dispose();
+      emit(out, { type: 'stopped' }, 'stopped');
       finish();
     })();
   };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupted = true;
+    stop(signal);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
 
   const batcher = new ChangeBatcher({
     root: workspace,
     send: (paths) => {
       const n = session.engine.notifyResourcesChanged(paths);
-      emit(out, { type: 'resources', paths: paths.length, sidecars: n }, `forwarded ${paths.length} changed path(s) to ${n} sidecar(s)`);
+      say({ type: 'resources', paths: paths.length, sidecars: n }, `forwarded ${paths.length} changed path(s) to ${n} sidecar(s)`);
     },
   });
   let watcher: ReturnType<typeof watch> | undefined;
@@ -127,28 +145,29 @@ export async function runCommand(argv: string[]): Promise<number> {
   try {
     await session.engine.start();
   } catch (err) {
-    process.stderr.write(`reasonix-host: ${(err as Error).message}\n`);
+    if (!stopping) process.stderr.write(`reasonix-host: ${(err as Error).message}\n`);
     stop('start failed');
     await finished;
-    return 1;
+    return interrupted ? 0 : 1; // a start cut short by Ctrl+C did not fail
   }
   for (const p of session.engine.plugins()) {
-    emit(out, { type: 'plugin', pluginId: p.pluginId, state: p.state, pid: p.pid ?? null, actions: p.actions.map((a) => a.actionId), failure: p.lastFailure ?? null }, `plugin ${p.pluginId}: ${p.state}${p.pid ? ` (pid ${p.pid})` : ''}${p.lastFailure ? ` — ${p.lastFailure.message}` : ''}`);
+    say({ type: 'plugin', pluginId: p.pluginId, state: p.state, pid: p.pid ?? null, actions: p.actions.map((a) => a.actionId), failure: p.lastFailure ?? null }, `plugin ${p.pluginId}: ${p.state}${p.pid ? ` (pid ${p.pid})` : ''}${p.lastFailure ? ` — ${p.lastFailure.message}` : ''}`);
   }
-  session.engine.onCrash((info) => emit(out, { type: 'crash', ...info }, `crash ${info.pluginId}: ${info.message}`));
+  session.engine.onCrash((info) => say({ type: 'crash', ...info }, `crash ${info.pluginId}: ${info.message}`));
 
   let status = session.engine.plugins().some((p) => p.state !== 'running') ? 1 : 0;
-  if (action) {
+  if (action && !stopping) {
     try {
       const r = await session.engine.invokeAction(action[1], action[2], actionArgs);
-      emit(out, { type: 'action', name: values.action, ...r }, `action ${String(values.action)}: ${r.accepted ? 'accepted' : 'rejected'}${r.message ? ` — ${r.message}` : ''}`);
+      say({ type: 'action', name: values.action, ...r }, `action ${String(values.action)}: ${r.accepted ? 'accepted' : 'rejected'}${r.message ? ` — ${r.message}` : ''}`);
       if (!r.accepted) status = 1;
     } catch (err) {
-      emit(out, { type: 'action', name: values.action, accepted: false, error: (err as Error).message }, `action ${String(values.action)} failed: ${(err as Error).message}`);
+      say({ type: 'action', name: values.action, accepted: false, error: (err as Error).message }, `action ${String(values.action)} failed: ${(err as Error).message}`);
       status = 1;
     }
   }
   if (seconds !== undefined) setTimeout(() => stop(`--for ${seconds}`), seconds * 1000).unref();
   await finished;
+  // Ctrl+C or SIGTERM is how a user ends `run`: a clean stop is exit 0 unless something failed.
   return status;
 }
