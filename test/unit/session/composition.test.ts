@@ -1,0 +1,84 @@
+// The composed session engine (shared by the extension and the CLI) over real sidecars.
+import { strict as assert } from 'node:assert';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Sidecar } from '../../../src/host/sidecar';
+import { createSessionEngine, type SessionEngine } from '../../../src/host/session';
+import { SurfaceStore } from '../../../src/host/ui';
+import type { Logger } from '../../../src/host/log';
+
+const FIXTURE = resolve(__dirname, '../../../../test/fixtures/interceptors/interceptor.js');
+
+describe('session engine composition (real sidecars)', function () {
+  this.timeout(20000);
+  let dir: string;
+  let engine: SessionEngine | undefined;
+  const warnings: string[] = [];
+  const logger: Logger = { trace() {}, debug() {}, info() {}, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) };
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rx-session-'));
+    warnings.length = 0;
+  });
+  afterEach(async () => {
+    await engine?.stop();
+    engine = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function plugin(name: string, runtime: Record<string, unknown>): string {
+    const root = join(dir, name);
+    mkdirSync(root);
+    writeFileSync(join(root, 'reasonix-plugin.json'), JSON.stringify({
+      apiVersion: 'reasonix.io/plugin/v1',
+      name,
+      version: '1.0.0',
+      runtime: { command: process.execPath, args: [FIXTURE], capabilities: ['interceptors'], intercepts: ['tool.before'], ...runtime },
+    }));
+    return root;
+  }
+
+  async function startEngine(linked: string[]): Promise<SessionEngine> {
+    const home = join(dir, 'home');
+    mkdirSync(home);
+    engine = createSessionEngine(
+      { sessionKey: dir, sessionId: 'session-1', folderName: 'ws', workspaceRoot: dir, home, linked: () => linked, disabled: () => [], frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) }, maxParallelStarts: 4, startupBudgetMs: 10000 },
+      { createSidecar: (o) => new Sidecar(o), store: new SurfaceStore(), logger, timeouts: { shutdownRequestMs: 500, exitGraceMs: 200, reapMs: 2000 } },
+    );
+    await engine.start();
+    return engine;
+  }
+
+  async function crash(e: SessionEngine, id: string): Promise<void> {
+    const pid = e.plugins().find((p) => p.pluginId === id)?.pid;
+    assert.ok(pid, `${id} has a pid`);
+    const crashed = new Promise<void>((r) => e.onCrash((info) => info.pluginId === id && r()));
+    process.kill(pid, 'SIGKILL');
+    await crashed;
+  }
+
+  it('a crashed required interceptor fails the operation instead of being skipped (HOST_SPEC §4.4)', async () => {
+    const e = await startEngine([plugin('guard', { required: true })]);
+    const before = await e.dispatch('tool.before', { name: 'echo', arguments: '{}' });
+    assert.equal(before.decision, 'continue');
+    await crash(e, 'guard');
+    const after = await e.dispatch('tool.before', { name: 'echo', arguments: '{}' });
+    assert.equal(after.decision, 'failed');
+  });
+
+  it('a crashed optional interceptor is skipped with one warning per generation, the rest of the chain runs', async () => {
+    const e = await startEngine([
+      plugin('flaky', { priority: -1 }),
+      plugin('blocker', { env: { INTERCEPTOR_CONFIG: JSON.stringify({ points: { 'tool.before': { decision: 'block', reason: 'no' } } }) } }),
+    ]);
+    await crash(e, 'flaky');
+    const first = await e.dispatch('tool.before', { name: 'echo', arguments: '{}' });
+    const second = await e.dispatch('tool.before', { name: 'echo', arguments: '{}' });
+    assert.equal(first.decision, 'block');
+    assert.equal(second.decision, 'block');
+    assert.equal(first.warnings.length, 1, JSON.stringify(first.warnings));
+    assert.match(first.warnings[0], /flaky/);
+    assert.equal(second.warnings.length, 0, 'warned once per generation');
+  });
+});
