@@ -1,0 +1,132 @@
+// `reasonix-host check` against sidecars the CLI author did not write: the samples and the
+// engine's fixture sidecars, each wrapped in a throwaway plugin folder.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fixturePlugin, HELLO, parseJson, runCli, SHOWCASE, tempDir } from './support';
+
+interface Report {
+  ok: boolean;
+  plugin: string | null;
+  stage: string;
+  reason: string | null;
+  message: string;
+  initialize: { name: string; version: string; protocolVersion: string; providers?: { ref: string }[]; uiActions?: { actionId: string }[] } | null;
+  timings: { readyMs: number | null; shutdownMs: number | null };
+  violations: { reason: string; message: string }[];
+  stderrTail: string;
+}
+
+const KEYS = ['ok', 'plugin', 'stage', 'reason', 'message', 'initialize', 'timings', 'violations', 'stderrTail'];
+
+async function check(args: string[]): Promise<{ code: number | null; report: Report; stderr: string }> {
+  const r = await runCli(['check', ...args, '--json']);
+  const report = parseJson<Report>(r.stdout);
+  assert.deepEqual(Object.keys(report).sort(), [...KEYS].sort(), 'the report has exactly the documented fields');
+  return { code: r.code, report, stderr: r.stderr };
+}
+
+describe('reasonix-host check', function () {
+  let tmp: ReturnType<typeof tempDir>;
+  beforeEach(() => (tmp = tempDir('check')));
+  afterEach(() => tmp.cleanup());
+
+  it('passes examples/showcase with its handshake, timings and no violations (exit 0)', async () => {
+    const { code, report } = await check([SHOWCASE]);
+    assert.equal(code, 0, report.message);
+    assert.equal(report.ok, true);
+    assert.equal(report.plugin, 'showcase');
+    assert.equal(report.reason, null);
+    assert.equal(report.initialize?.name, 'showcase');
+    assert.equal(report.initialize?.protocolVersion, '1');
+    assert.deepEqual(report.initialize?.providers?.map((p) => p.ref), ['plugin/showcase/echo/echo-1']);
+    assert.ok(report.initialize?.uiActions?.some((a) => a.actionId === 'pick-theme'));
+    assert.ok(typeof report.timings.readyMs === 'number' && report.timings.readyMs >= 0);
+    assert.ok(typeof report.timings.shutdownMs === 'number' && report.timings.shutdownMs >= 0);
+    assert.deepEqual(report.violations, []);
+    assert.match(report.message, /conforms/);
+  });
+
+  it('passes examples/hello and the well-behaved fixture (exit 0)', async () => {
+    const hello = await check([HELLO]);
+    assert.equal(hello.code, 0, hello.report.message);
+    assert.equal(hello.report.plugin, 'hello');
+    const fixture = await check([fixturePlugin(tmp.dir, 'good', 'well-behaved.js')]);
+    assert.equal(fixture.code, 0, fixture.report.message);
+    assert.equal(fixture.report.plugin, 'good');
+    assert.equal(fixture.report.initialize?.name, 'fixture');
+  });
+
+  it('prints a human report without --json', async () => {
+    const r = await runCli(['check', HELLO]);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /^✔ hello 0\.1\.0 conforms/);
+    assert.match(r.stdout, /actions \[say-hello\]/);
+  });
+
+  it('fails a sidecar that answers with protocol version 2: handshake, unsupported_version', async () => {
+    const dir = fixturePlugin(tmp.dir, 'v2', 'well-behaved.js', { env: { FIX_RESULT_PATCH: JSON.stringify({ protocolVersion: '2' }) } });
+    const { code, report } = await check([dir]);
+    assert.equal(code, 1);
+    assert.equal(report.ok, false);
+    assert.equal(report.plugin, 'v2');
+    assert.equal(report.stage, 'handshake');
+    assert.equal(report.reason, 'unsupported_version');
+    assert.match(report.message, /protocolVersion 2/);
+    assert.equal(report.initialize, null);
+    assert.deepEqual(report.violations, [], 'the failure is reported once, not repeated as a violation');
+  });
+
+  it('fails a sidecar that publishes before extension/initialized: handshake, protocol_error', async () => {
+    const { code, report } = await check([fixturePlugin(tmp.dir, 'early', 'early-traffic.js')]);
+    assert.equal(code, 1);
+    assert.equal(report.stage, 'handshake');
+    assert.equal(report.reason, 'protocol_error');
+    assert.match(report.message, /before extension\/initialized/);
+  });
+
+  it('fails a sidecar that never answers within --handshake-timeout 300', async () => {
+    const started = Date.now();
+    const { code, report } = await check([fixturePlugin(tmp.dir, 'mute', 'never-answers.js'), '--handshake-timeout', '300']);
+    assert.equal(code, 1);
+    assert.equal(report.stage, 'handshake');
+    assert.match(report.message, /within 300 ms/);
+    assert.ok(Date.now() - started < 10000, 'the handshake bound is honoured');
+  });
+
+  it('fails a sidecar that crashes during the handshake, with its stderr redacted', async () => {
+    const { code, report } = await check([fixturePlugin(tmp.dir, 'crashy', 'crash-handshake.js')]);
+    assert.equal(code, 1);
+    assert.equal(report.stage, 'handshake');
+    assert.equal(report.reason, 'provider_interrupted');
+    assert.match(report.stderrTail, /fatal: cannot reach upstream/);
+    assert.doesNotMatch(report.stderrTail, /supersecret42/);
+  });
+
+  it('fails a manifest that is not JSON: stage manifest, names the file', async () => {
+    const dir = join(tmp.dir, 'broken');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'reasonix-plugin.json'), '{"apiVersion": ');
+    const { code, report } = await check([dir]);
+    assert.equal(code, 1);
+    assert.equal(report.stage, 'manifest');
+    assert.equal(report.reason, 'invalid_params');
+    assert.match(report.message, /reasonix-plugin\.json is not valid JSON/);
+    assert.equal(report.timings.readyMs, null);
+  });
+
+  it('fails a folder without a manifest: stage manifest', async () => {
+    const { code, report } = await check([tmp.dir]);
+    assert.equal(code, 1);
+    assert.equal(report.stage, 'manifest');
+    assert.match(report.message, /reasonix-plugin\.json (does not exist|was not found)/);
+  });
+
+  it('fails a relative runtime.command before spawning anything, naming the field', async () => {
+    const { code, report } = await check([fixturePlugin(tmp.dir, 'relative', 'well-behaved.js', { command: 'node' })]);
+    assert.equal(code, 1);
+    assert.ok(report.stage === 'manifest' || report.stage === 'spawn', report.stage);
+    assert.match(report.message, /runtime\.command/);
+    assert.match(report.message, /absolute/);
+  });
+});
