@@ -3,11 +3,12 @@
 // v1 envelope rules, the traffic barrier and the method schemas (HOST_SPEC §1, §2.4, §3, §9), and
 // checks of everything we send. The library only ever sees frames that passed the gate.
 //
-// Hot path: host→extension requests (every intercept) and sidecar notifications (every stream
-// chunk) do not go through the library. Its message queue delivers each inbound message on a
-// later setImmediate turn and wraps every call in bookkeeping we do not use; here a response
-// settles its call and a notification reaches its handler synchronously, in arrival order, from
-// the read that carried it. The library still serves sidecar→host requests.
+// Hot path: host→extension requests (every intercept) do not go through the library. Its message
+// queue delivers each inbound message on a later setImmediate turn and wraps every call in
+// bookkeeping we do not use; here a response settles its call synchronously from the read that
+// carried it. Sidecar→host requests and notifications still go through the library's queue on
+// purpose: one message per turn lets a stream consumer drain between chunks, so a single read
+// holding hundreds of stream/chunk frames cannot overflow its bounded delivery queue.
 import type { Readable, Writable } from 'node:stream';
 import {
   AbstractMessageReader,
@@ -170,6 +171,7 @@ export class ValidatedConnection {
     const libLog = (m: string) => this.logger.debug(`jsonrpc: ${redact(m)}`);
     this.conn = createMessageConnection(this.gated, this.libWriter, { error: libLog, warn: libLog, info: noop, log: noop });
     this.conn.onRequest((method, params) => this.serve(method, params as object));
+    this.conn.onNotification((method, params) => this.handlers.notification(method, params as object));
     this.conn.listen();
 
     this.reader.onUnparsable((text) => {
@@ -333,11 +335,8 @@ export class ValidatedConnection {
       this.logger.debug(`dropped notification ${method}: invalid params`);
       return;
     }
-    try {
-      this.handlers.notification(method, params);
-    } catch (err) {
-      this.logger.error(`notification handler for ${method} failed: ${redact(String((err as Error)?.message ?? err))}`);
-    }
+    raw.params = params;
+    this.gated.callback?.(raw as unknown as Message);
   }
 
   private gateResponse(raw: Record<string, unknown>, hasId: boolean, echo: JsonId): void {

@@ -1,0 +1,46 @@
+// Entry point of `npm run bench` (after compile and build): runs every benchmark in turn and
+// prints one JSON object. BENCH_ONLY=a,b runs a subset; BENCH_QUICK=1 shrinks sample counts.
+import * as os from 'node:os';
+import { benchIntercepts } from './intercept';
+import { benchStreams } from './streams';
+import { benchContent } from './content';
+import { benchStartup } from './startup';
+import { benchBurst } from './burst';
+import { benchMemory } from './memory';
+import { benchActivation } from './activation';
+
+async function main(): Promise<void> {
+  const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
+  const want = (name: string) => only.length === 0 || only.includes(name);
+  const quick = process.env.BENCH_QUICK === '1';
+  const result: Record<string, unknown> = {
+    machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, platform: `${process.platform} ${os.release()}`, loadAverageAtStart: os.loadavg().map((n) => Math.round(n * 100) / 100) },
+    startedAt: new Date().toISOString(),
+    notes: [
+      'ratio = value / floor for times and sizes, floor / value for throughput: 1.0 is the floor, higher is worse',
+      'activation is measured with a stub vscode module in plain Node, not inside a real VS Code run',
+    ],
+  };
+  if (want('intercept')) {
+    const i = await benchIntercepts(quick);
+    result.interceptRoundTrip = i.roundTrip;
+    result.interceptChain4 = i.chain4;
+  }
+  if (want('streams')) result.streamThroughput = await benchStreams(quick);
+  if (want('content')) result.contentRefs = await benchContent(quick);
+  if (want('startup')) result.startup = await benchStartup(quick);
+  if (want('burst')) result.fileBurst = await benchBurst(quick);
+  if (want('memory')) result.memory = await benchMemory(quick);
+  if (want('activation')) {
+    const a = benchActivation(quick);
+    result.activation = a.activation;
+    result.bundles = a.bundles;
+  }
+  result.loadAverageAtEnd = os.loadavg().map((n) => Math.round(n * 100) / 100);
+  process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});
