@@ -1,0 +1,75 @@
+// `npm run demo` (scripts/demo.mjs) end to end: build, package, home, provision, code-server.
+// It lives in the real-VS Code stage because it needs the provisioned code-server; the root hook
+// (support/hooks.ts) fails a test that leaves any process behind.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from './support/paths';
+
+interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+function demo(args: string[]): { child: ChildProcess; output: () => string; exited: Promise<Finished> } {
+  const child = spawn(process.execPath, [join(repoRoot, 'scripts', 'demo.mjs'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<Finished>((r) => child.once('close', (code, signal) => r({ code, signal })));
+  return { child, output: () => out, exited };
+}
+
+async function waitForOutput(run: ReturnType<typeof demo>, pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + timeoutMs;
+  let ended = false;
+  void run.exited.then(() => (ended = true));
+  for (;;) {
+    const m = pattern.exec(run.output());
+    if (m) return m;
+    if (ended) throw new Error(`the demo exited before printing ${pattern}:\n${run.output()}`);
+    if (Date.now() > deadline) throw new Error(`the demo did not print ${pattern} within ${timeoutMs} ms:\n${run.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('npm run demo (scripts/demo.mjs)', function () {
+  this.timeout(180_000);
+  let dir: string;
+  before(() => (dir = mkdtempSync(join(tmpdir(), 'reasonix-demo-'))));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('--check builds, packages, prepares the home, starts code-server, verifies it, stops (exit 0)', async () => {
+    const run = demo(['--check', '--dir', dir]);
+    const { code } = await run.exited;
+    const out = run.output();
+    assert.equal(code, 0, out);
+    for (const step of ['1/5 dependencies', '2/5 build and package', '3/5 prepare the Reasonix home', '4/5 provision code-server', '5/5 start code-server on 127.0.0.1:']) {
+      assert.ok(out.includes(step), `progress line "${step}" in:\n${out}`);
+    }
+    assert.match(out, /check passed: http:\/\/127\.0\.0\.1:\d+\/healthz answers, the workbench loads, reasonix\.reasonix-vscode-host is installed; stopped/);
+  });
+
+  it('serves the workbench in the foreground, prints the URL, and Ctrl+C stops everything (exit 0)', async () => {
+    const run = demo(['--server', '--dir', dir]);
+    try {
+      const [, url] = await waitForOutput(run, /Open (http:\/\/127\.0\.0\.1:\d+\/\?folder=\S+)/, 120_000);
+      await waitForOutput(run, /Press Ctrl\+C to stop/, 5_000);
+      assert.ok(url.endsWith(`folder=${join(dir, 'workspace')}`), url);
+      assert.match(run.output(), /Run Extension Action/, 'the what-to-try list');
+      const origin = new URL(url).origin;
+      assert.equal((await fetch(`${origin}/healthz`)).status, 200);
+      run.child.kill('SIGINT');
+      assert.deepEqual(await run.exited, { code: 0, signal: null });
+      assert.match(run.output(), /stopping \(SIGINT\)\n\[demo\] stopped\n$/);
+      await assert.rejects(fetch(`${origin}/healthz`), 'nothing listens any more');
+    } finally {
+      if (run.child.exitCode === null && run.child.signalCode === null) {
+        run.child.kill('SIGTERM');
+        await run.exited;
+      }
+    }
+  });
+});
