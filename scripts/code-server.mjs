@@ -88,7 +88,7 @@ export async function startCodeServer({ provisioned, sandbox, port, userDataDir,
   const settings = join(userDataDir, 'User', 'settings.json');
   // A calm first start; kept afterwards, so settings a person changes survive the next demo.
   if (!existsSync(settings)) {
-    writeFileSync(settings, JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false, 'workbench.tips.enabled': false }, null, 2));
+    writeFileSync(settings, JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false, 'workbench.tips.enabled': false, 'chat.disableAIFeatures': true, 'workbench.secondarySideBar.defaultVisibility': 'hidden' }, null, 2));
   }
   const logFile = join(sandbox, 'code-server.log');
   const fd = openSync(logFile, 'w');
