@@ -110,8 +110,12 @@ export function ensureNode24() {
 }
 
 export function ensureCodeServer(node) {
+  // Under `npm test` the outer npm exports its config as npm_config_* variables, which the inner
+  // npm would read as its own: code-server's postinstall then sees the outer user agent
+  // ("node/v20") and refuses. The install gets a clean npm environment.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
   const env = {
-    ...process.env,
+    ...inherited,
     // Node 24 first on PATH so install scripts and node-gyp build against it, and its headers
     // as nodedir so node-gyp does not try to download them (no internet here).
     PATH: `${dirname(node.bin)}:${process.env.PATH ?? ''}`,
