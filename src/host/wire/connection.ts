@@ -36,7 +36,7 @@ import {
 import { silentLogger, type Logger } from '../log';
 import { redact } from '../redact';
 import { NdjsonMessageReader } from './reader';
-import { NdjsonMessageWriter } from './writer';
+import { NdjsonMessageWriter, type Frame } from './writer';
 
 type MethodName = keyof typeof METHODS;
 type JsonId = string | number | null;
@@ -127,12 +127,12 @@ class LibWriter extends AbstractMessageWriter implements MessageWriter {
   }
   write(msg: Message): Promise<void> {
     const m = msg as { id?: JsonId; method?: string };
-    let frame: Buffer;
+    let frame: Frame;
     try {
-      frame = this.ndjson.encode(m);
+      frame = this.ndjson.encodeText(m);
     } catch {
       // Our own response would be too big: answer internal instead (HOST_SPEC §1).
-      frame = this.ndjson.encode({ jsonrpc: '2.0', id: m.id ?? null, error: wireError('internal') });
+      frame = this.ndjson.encodeText({ jsonrpc: '2.0', id: m.id ?? null, error: wireError('internal') });
     }
     this.owner.traceOut(frame);
     return this.ndjson.writeFrame(frame).catch(noop);
@@ -229,28 +229,56 @@ export class ValidatedConnection {
     const v = validateParams(method as MethodName, params);
     if (!v.ok) return Promise.reject(new ProtocolError('internal', `refusing to send invalid ${method} params: ${v.message}`));
     const id = this.nextId++;
-    let frame: Buffer;
+    let frame: Frame;
     try {
-      frame = this.writer.encode({ jsonrpc: '2.0', id, method, params });
+      frame = this.writer.encodeText({ jsonrpc: '2.0', id, method, params });
     } catch (err) {
       return Promise.reject(err as Error); // oversize: this call fails, the connection stays
     }
-    const settled = new Promise<R>((resolve, reject) => {
-      this.pending.set(id, {
-        resolve: (result) => {
+    // One promise per call: the pending entry carries its own timer and abort listener, so the
+    // response settles the caller's promise directly (no wrapper promise, no extra turns).
+    const result = new Promise<R>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const signal = opts.signal;
+      const cleanup = () => {
+        if (timer) clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const call: PendingCall = {
+        resolve: (value) => {
+          cleanup();
           try {
-            resolve(this.checkResult<R>(method as MethodName, result));
+            resolve(this.checkResult<R>(method as MethodName, value));
           } catch (err) {
             reject(err as Error);
           }
         },
-        reject,
-      });
+        reject: (err) => {
+          cleanup();
+          reject(err);
+        },
+      };
+      const giveUp = (err: Error) => {
+        if (this.pending.get(id) !== call) return;
+        this.pending.delete(id); // a late answer is ignored
+        call.reject(err);
+      };
+      function onAbort(): void {
+        giveUp(new ProtocolError('internal', `${method} was cancelled`));
+      }
+      this.pending.set(id, call);
+      if (signal) {
+        if (signal.aborted) queueMicrotask(onAbort); // after the frame went out, as before
+        else signal.addEventListener('abort', onAbort, { once: true });
+      }
+      if (opts.timeoutMs !== undefined) {
+        const ms = opts.timeoutMs;
+        timer = setTimeout(() => giveUp(new ProtocolError(opts.timeoutReason ?? 'internal', `${method} got no answer within ${ms} ms`)), ms);
+      }
     });
     this.traceOut(frame);
     this.writer.writeFrame(frame).catch(noop); // a failed writer ends the connection, which rejects the call
-    if (opts.timeoutMs === undefined && !opts.signal) return settled;
-    return this.bounded(settled, method, opts);
+    return result;
   }
 
   /** Reliable host→extension notification. Throws on invalid params or an oversize frame. */
@@ -262,7 +290,7 @@ export class ValidatedConnection {
     }
     const v = validateParams(method as MethodName, params);
     if (!v.ok) throw new ProtocolError('internal', `refusing to send invalid ${method} params: ${v.message}`);
-    const frame = this.writer.encode({ jsonrpc: '2.0', method, params });
+    const frame = this.writer.encodeText({ jsonrpc: '2.0', method, params });
     this.traceOut(frame);
     this.writer.writeFrame(frame).catch(noop);
   }
@@ -286,9 +314,10 @@ export class ValidatedConnection {
   }
 
   /** @internal used by the library writer. */
-  traceOut(frame: Buffer): void {
+  traceOut(frame: Frame): void {
     if (!this.traceOn()) return;
-    this.logger.trace(`-> ${redact(frame.toString('utf8', 0, Math.min(frame.length - 1, 2000)))}`);
+    const end = Math.min(frame.length - 1, 2000);
+    this.logger.trace(`-> ${redact(typeof frame === 'string' ? frame.slice(0, end) : frame.toString('utf8', 0, end))}`);
   }
 
   // ---- inbound gate -------------------------------------------------------------------------
@@ -365,7 +394,7 @@ export class ValidatedConnection {
 
   private reply(id: JsonId, error: WireError): void {
     if (this.endInfo) return;
-    const frame = this.writer.encode({ jsonrpc: '2.0', id, error });
+    const frame = this.writer.encodeText({ jsonrpc: '2.0', id, error });
     this.traceOut(frame);
     this.writer.writeFrame(frame).catch(noop);
   }
@@ -397,38 +426,6 @@ export class ValidatedConnection {
     const data = readErrorData(error.data);
     const message = redact(String(error.message));
     return data ? new ProtocolError(data.reason, message) : new PeerError(error.code, message);
-  }
-
-  private bounded<R>(settled: Promise<R>, method: string, opts: RequestOptions): Promise<R> {
-    return new Promise<R>((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined;
-      const cleanup = () => {
-        if (timer) clearTimeout(timer);
-        opts.signal?.removeEventListener('abort', onAbort);
-      };
-      const onAbort = () => {
-        cleanup();
-        reject(new ProtocolError('internal', `${method} was cancelled`));
-      };
-      if (opts.signal?.aborted) return onAbort();
-      opts.signal?.addEventListener('abort', onAbort, { once: true });
-      if (opts.timeoutMs !== undefined) {
-        timer = setTimeout(() => {
-          cleanup();
-          reject(new ProtocolError(opts.timeoutReason ?? 'internal', `${method} got no answer within ${opts.timeoutMs} ms`));
-        }, opts.timeoutMs);
-      }
-      settled.then(
-        (v) => {
-          cleanup();
-          resolve(v);
-        },
-        (e) => {
-          cleanup();
-          reject(e);
-        },
-      );
-    });
   }
 
   private interrupted(): ProtocolError {

@@ -1,6 +1,6 @@
 // NDJSON framing and the validated JSON-RPC connection (HOST_SPEC §1).
 export { NdjsonMessageReader, type NdjsonReaderOptions } from './reader';
-export { NdjsonMessageWriter, type NdjsonWriterOptions } from './writer';
+export { NdjsonMessageWriter, type NdjsonWriterOptions, type Frame } from './writer';
 export {
   ValidatedConnection,
   PeerError,

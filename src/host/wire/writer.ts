@@ -16,8 +16,14 @@ export interface NdjsonWriterOptions {
   bestEffortFrames?: number;
 }
 
+/**
+ * An encoded frame. Small frames stay strings: a pipe or socket takes a string without an
+ * intermediate Buffer (one copy fewer on every intercept); big ones become a Buffer to be sliced.
+ */
+export type Frame = Buffer | string;
+
 interface Entry {
-  frame: Buffer;
+  frame: Frame;
   bestEffort: boolean;
   resolve?: () => void;
   reject?: (err: Error) => void;
@@ -25,6 +31,8 @@ interface Entry {
 
 // Big frames go out in slices so every drain counts as progress for the stall watchdog.
 const SLICE_BYTES = 256 * 1024;
+// A string of at most this many UTF-16 units is at most SLICE_BYTES of UTF-8: written whole.
+const WHOLE_STRING_UNITS = Math.floor(SLICE_BYTES / 3);
 
 export class NdjsonMessageWriter extends AbstractMessageWriter implements MessageWriter {
   readonly maxFrameBytes: number;
@@ -68,6 +76,11 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
 
   /** Serialises one message as a frame; throws `frame_too_large` when it would exceed the cap. */
   encode(msg: unknown): Buffer {
+    return Buffer.from(this.encodeText(msg), 'utf8');
+  }
+
+  /** Like `encode`, as text: what the connection writes (see `Frame`). */
+  encodeText(msg: unknown): string {
     const text = JSON.stringify(msg) + '\n';
     // Cheap bound first: UTF-8 never takes more than 3 bytes per UTF-16 unit.
     if (text.length * 3 > this.maxFrameBytes) {
@@ -76,7 +89,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
         throw new ProtocolError('frame_too_large', `outbound frame of ${bytes} bytes exceeds the ${this.maxFrameBytes}-byte limit`);
       }
     }
-    return Buffer.from(text, 'utf8');
+    return text;
   }
 
   /**
@@ -84,9 +97,9 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
    * with `frame_too_large` and leaves the connection usable; a failed writer rejects everything.
    */
   write(msg: Message): Promise<void> {
-    let frame: Buffer;
+    let frame: string;
     try {
-      frame = this.encode(msg);
+      frame = this.encodeText(msg);
     } catch (err) {
       return Promise.reject(err as Error);
     }
@@ -94,7 +107,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
   }
 
   /** Reliable write of an already encoded frame. */
-  writeFrame(frame: Buffer): Promise<void> {
+  writeFrame(frame: Frame): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.ending) return Promise.reject(new ProtocolError('provider_interrupted', 'the connection is closing'));
     if (!this.blocked && !this.current && this.head === this.queue.length) {
@@ -113,9 +126,12 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
    */
   writeBestEffort(msg: unknown): boolean {
     if (this.failure || this.ending) return false;
-    let frame: Buffer;
+    // Check for room before encoding: a peer that stopped reading must not cost a stringify per drop.
+    const direct = !this.blocked && !this.current && this.head === this.queue.length;
+    if (!direct && (this.bestEffortQueued >= this.bestEffortCap || this.queue.length - this.head >= this.capacity)) return false;
+    let frame: string;
     try {
-      frame = this.encode(msg);
+      frame = this.encodeText(msg);
     } catch {
       return false;
     }
@@ -144,13 +160,19 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     super.dispose();
   }
 
-  private put(frame: Buffer, entry: Entry | undefined): void {
-    if (frame.length <= SLICE_BYTES) {
+  private put(frame: Frame, entry: Entry | undefined): void {
+    if (typeof frame === 'string' ? frame.length <= WHOLE_STRING_UNITS : frame.length <= SLICE_BYTES) {
       entry?.resolve?.();
       if (!this.stream.write(frame)) this.block();
       return;
     }
-    this.current = frame;
+    const bytes = typeof frame === 'string' ? Buffer.from(frame, 'utf8') : frame;
+    if (bytes.length <= SLICE_BYTES) {
+      entry?.resolve?.();
+      if (!this.stream.write(bytes)) this.block();
+      return;
+    }
+    this.current = bytes;
     this.currentEntry = entry;
     this.pump();
   }
