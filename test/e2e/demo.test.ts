@@ -3,7 +3,7 @@
 // (support/hooks.ts) fails a test that leaves any process behind.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './support/paths';
@@ -13,8 +13,8 @@ interface Finished {
   signal: NodeJS.Signals | null;
 }
 
-function demo(args: string[]): { child: ChildProcess; output: () => string; exited: Promise<Finished> } {
-  const child = spawn(process.execPath, [join(repoRoot, 'scripts', 'demo.mjs'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+function demo(args: string[], env: NodeJS.ProcessEnv = process.env): { child: ChildProcess; output: () => string; exited: Promise<Finished> } {
+  const child = spawn(process.execPath, [join(repoRoot, 'scripts', 'demo.mjs'), ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
@@ -71,5 +71,31 @@ describe('npm run demo (scripts/demo.mjs)', function () {
         await run.exited;
       }
     }
+  });
+
+  it('with a `code` command: installs the .vsix into a private profile and opens the workspace with REASONIX_HOME', async () => {
+    // A stand-in for desktop VS Code's launcher that records how it was called.
+    const bin = join(dir, 'fake-bin');
+    const calls = join(dir, 'code-calls.log');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'code'), `#!/bin/sh\necho "$* | REASONIX_HOME=$REASONIX_HOME" >> '${calls}'\n`);
+    chmodSync(join(bin, 'code'), 0o755);
+    const run = demo(['--dir', join(dir, 'desktop')], { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` });
+    const { code } = await run.exited;
+    assert.equal(code, 0, run.output());
+    const d = join(dir, 'desktop');
+    const profile = `--extensions-dir ${d}/extensions --user-data-dir ${d}/user-data`;
+    assert.deepEqual(readFileSync(calls, 'utf8').trim().split('\n'), [
+      `${profile} --install-extension ${d}/reasonix-vscode-host.vsix --force | REASONIX_HOME=${process.env.REASONIX_HOME ?? ''}`,
+      `${profile} --new-window ${d}/workspace | REASONIX_HOME=${d}/home`,
+    ]);
+    assert.match(run.output(), /5\/5 open the demo workspace/);
+  });
+
+  it('rejects a bad --port with exit 2 before doing anything', async () => {
+    const run = demo(['--port', 'eighty', '--dir', join(dir, 'unused')]);
+    assert.equal((await run.exited).code, 2);
+    assert.match(run.output(), /--port must be a port number/);
+    assert.doesNotMatch(run.output(), /1\/5/);
   });
 });
