@@ -16,6 +16,8 @@ const stages = [
 // opt-out is explicit, loud, and refused in CI.
 const realVsCode = [
   ['provision code-server, Node 24 and Chromium', 'node', ['scripts/vscode/provision.mjs']],
+  // Needs /usr/bin/chromium, which provisioning installs; hence after it, not with the unit tests.
+  ['webview tests (Surfaces webview in Chromium)', 'npx', ['mocha', '--config', 'test/webview/.mocharc.json']],
   ['in-host suites (real extension host, code-server)', 'node', ['scripts/run-inhost-tests.mjs', '--no-compile']],
   ['UI tests (packaged .vsix in code-server, Chromium)', 'node', ['scripts/run-ui-tests.mjs', '--no-compile', '--no-build']],
 ];

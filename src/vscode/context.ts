@@ -46,7 +46,7 @@ export class Ctx implements vscode.Disposable {
       isTrusted,
       showLogs: () => this.log.show(),
     });
-    const tree = new SupervisionTree(this.sessions);
+    const tree = new SupervisionTree(this.sessions, this.store);
     this.surfaces = registerSurfaces(ext, surfaceSource(this.store, this.sessions, isTrusted), surfaceSink(this.sessions), this.log.channel);
     this.api = createApi(this.sessions, this.store, (a) => runAction(this.sessions, a));
     this.subs.push(

@@ -1,8 +1,12 @@
 // The Extensions view: folders (in multi-root) → plugins with state, pid, uptime and the FULL
-// TRUST summary in the tooltip. Inline restart/stop/start/logs come from package.json menus keyed
-// on `contextValue` = `plugin.<state>[.linked]`.
+// TRUST summary in the tooltip → the plugin's current `status` surfaces (severity icon, label,
+// progress, detail), so a status is visible without hovering the status bar. Inline
+// restart/stop/start/logs come from package.json menus keyed on `contextValue` =
+// `plugin.<state>[.linked]`.
 import * as vscode from 'vscode';
+import type { SurfaceFeed } from '../host/session';
 import { formatUptime, fullTrustLines, type DisplayState } from '../host/supervision';
+import type { Severity, StatusPayload, Surface } from '../host/ui/model';
 import { rowsOf, type Row } from './rows';
 import type { FolderSession, SessionManager } from './sessions';
 
@@ -15,7 +19,18 @@ const ICONS: Record<DisplayState, vscode.ThemeIcon> = {
   disabled: new vscode.ThemeIcon('circle-slash'),
 };
 
-export type Node = { kind: 'folder'; session: FolderSession } | { kind: 'plugin'; row: Row };
+const SEVERITY_ICONS: Record<Severity, vscode.ThemeIcon> = {
+  info: new vscode.ThemeIcon('info'),
+  warn: new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground')),
+  error: new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')),
+};
+
+type StatusSurface = Surface & { kind: 'status' };
+
+export type Node =
+  | { kind: 'folder'; session: FolderSession }
+  | { kind: 'plugin'; row: Row; statuses: StatusSurface[] }
+  | { kind: 'status'; row: Row; surface: StatusSurface };
 
 export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<Node | undefined>();
@@ -23,8 +38,13 @@ export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Di
   private readonly subs: vscode.Disposable[] = [];
   private tick: NodeJS.Timeout | undefined;
 
-  constructor(private readonly sessions: SessionManager) {
+  constructor(
+    private readonly sessions: SessionManager,
+    private readonly surfaces?: SurfaceFeed,
+  ) {
     this.subs.push(sessions.onDidChange(() => this.refresh()));
+    // Cards and notifications do not show here; only status changes (or removals) repaint.
+    if (surfaces) this.subs.push(surfaces.onDidChange((c) => (c.type !== 'upsert' || c.surface.kind === 'status') && this.refresh()));
     // Uptime in descriptions: refresh twice a minute while something runs.
     this.tick = setInterval(() => this.refresh(), 30_000);
   }
@@ -37,10 +57,21 @@ export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Di
     const sessions = this.sessions.sessions();
     if (!node) {
       if (sessions.length > 1) return sessions.map((session) => ({ kind: 'folder', session }));
-      return rowsOf(sessions).map((row) => ({ kind: 'plugin', row }));
+      return this.pluginNodes(sessions);
     }
-    if (node.kind === 'folder') return rowsOf([node.session]).map((row) => ({ kind: 'plugin', row }));
+    if (node.kind === 'folder') return this.pluginNodes([node.session]);
+    if (node.kind === 'plugin') return node.statuses.map((surface) => ({ kind: 'status', row: node.row, surface }));
     return [];
+  }
+
+  private pluginNodes(sessions: readonly FolderSession[]): Node[] {
+    const all = (this.surfaces?.snapshot() ?? []).filter((s): s is StatusSurface => s.kind === 'status' && !s.stale);
+    return rowsOf(sessions).map((row) => ({
+      kind: 'plugin',
+      row,
+      // Stable order (by surface id) so a re-published status does not jump around.
+      statuses: all.filter((s) => s.sessionKey === row.sessionKey && s.pluginId === row.pluginId).sort((a, b) => a.surfaceId.localeCompare(b.surfaceId)),
+    }));
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
@@ -51,7 +82,15 @@ export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Di
       item.contextValue = 'folder';
       return item;
     }
-    return pluginItem(node.row);
+    if (node.kind === 'status') return statusItem(node.row, node.surface);
+    const item = pluginItem(node.row);
+    if (node.statuses.length) {
+      item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
+      // The tree keeps an item's collapsible state per id: a row that gains its first status
+      // needs a new id, or it would stay a leaf and hide the status.
+      item.id = `${item.id}#with-status`;
+    }
+    return item;
   }
 
   dispose(): void {
@@ -81,5 +120,27 @@ export function pluginItem(row: Row, now = Date.now()): vscode.TreeItem {
   if (row.status.spec) md.appendCodeblock(fullTrustLines(row.status.spec).join('\n'), 'text');
   if (row.status.actions.length) md.appendText(`Actions: ${row.status.actions.map((a) => `/${row.pluginId}:${a.actionId}`).join(', ')}`);
   item.tooltip = md;
+  return item;
+}
+
+/** "40%" for a progress in [0, 1]; undefined without one. */
+export function progressText(p: StatusPayload): string | undefined {
+  if (typeof p.progress !== 'number' || !Number.isFinite(p.progress)) return undefined;
+  return `${Math.round(Math.min(1, Math.max(0, p.progress)) * 100)}%`;
+}
+
+export function statusItem(row: Row, s: StatusSurface): vscode.TreeItem {
+  const p = s.payload;
+  const item = new vscode.TreeItem(p.label, vscode.TreeItemCollapsibleState.None);
+  item.id = `${row.sessionKey}#${row.pluginId}#status#${s.surfaceId}`;
+  item.iconPath = typeof p.progress === 'number' && p.progress < 1 ? new vscode.ThemeIcon('loading~spin') : SEVERITY_ICONS[p.severity ?? 'info'];
+  const pct = progressText(p);
+  // The label often says the percentage already ("Indexing… 40%"); do not repeat it.
+  const bits = [pct && !p.label.includes(pct) ? pct : undefined, p.detail].filter((b): b is string => !!b);
+  item.description = bits.join(' · ') || undefined;
+  item.contextValue = 'status';
+  // Sidecar text: plain text only, never Markdown or links.
+  item.tooltip = [`${row.pluginId}: ${p.label}`, pct ? `progress ${pct}` : undefined, p.detail, `severity ${p.severity ?? 'info'}`].filter(Boolean).join('\n');
+  item.accessibilityInformation = { label: `${row.pluginId} status: ${p.label}${pct ? `, ${pct}` : ''}${p.detail ? `, ${p.detail}` : ''}` };
   return item;
 }

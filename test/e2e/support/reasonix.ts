@@ -15,22 +15,29 @@ export function reasonixVsix(): string {
   return vsix;
 }
 
-/** Writes <sandbox>/reasonix-home and <sandbox>/workspace; returns both paths. */
-export function prepareReasonixHome(sandbox: string): { home: string; workspace: string } {
+/** The samples every Reasonix UI test installs. */
+export const SAMPLE_PLUGINS = ['showcase', 'hello'];
+
+/**
+ * Writes <sandbox>/reasonix-home and <sandbox>/workspace; returns both paths. `plugins` are
+ * example names or package folders (default: the samples).
+ */
+export function prepareReasonixHome(sandbox: string, plugins: string[] = SAMPLE_PLUGINS): { home: string; workspace: string } {
   const home = join(sandbox, 'reasonix-home');
   const workspace = join(sandbox, 'workspace');
-  const r = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'prepare-home.mjs'), home, '--workspace', workspace], { cwd: repoRoot, encoding: 'utf8' });
+  const args = [join(repoRoot, 'scripts', 'prepare-home.mjs'), home, '--workspace', workspace, ...plugins.flatMap((p) => ['--plugin', p])];
+  const r = spawnSync(process.execPath, args, { cwd: repoRoot, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`scripts/prepare-home.mjs failed (exit ${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
   return { home, workspace };
 }
 
 /** The real extension installed from its .vsix, on the sample workspace, with REASONIX_HOME set. */
-export function reasonixSessionOptions(): UiSessionOptions {
+export function reasonixSessionOptions(opts: { plugins?: string[]; env?: Record<string, string> } = {}): UiSessionOptions {
   let prepared: { home: string; workspace: string } | undefined;
-  const prepare = (sandbox: string) => (prepared ??= prepareReasonixHome(sandbox));
+  const prepare = (sandbox: string) => (prepared ??= prepareReasonixHome(sandbox, opts.plugins));
   return {
     vsix: [reasonixVsix()],
-    env: (sandbox) => ({ REASONIX_HOME: prepare(sandbox).home }),
+    env: (sandbox) => ({ ...opts.env, REASONIX_HOME: prepare(sandbox).home }),
     workspace: (sandbox) => prepare(sandbox).workspace,
   };
 }

@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { waitForNoDescendants } from '../../support/orphans';
 import { saveArtifacts } from './artifacts';
 import { launchBrowser } from './browser';
 import { installVsix, startCodeServer, type CodeServer } from './codeServer';
@@ -93,6 +94,65 @@ export function useUiSession(opts: UiSessionOptions | (() => UiSessionOptions)):
   });
   return () => {
     if (!current) throw new Error('no UI session: useUiSession() getters work only inside a test');
+    return current;
+  };
+}
+
+let sharedOpen = 0;
+/** True while a describe-wide session (useSharedUiSession) is up: its processes are meant to outlive a test. */
+export function sharedSessionOpen(): boolean {
+  return sharedOpen > 0;
+}
+
+/**
+ * One session for a whole describe: its tests run in order on the same workbench (a UI session
+ * costs 30–40 s, so a user journey shares one). Artifacts are saved after every test (a failing
+ * test gets its failure screenshot and logs); teardown and the leftover-process check run once,
+ * after the last test.
+ */
+export function useSharedUiSession(opts: UiSessionOptions | (() => UiSessionOptions)): () => UiSession {
+  let current: UiSession | undefined;
+  let anyFailed = false;
+  let title = 'ui-suite';
+  before(async function () {
+    this.timeout(180_000);
+    title = this.test?.parent?.fullTitle() ?? title;
+    sharedOpen++;
+    try {
+      current = await UiSession.start({ name: title, ...(typeof opts === 'function' ? opts() : opts) });
+    } catch (e) {
+      sharedOpen--;
+      throw e;
+    }
+  });
+  afterEach(async function () {
+    this.timeout(30_000);
+    const failed = this.currentTest?.state === 'failed';
+    anyFailed ||= failed;
+    if (current && failed) await saveArtifacts(this.currentTest?.fullTitle() ?? title, current.server, current.page, true).catch(() => undefined);
+  });
+  after(async function () {
+    this.timeout(60_000);
+    const s = current;
+    current = undefined;
+    if (!s) return;
+    try {
+      await s.dispose(title, anyFailed);
+    } finally {
+      sharedOpen--;
+    }
+    const left = await waitForNoDescendants(10_000);
+    for (const p of left) {
+      try {
+        process.kill(p.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    if (left.length) throw new Error(`"${title}" left ${left.length} process(es) running: ${left.map((p) => `${p.pid} ${p.cmd}`).join('; ')}`);
+  });
+  return () => {
+    if (!current) throw new Error('no UI session: the shared session failed to start');
     return current;
   };
 }

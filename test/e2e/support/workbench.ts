@@ -125,6 +125,42 @@ export class Workbench {
     await this.quickInput.waitFor({ state: 'hidden', timeout: this.timeouts.stepMs });
   }
 
+  // ---- window, status bar, dialogs ---------------------------------------------------------
+
+  /**
+   * "Developer: Reload Window": the page reloads, a new extension host starts. Waits for the new
+   * workbench shell (the old DOM, frames included, is gone afterwards).
+   */
+  async reloadWindow(): Promise<void> {
+    const loaded = this.page.waitForEvent('load', { timeout: this.timeouts.readyMs });
+    await this.openCommandPalette();
+    await this.quickInputBox.fill('>Developer: Reload Window');
+    const row = await waitFor(() => this.findRow('Developer: Reload Window'), { timeoutMs: this.timeouts.stepMs, what: 'command "Developer: Reload Window"' });
+    await row.click();
+    await loaded;
+    await this.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: this.timeouts.readyMs });
+    await this.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: this.timeouts.readyMs });
+  }
+
+  /** A status bar entry by (part of) its text, e.g. "Reasonix". */
+  statusBarItem(text: string): Locator {
+    return this.page.locator('.part.statusbar .statusbar-item').filter({ hasText: text });
+  }
+
+  /** The modal dialog (showMessage with {modal: true}) once it is up. */
+  async modalDialog(): Promise<Locator> {
+    const box = this.page.locator('.monaco-dialog-box');
+    await box.waitFor({ state: 'visible', timeout: this.timeouts.stepMs });
+    return box;
+  }
+
+  /** Clicks the modal dialog's button labelled `label` and waits for the dialog to close. */
+  async clickDialogButton(label: string): Promise<void> {
+    const box = await this.modalDialog();
+    await box.locator('.dialog-buttons .monaco-button', { hasText: new RegExp(`^\\s*${label}\\s*$`) }).first().click();
+    await box.waitFor({ state: 'hidden', timeout: this.timeouts.stepMs });
+  }
+
   // ---- activity bar and views ---------------------------------------------------------------
 
   /** The activity-bar icon whose title starts with `title` (e.g. "Reasonix"). */
