@@ -34,12 +34,8 @@ export async function benchMemory(quick: boolean): Promise<MemoryFigures> {
   await warmRaw.request('extension/initialize', {});
   await warmRaw.close();
 
-  const base = await settledHeap();
-  const sidecars: Sidecar[] = [];
-  for (let i = 0; i < n; i++) sidecars.push(await startSidecar(benchPlugin(`bench-mem-${i}`)));
-  const withSidecars = await settledHeap();
-  await Promise.all(sidecars.map((s) => s.stop()));
-
+  // The floor first: stopping sidecars leaves short timers (exit grace, stderr settle) that would
+  // hold memory across a later baseline.
   const rawBase = await settledHeap();
   const peers: RawPeer[] = [];
   for (let i = 0; i < n; i++) {
@@ -49,6 +45,12 @@ export async function benchMemory(quick: boolean): Promise<MemoryFigures> {
   }
   const withPeers = await settledHeap();
   await Promise.all(peers.map((p) => p.close()));
+
+  const base = await settledHeap();
+  const sidecars: Sidecar[] = [];
+  for (let i = 0; i < n; i++) sidecars.push(await startSidecar(benchPlugin(`bench-mem-${i}`)));
+  const withSidecars = await settledHeap();
+  await Promise.all(sidecars.map((s) => s.stop()));
   const perIdle = lowerIsBetter('KiB', (withSidecars - base) / n / KiB, Math.max(1, (withPeers - rawBase) / n / KiB));
   perIdle.notes = 'heapUsed delta / N after gc; floor = a raw child with piped stdio and a line reader';
 
