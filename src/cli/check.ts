@@ -63,7 +63,7 @@ export async function runCheck(pluginDir: string, opts: { workspace: string; han
   const sidecar = new Sidecar({
     plugin: spec,
     session: { sessionId: 'reasonix-host-check', workspaceRoot: opts.workspace, generation: 1 },
-    uiHost: 'headless',
+    uiHost: 'desktop', // exactly what the extension sends
     timeouts: opts.handshakeMs !== undefined ? { handshakeMs: opts.handshakeMs } : {},
     logger: collectingLogger(report.violations),
   });

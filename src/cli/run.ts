@@ -11,7 +11,7 @@ import { loadPlugins } from './loadPlugin';
 export const RUN_HELP = `Usage: reasonix-host run <pluginDir>... [--workspace DIR] [--json] [--for SECONDS]
                          [--answers JSON] [--action /<plugin>:<action> [--args JSON]] [--verbose]
 
-Keeps the plugins running as the VS Code extension would (one session, uiHost "headless"),
+Keeps the plugins running as the VS Code extension would (one session, uiHost "desktop"),
 prints every published surface and notification, forwards file changes under the workspace
 as extension/resources/changed, and stops cleanly on Ctrl+C, SIGTERM or after --for.
 
