@@ -2,6 +2,18 @@
 // The one test command: every stage runs, in order, and the first failure stops the run with
 // its name. Nothing is skipped silently.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+// A fresh clone has no dependencies yet: `npm test` installs them first (the Quick start promises
+// that this one command works on a fresh machine).
+if (!existsSync('node_modules/.package-lock.json')) {
+  console.log('=== installing dependencies (npm ci) ===');
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`✖ npm ci failed (exit ${r.status ?? r.signal}); fix the install and run npm test again`);
+    process.exit(1);
+  }
+}
 
 const stages = [
   ['generated protocol files are current', 'node', ['scripts/gen-protocol.mjs', '--check']],
