@@ -209,7 +209,9 @@ export class FormView {
         tf.id = id;
         tf.value = typeof value === 'string' ? value : '';
         tf.label = labelText;
-        tf.required = !!field.required;
+        // Not `required`: the element would then match :invalid and paint itself red before the
+        // user typed anything. Submit checks required fields and marks them (setInvalid).
+        if (field.required) tf.setAttribute('aria-required', 'true');
         tf.setAttribute('aria-label', labelText);
         tf.addEventListener('keydown', (e) => {
           if (e.key === 'Enter' && !e.isComposing) {
@@ -222,7 +224,7 @@ export class FormView {
       } else if (field.kind === 'select') {
         const sel = document.createElement('vscode-single-select');
         sel.id = id;
-        sel.required = !!field.required;
+        if (field.required) sel.setAttribute('aria-required', 'true');
         sel.setAttribute('aria-label', labelText);
         const current = typeof value === 'string' ? value : '';
         // An empty choice keeps "nothing chosen" representable when there is no default.
@@ -233,7 +235,7 @@ export class FormView {
       } else {
         const ms = document.createElement('vscode-multi-select');
         ms.id = id;
-        ms.required = !!field.required;
+        if (field.required) ms.setAttribute('aria-required', 'true');
         ms.setAttribute('aria-label', labelText);
         const chosen = new Set(Array.isArray(value) ? value : []);
         for (const o of field.options ?? []) ms.append(option(o, o, chosen.has(o)));
