@@ -6,18 +6,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PluginFailure, PluginInfo, ReasonixApi } from '../../src/vscode/api';
 import type { RunOutcome } from '../../src/vscode/actions';
+import { waitFor } from './support';
 
 const EXTENSION_ID = 'reasonix.reasonix-vscode-host';
 
-async function waitFor<T>(probe: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Presses the QuickPick command until `pending` settles: no guessing how long the UI takes to appear. */
 async function pressUntil<T>(command: string, pending: Thenable<T>, timeoutMs = 15_000): Promise<T> {

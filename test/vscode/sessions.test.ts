@@ -14,6 +14,7 @@ import { VsCodePrompts } from '../../src/vscode/prompts';
 import { SessionManager, sessionIdFor, spawnAllowed } from '../../src/vscode/sessions';
 import { Sidecar } from '../../src/host/sidecar';
 import { silentLogger } from '../../src/host/log';
+import { waitFor } from './support';
 
 class MemoryMemento implements vscode.Memento {
   private readonly data = new Map<string, unknown>();
@@ -41,15 +42,6 @@ function alive(pid: number): boolean {
   }
 }
 
-async function waitFor<T>(probe: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 function manager(opts: { trusted: boolean; created?: SessionEngineOptions[] }): SessionManager {
   const home = process.env.REASONIX_HOME;

@@ -11,14 +11,17 @@ export const SURFACES_PANEL_TYPE = 'reasonix.surfacesPanel';
 export const OPEN_PANEL_COMMAND = 'reasonix.openSurfacesPanel';
 const DRAFTS_KEY = 'reasonix.surfaces.drafts';
 
-export interface SurfacesControllerShape extends vscode.Disposable {
+export interface SurfacesController extends vscode.Disposable {
+  /** The sidebar view or the panel is visible. */
   isVisible(): boolean;
+  /** Multi-field prompts; abort → removes it and answers cancelled. */
   showPrompt(req: PromptRequest, signal: AbortSignal): Promise<PromptAnswer>;
   reveal(): Promise<void>;
+  /** What the command `reasonix.openSurfacesPanel` runs (registered here). */
   openAsPanel(): void;
 }
 
-export function createSurfaces(context: vscode.ExtensionContext, source: HubSource, sink: HubSink, log: vscode.LogOutputChannel): SurfacesControllerShape {
+export function createSurfaces(context: vscode.ExtensionContext, source: HubSource, sink: HubSink, log: vscode.LogOutputChannel): SurfacesController {
   const roots = [vscode.Uri.joinPath(context.extensionUri, 'dist'), vscode.Uri.joinPath(context.extensionUri, 'media')];
   const hub = new SurfacesHub({
     source,
@@ -86,7 +89,7 @@ export function createSurfaces(context: vscode.ExtensionContext, source: HubSour
     vscode.commands.registerCommand(OPEN_PANEL_COMMAND, () => controller.openAsPanel()),
   ];
 
-  const controller: SurfacesControllerShape = {
+  const controller: SurfacesController = {
     isVisible: () => !!view?.visible || !!panel?.visible,
     showPrompt(req, signal) {
       // A prompt nobody sees would hang the sidecar until its timeout: bring a view forward.
