@@ -56,17 +56,26 @@ export async function ask(client: InterceptClient, ctx: AskContext): Promise<Ans
   const budget = interceptBudget(ctx.point, client.runtime.timeoutMillis, ctx.timeouts);
   const params: InterceptParams = { event: ctx.point, seq: client.nextInterceptSeq(), payload: wire.payload, timeoutMillis: budget };
   if (wire.externalized) params.externalized = wire.externalized;
+  // An inline payload was serialised once already (to measure it): splice that text into the
+  // frame instead of stringifying it again. Key order matches JSON.stringify(params) exactly.
+  const paramsJson = wire.externalized || ctx.payload.value === undefined
+    ? undefined
+    : `{"event":${JSON.stringify(params.event)},"seq":${params.seq},"payload":${ctx.payload.json},"timeoutMillis":${budget}}`;
   let raw: unknown;
   try {
-    raw = await client.request<unknown>('extension/intercept', params, { timeoutMs: budget, timeoutReason: 'intercept_timeout', signal: ctx.signal });
+    raw = await client.request<unknown>('extension/intercept', params, { timeoutMs: budget, timeoutReason: 'intercept_timeout', signal: ctx.signal, paramsJson });
   } catch (err) {
     throwIfAborted(ctx.signal);
     return failureFrom(err);
   }
   throwIfAborted(ctx.signal);
-  const shape = validateDef<InterceptResult>('InterceptResult', raw);
-  if (!shape.ok) return failure('protocol_error', `invalid intercept result: ${shape.message}`);
-  const result = shape.value;
+  let result: InterceptResult;
+  if (client.validatesResults) result = raw as InterceptResult;
+  else {
+    const shape = validateDef<InterceptResult>('InterceptResult', raw);
+    if (!shape.ok) return failure('protocol_error', `invalid intercept result: ${shape.message}`);
+    result = shape.value;
+  }
   switch (result.decision) {
     case 'continue':
       return { kind: 'continue' };

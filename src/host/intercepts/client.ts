@@ -11,6 +11,8 @@ export interface InterceptRequestOptions {
   timeoutMs: number;
   timeoutReason: 'intercept_timeout';
   signal?: AbortSignal;
+  /** `JSON.stringify(params)`, pre-built with the payload JSON spliced in; clients may ignore it. */
+  paramsJson?: string;
 }
 
 export interface InterceptClient {
@@ -21,6 +23,11 @@ export interface InterceptClient {
   isLive(): boolean;
   /** Per-connection counter starting at 1; consumed once per intercept actually sent. */
   nextInterceptSeq(): number;
+  /**
+   * True when `request` already resolves only with a schema-valid InterceptResult (the real
+   * connection checks every result), so the dispatcher need not validate it a second time.
+   */
+  readonly validatesResults?: boolean;
   /** Rejects with ProtocolError (timeout → intercept_timeout, dead connection → provider_interrupted). */
   request<R>(method: 'extension/intercept', params: InterceptParams, opts: InterceptRequestOptions): Promise<R>;
   /** Best-effort `extension/event`; false when the event was dropped. */

@@ -244,7 +244,7 @@ export class Sidecar {
 
   // ---- traffic ----------------------------------------------------------------------------------
 
-  request<R>(method: string, params: object, opts?: { timeoutMs?: number; timeoutReason?: ErrorReason; signal?: AbortSignal }): Promise<R> {
+  request<R>(method: string, params: object, opts?: { timeoutMs?: number; timeoutReason?: ErrorReason; signal?: AbortSignal; paramsJson?: string }): Promise<R> {
     const proc = this.proc;
     if (this._state !== 'running' || !proc) return Promise.reject(new ProtocolError('provider_interrupted', this.notRunningMessage()));
     return proc.conn.request<R>(method, params, opts as RequestOptions | undefined);

@@ -9,6 +9,7 @@
 // carried it. Sidecar→host requests and notifications still go through the library's queue on
 // purpose: one message per turn lets a stream consumer drain between chunks, so a single read
 // holding hundreds of stream/chunk frames cannot overflow its bounded delivery queue.
+import { performance } from 'node:perf_hooks';
 import type { Readable, Writable } from 'node:stream';
 import {
   AbstractMessageReader,
@@ -44,6 +45,9 @@ type JsonId = string | number | null;
 interface PendingCall {
   resolve(result: unknown): void;
   reject(err: Error): void;
+  /** performance.now() by which an answer must have arrived; undefined = no timeout. */
+  deadline?: number;
+  expire?(): void;
 }
 
 /** An error response from the peer without valid structured data: code kept, message redacted. */
@@ -78,6 +82,12 @@ export interface RequestOptions {
   /** Reason for the timeout error. Default `internal`. */
   timeoutReason?: ErrorReason;
   signal?: AbortSignal;
+  /**
+   * `JSON.stringify(params)`, already built by the caller (the intercept path splices in payload
+   * JSON it had to serialise anyway to measure it). The params object is still what is validated;
+   * the caller guarantees the text is its exact serialisation, so the frame is byte-identical.
+   */
+  paramsJson?: string;
 }
 
 export interface ValidatedConnectionOptions {
@@ -155,6 +165,11 @@ export class ValidatedConnection {
   // Our outbound calls: wire ids count from 1 like the reference host.
   private nextId = 1;
   private readonly pending = new Map<number, PendingCall>();
+  // One timer for every call's deadline (armed for the earliest one) instead of a setTimeout and
+  // clearTimeout per call: intercepts are sequential with equal budgets, so it is rarely re-armed.
+  // Unref'd: a pending call never keeps the process alive on its own (the child's pipes do).
+  private deadlineTimer: NodeJS.Timeout | undefined;
+  private armedFor = Infinity;
   private ready = false;
   private shuttingDown = false;
   private endInfo: ConnectionEnd | undefined;
@@ -231,17 +246,17 @@ export class ValidatedConnection {
     const id = this.nextId++;
     let frame: Frame;
     try {
-      frame = this.writer.encodeText({ jsonrpc: '2.0', id, method, params });
+      frame = opts.paramsJson === undefined
+        ? this.writer.encodeText({ jsonrpc: '2.0', id, method, params })
+        : this.writer.frameText(`{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${opts.paramsJson}}`);
     } catch (err) {
       return Promise.reject(err as Error); // oversize: this call fails, the connection stays
     }
     // One promise per call: the pending entry carries its own timer and abort listener, so the
     // response settles the caller's promise directly (no wrapper promise, no extra turns).
     const result = new Promise<R>((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined;
       const signal = opts.signal;
       const cleanup = () => {
-        if (timer) clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
       };
       const call: PendingCall = {
@@ -273,7 +288,9 @@ export class ValidatedConnection {
       }
       if (opts.timeoutMs !== undefined) {
         const ms = opts.timeoutMs;
-        timer = setTimeout(() => giveUp(new ProtocolError(opts.timeoutReason ?? 'internal', `${method} got no answer within ${ms} ms`)), ms);
+        call.deadline = performance.now() + ms;
+        call.expire = () => giveUp(new ProtocolError(opts.timeoutReason ?? 'internal', `${method} got no answer within ${ms} ms`));
+        this.watchDeadline(call.deadline);
       }
     });
     this.traceOut(frame);
@@ -318,6 +335,28 @@ export class ValidatedConnection {
     if (!this.traceOn()) return;
     const end = Math.min(frame.length - 1, 2000);
     this.logger.trace(`-> ${redact(typeof frame === 'string' ? frame.slice(0, end) : frame.toString('utf8', 0, end))}`);
+  }
+
+  private watchDeadline(deadline: number): void {
+    if (deadline >= this.armedFor || this.endInfo) return;
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.armedFor = deadline;
+    this.deadlineTimer = setTimeout(() => this.expireDue(), Math.max(0, Math.ceil(deadline - performance.now())));
+    this.deadlineTimer.unref();
+  }
+
+  /** Fails every call whose deadline has passed, then re-arms for the earliest one left. */
+  private expireDue(): void {
+    this.deadlineTimer = undefined;
+    this.armedFor = Infinity;
+    const now = performance.now();
+    let next = Infinity;
+    for (const call of [...this.pending.values()]) {
+      if (call.deadline === undefined) continue;
+      if (call.deadline <= now) call.expire?.();
+      else if (call.deadline < next) next = call.deadline;
+    }
+    if (next !== Infinity) this.watchDeadline(next);
   }
 
   // ---- inbound gate -------------------------------------------------------------------------
@@ -435,6 +474,8 @@ export class ValidatedConnection {
   private finish(end: ConnectionEnd): void {
     if (this.endInfo) return;
     this.endInfo = end;
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = undefined;
     this.abort.abort();
     this.reader.dispose();
     const calls = [...this.pending.values()];

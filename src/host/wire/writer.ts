@@ -81,7 +81,12 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
 
   /** Like `encode`, as text: what the connection writes (see `Frame`). */
   encodeText(msg: unknown): string {
-    const text = JSON.stringify(msg) + '\n';
+    return this.frameText(JSON.stringify(msg));
+  }
+
+  /** A frame from JSON text the caller already serialised; throws `frame_too_large` like `encode`. */
+  frameText(json: string): string {
+    const text = json + '\n';
     // Cheap bound first: UTF-8 never takes more than 3 bytes per UTF-16 unit.
     if (text.length * 3 > this.maxFrameBytes) {
       const bytes = Buffer.byteLength(text, 'utf8');
