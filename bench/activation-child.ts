@@ -1,4 +1,4 @@
-// Child process of the activation figure: loads the minified dist/extension.js against a stub
+// Child process of the activation figure's fallback (used only when code-server is not provisioned): loads the
 // `vscode` module in plain Node, calls activate() once and prints one JSON line, then exits before
 // the deferred session start (setImmediate) can run. Not a substitute for a real VS Code run: the
 // stub's calls cost next to nothing, so this is the extension's own work only.

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     startedAt: new Date().toISOString(),
     notes: [
       'ratio = value / floor for times and sizes, floor / value for throughput: 1.0 is the floor, higher is worse',
-      'activation is measured with a stub vscode module in plain Node, not inside a real VS Code run',
+      'activation.how: "vscode" = measured inside a real VS Code (code-server); "stub-vscode" = the plain-Node fallback used only when code-server is not provisioned or the in-host probe failed',
     ],
   };
   if (want('intercept')) {

@@ -44,6 +44,13 @@ export interface ReasonixApi {
   onDidChangeSessions(listener: () => void): Disposable;
   /** A plugin crashed or failed to start (the user also sees a notification). */
   onDidFailPlugin(listener: (failure: PluginFailure) => void): Disposable;
+  /** Read-only figures about this extension itself (what `npm run bench` reads in a real VS Code). */
+  diagnostics(): ApiDiagnostics;
+}
+
+export interface ApiDiagnostics {
+  /** Milliseconds `activate()` spent on its own work (the "activated in N ms" log line). */
+  readonly activationMs: number;
 }
 
 export interface PluginFailure {
@@ -65,6 +72,7 @@ export function createApi(
   sessions: SessionManager,
   surfaces: SurfaceFeed,
   run: (a: RunActionArgs) => Promise<RunOutcome>,
+  diagnostics: () => ApiDiagnostics,
 ): ReasonixApi {
   const pick = (folder?: string): FolderSession => {
     const all = sessions.sessions();
@@ -99,6 +107,7 @@ export function createApi(
     listModels: (opts) => pick(opts?.folder).engine.models(),
     openStream: (ref, request, opts) => pick(opts?.folder).engine.openStream(ref, request, { model: opts?.model, signal: opts?.signal }),
     runAction: run,
+    diagnostics,
     surfaces: () => surfaces.snapshot(),
     onDidChangeSurfaces: (l) => surfaces.onDidChange(l),
     onDidChangeSessions: (l) => sessions.onDidChange(l),

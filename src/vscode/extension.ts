@@ -17,7 +17,8 @@ export function activate(context: vscode.ExtensionContext): ReasonixApi {
     if (ctx !== c) return;
     c.start().catch((err: Error) => c.log.error(`starting sessions failed: ${err.message}`));
   });
-  c.log.debug(`activated in ${(performance.now() - t0).toFixed(1)} ms of own work`);
+  c.activationMs = performance.now() - t0;
+  c.log.debug(`activated in ${c.activationMs.toFixed(1)} ms of own work`);
   return c.api;
 }
 
