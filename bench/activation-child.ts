@@ -1,6 +1,7 @@
-// Child process of the activation figure's fallback (used only when code-server is not provisioned): loads the
-// `vscode` module in plain Node, calls activate() once and prints one JSON line, then exits before
-// the deferred session start (setImmediate) can run. Not a substitute for a real VS Code run: the
+// Child process of the activation figure's fallback (only when code-server is not provisioned):
+// loads the minified dist/extension.js against a stub `vscode` module in plain Node, calls
+// activate() once and prints one JSON line, then exits before the deferred session start
+// (setImmediate) can run. Not a substitute for a real VS Code run: the
 // stub's calls cost next to nothing, so this is the extension's own work only.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
