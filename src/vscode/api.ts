@@ -51,6 +51,8 @@ export interface ReasonixApi {
 export interface ApiDiagnostics {
   /** Milliseconds `activate()` spent on its own work (the "activated in N ms" log line). */
   readonly activationMs: number;
+  /** CPU time of this process during that work: less sensitive than wall time to a busy machine. */
+  readonly activationCpuMs: number;
 }
 
 export interface PluginFailure {

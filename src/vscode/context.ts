@@ -28,6 +28,7 @@ export class Ctx implements vscode.Disposable {
   readonly prompts: VsCodePrompts;
   /** Set by activate() once its own work is done; NaN until then. */
   activationMs = NaN;
+  activationCpuMs = NaN;
   private surfaces: SurfacesController | undefined;
   private readonly subs: vscode.Disposable[] = [];
 
@@ -50,7 +51,7 @@ export class Ctx implements vscode.Disposable {
     });
     const tree = new SupervisionTree(this.sessions, this.store);
     this.surfaces = registerSurfaces(ext, surfaceSource(this.store, this.sessions, isTrusted), surfaceSink(this.sessions), this.log.channel);
-    this.api = createApi(this.sessions, this.store, (a) => runAction(this.sessions, a), () => ({ activationMs: this.activationMs }));
+    this.api = createApi(this.sessions, this.store, (a) => runAction(this.sessions, a), () => ({ activationMs: this.activationMs, activationCpuMs: this.activationCpuMs }));
     this.subs.push(
       this.log,
       this.linked,

@@ -10,6 +10,7 @@ let ctx: Ctx | undefined;
 
 export function activate(context: vscode.ExtensionContext): ReasonixApi {
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   ctx = new Ctx(context, realSidecarFactory);
   const c = ctx;
   // Sessions start on the next turn, never inside activate().
@@ -18,6 +19,8 @@ export function activate(context: vscode.ExtensionContext): ReasonixApi {
     c.start().catch((err: Error) => c.log.error(`starting sessions failed: ${err.message}`));
   });
   c.activationMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  c.activationCpuMs = (cpu.user + cpu.system) / 1000;
   c.log.debug(`activated in ${c.activationMs.toFixed(1)} ms of own work`);
   return c.api;
 }

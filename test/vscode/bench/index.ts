@@ -12,7 +12,7 @@ export async function run(): Promise<void> {
   const ext = vscode.extensions.getExtension<ReasonixApi>('reasonix.reasonix-vscode-host');
   if (!ext) throw new Error('reasonix.reasonix-vscode-host is not installed in this host');
   const api = await ext.activate();
-  const { activationMs } = api.diagnostics();
+  const { activationMs, activationCpuMs } = api.diagnostics();
   if (!Number.isFinite(activationMs)) throw new Error(`activationMs is not a number: ${activationMs}`);
-  console.log(PROBE_PREFIX + JSON.stringify({ activationMs, vscode: vscode.version }));
+  console.log(PROBE_PREFIX + JSON.stringify({ activationMs, activationCpuMs, vscode: vscode.version }));
 }
