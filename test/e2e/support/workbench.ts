@@ -175,8 +175,20 @@ export class Workbench {
     const sidebar = this.page.locator('.part.sidebar');
     const titleLabel = sidebar.locator('.composite.title .title-label');
     const showing = async () => (await sidebar.isVisible()) && normalise((await titleLabel.textContent()) ?? '').toLowerCase().includes(title.toLowerCase());
-    if (!(await showing())) await item.click();
-    await waitFor(showing, { timeoutMs: this.timeouts.stepMs, what: `side bar showing "${title}"` });
+    // Clicking the item of the container already shown hides the side bar, and the title can lag
+    // behind a switch: click only when it is not showing, and again if a click toggled it away.
+    let lastClick = 0;
+    await waitFor(
+      async () => {
+        if (await showing()) return true;
+        if (Date.now() - lastClick > 1500) {
+          lastClick = Date.now();
+          await item.click();
+        }
+        return false;
+      },
+      { timeoutMs: this.timeouts.stepMs, what: `side bar showing "${title}"` },
+    );
     return sidebar;
   }
 
