@@ -89,7 +89,8 @@ describe('UI harness (probe .vsix installed into code-server, driven by Chromium
   it('runs a palette command, then reads its notification and its Output channel', async () => {
     const wb = session().workbench;
     await wb.runCommand('Harness Probe: Say Hello');
-    const item = await wb.waitForNotification('Hello from the probe');
+    // The first command also activates the probe extension: allow for a slow extension host start.
+    const item = await wb.waitForNotification('Hello from the probe', 60_000);
     const text = (await item.textContent()) ?? '';
     assert.match(text, new RegExp(`REASONIX_HOME=${join(session().sandbox, 'reasonix-home')}`));
     assert.ok((await wb.notifications()).some((n) => n.startsWith('Hello from the probe')));
