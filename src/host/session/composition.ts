@@ -8,6 +8,7 @@ import { discoverPlugins } from '../plugins';
 import type { PluginEntry, PluginSpec } from '../plugins/types';
 import { createDispatcher, decodeHookPayload, interceptClientFor, isHookPoint, type InterceptDispatcher } from '../intercepts';
 import { SessionRuntime } from '../runtime';
+import { Emitter } from '../runtime/emitter';
 import type { Sidecar, SidecarOptions } from '../sidecar';
 import { failureOf } from '../runtime/port';
 import { catalog, pluginOfRef, streamHandlers, StreamHub, type ProviderRequestInput } from '../streams';
@@ -30,17 +31,6 @@ export interface CompositionDeps {
   timeouts?: SidecarOptions['timeouts'];
 }
 
-class Listeners<T> {
-  private readonly set = new Set<(v: T) => void>();
-  on(l: (v: T) => void): Disposable {
-    this.set.add(l);
-    return { dispose: () => this.set.delete(l) };
-  }
-  fire(v: T): void {
-    for (const l of [...this.set]) l(v);
-  }
-}
-
 export function createSessionEngine(opts: SessionEngineOptions, deps: CompositionDeps): SessionEngine {
   return new ComposedSession(opts, deps);
 }
@@ -53,9 +43,9 @@ class ComposedSession implements SessionEngine {
   private readonly knownActions = new Map<string, readonly UIActionDecl[]>();
   private entries: PluginEntry[] = [];
   private runnable: PluginSpec[] = [];
-  private readonly changed = new Listeners<void>();
-  private readonly crashed = new Listeners<FailureInfo>();
-  private readonly startFailed = new Listeners<FailureInfo>();
+  private readonly changed = new Emitter<void>();
+  private readonly crashed = new Emitter<FailureInfo>();
+  private readonly startFailed = new Emitter<FailureInfo>();
   private readonly log: Logger;
   private cachedDispatcher?: { generation: unknown; sidecars: Sidecar[]; dispatcher: InterceptDispatcher };
 
@@ -246,7 +236,7 @@ class ComposedSession implements SessionEngine {
     const decoded = decodeHookPayload(point, payload);
     if (!decoded.ok) throw new Error(`invalid ${point} payload: ${decoded.message}`);
     const outcome = await this.dispatcher().dispatch(point, decoded.value);
-    return { ...outcome, decision: outcome.decision, payload: outcome.payload, changedBy: outcome.changedBy, warnings: outcome.warnings };
+    return outcome;
   }
 
   async models(): Promise<ModelInfo[]> {
@@ -264,14 +254,14 @@ class ComposedSession implements SessionEngine {
   }
 
   onDidChange(l: () => void): Disposable {
-    return this.changed.on(l);
+    return this.changed.event(l);
   }
 
   onCrash(l: (info: FailureInfo) => void): Disposable {
-    return this.crashed.on(l);
+    return this.crashed.event(l);
   }
 
   onStartFailure(l: (info: FailureInfo) => void): Disposable {
-    return this.startFailed.on(l);
+    return this.startFailed.event(l);
   }
 }
