@@ -89,6 +89,27 @@ export class Fleet {
   }
 }
 
+/**
+ * Mocha wiring shared by the describe blocks that start sidecars: a fleet stopped after each
+ * test and a fresh scratch folder per test (`scratch` follows the current test).
+ */
+export function useFleet(): { readonly fleet: Fleet; readonly scratch: Scratch } {
+  const fleet = new Fleet();
+  let current: Scratch | undefined;
+  beforeEach(() => (current = new Scratch()));
+  afterEach(async () => {
+    await fleet.stopAll();
+    current?.cleanup();
+  });
+  return {
+    fleet,
+    get scratch(): Scratch {
+      if (!current) throw new Error('scratch is only available inside a test');
+      return current;
+    },
+  };
+}
+
 export async function until(cond: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + ms;
   while (!cond()) {

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { liveDescendants } from '../../support/orphans';
 import { StartError, type FailureInfo, type SidecarState } from '../../../src/host/sidecar';
 import { ProtocolError } from '../../../src/protocol';
-import { FIXTURES, Fleet, INTERCEPT, MemoryLogger, SESSION, Scratch, alive, pluginFor, until } from './fixtures';
+import { FIXTURES, Fleet, INTERCEPT, MemoryLogger, SESSION, Scratch, alive, pluginFor, until, useFleet } from './fixtures';
 
 async function startError(p: Promise<void>): Promise<StartError> {
   try {
@@ -81,24 +81,19 @@ describe('sidecar: spawn rules (§2.1)', () => {
 });
 
 describe('sidecar: handshake (§2.2–2.4)', () => {
-  const fleet = new Fleet();
-  let scratch: Scratch;
-  beforeEach(() => (scratch = new Scratch()));
-  afterEach(async () => {
-    await fleet.stopAll();
-    scratch.cleanup();
-  });
+  const ctx = useFleet();
+  const { fleet } = ctx;
 
   it('sends exactly the five-member extension/initialize as the first frame (case 16)', async () => {
     const plugin = pluginFor('well-behaved.js', {
-      env: { FIX_RECORD: scratch.file('rx') },
+      env: { FIX_RECORD: ctx.scratch.file('rx') },
       intercepts: ['tool.before'],
       replaces: ['system_prompt'],
       capabilities: ['ui', 'providers'],
     });
     const s = fleet.make({ plugin });
     await s.start();
-    const first = scratch.records('rx')[0];
+    const first = ctx.scratch.records('rx')[0];
     assert.deepEqual(first, {
       jsonrpc: '2.0',
       id: 1,
@@ -114,14 +109,14 @@ describe('sidecar: handshake (§2.2–2.4)', () => {
   });
 
   it('sends extension/initialized exactly once, with {}, after the result was accepted (case 25)', async () => {
-    const s = fleet.make({ plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: scratch.file('rx') } }) });
+    const s = fleet.make({ plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: ctx.scratch.file('rx') } }) });
     const states: SidecarState[] = [];
     s.onStateChange((st) => states.push(st));
     await s.start();
     await s.request('extension/intercept', INTERCEPT); // a later frame proves initialized was read before it
-    const methods = (scratch.records('rx') as { method?: string; params?: unknown }[]).map((f) => f.method);
+    const methods = (ctx.scratch.records('rx') as { method?: string; params?: unknown }[]).map((f) => f.method);
     assert.deepEqual(methods, ['extension/initialize', 'extension/initialized', 'extension/intercept']);
-    assert.deepEqual((scratch.records('rx')[1] as { params: unknown }).params, {});
+    assert.deepEqual((ctx.scratch.records('rx')[1] as { params: unknown }).params, {});
     assert.deepEqual(states, ['starting', 'running']);
     assert.ok(s.readyAt && s.readyAt <= Date.now());
     assert.equal(s.initializeResult?.name, 'fixture');
@@ -234,16 +229,11 @@ describe('sidecar: handshake (§2.2–2.4)', () => {
 });
 
 describe('sidecar: shutdown and crash (§2.6, §2.7)', () => {
-  const fleet = new Fleet();
-  let scratch: Scratch;
-  beforeEach(() => (scratch = new Scratch()));
-  afterEach(async () => {
-    await fleet.stopAll();
-    scratch.cleanup();
-  });
+  const ctx = useFleet();
+  const { fleet } = ctx;
 
   it('sends extension/shutdown {timeoutMillis}, then closes stdin; orderly exit is not a crash (cases 28, 29)', async () => {
-    const s = fleet.make({ plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: scratch.file('rx') } }), timeouts: { shutdownRequestMs: 5000 } });
+    const s = fleet.make({ plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: ctx.scratch.file('rx') } }), timeouts: { shutdownRequestMs: 5000 } });
     const crashes: FailureInfo[] = [];
     s.onCrash((i) => crashes.push(i));
     const states: SidecarState[] = [];
@@ -251,7 +241,7 @@ describe('sidecar: shutdown and crash (§2.6, §2.7)', () => {
     s.onStateChange((st) => states.push(st));
     const pid = s.pid;
     await s.stop();
-    const rx = scratch.records('rx') as ({ method?: string; params?: unknown } | string)[];
+    const rx = ctx.scratch.records('rx') as ({ method?: string; params?: unknown } | string)[];
     assert.deepEqual(rx.slice(-2), [{ jsonrpc: '2.0', id: 2, method: 'extension/shutdown', params: { timeoutMillis: 5000 } }, 'EOF']);
     assert.deepEqual(states, ['stopping', 'stopped']);
     assert.equal(alive(pid), false);
@@ -262,7 +252,7 @@ describe('sidecar: shutdown and crash (§2.6, §2.7)', () => {
 
   it('kills a sidecar that ignores shutdown, SIGTERM and EOF within timeout + grace + reap; a second stop returns at once (case 28)', async () => {
     const t = { shutdownRequestMs: 200, exitGraceMs: 100, reapMs: 1000 };
-    const s = fleet.make({ plugin: pluginFor('ignores-shutdown.js', { env: { FIX_RECORD: scratch.file('rx') } }), timeouts: t });
+    const s = fleet.make({ plugin: pluginFor('ignores-shutdown.js', { env: { FIX_RECORD: ctx.scratch.file('rx') } }), timeouts: t });
     await s.start();
     const pid = s.pid;
     const started = Date.now();
@@ -277,7 +267,7 @@ describe('sidecar: shutdown and crash (§2.6, §2.7)', () => {
     const again = Date.now();
     await s.stop();
     assert.ok(Date.now() - again < 100, 'second stop returns immediately');
-    const rx = scratch.rawRecords('rx');
+    const rx = ctx.scratch.rawRecords('rx');
     assert.ok(rx.some((l) => l.includes('"extension/shutdown"')));
     assert.ok(rx.includes('EOF'), 'stdin was closed before the kill');
   });

@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import type { FailureInfo } from '../../../src/host/sidecar';
 import { PeerError } from '../../../src/host/wire';
 import { ProtocolError } from '../../../src/protocol';
-import { Fleet, INTERCEPT, MemoryLogger, Scratch, alive, pluginFor, until } from './fixtures';
+import { INTERCEPT, MemoryLogger, alive, pluginFor, until, useFleet } from './fixtures';
 
 interface Frame {
   id?: unknown;
@@ -16,22 +16,17 @@ interface Frame {
 const publish = { surfaceId: 's1', sessionId: 'sess-1', generation: 3, kind: 'status', payload: { text: 'ok' } };
 
 describe('sidecar transport (real process)', () => {
-  const fleet = new Fleet();
-  let scratch: Scratch;
-  beforeEach(() => (scratch = new Scratch()));
-  afterEach(async () => {
-    await fleet.stopAll();
-    scratch.cleanup();
-  });
+  const ctx = useFleet();
+  const { fleet } = ctx;
 
   /** Starts well-behaved.js writing `lines` after initialized; resolves once `count` answers were recorded. */
   async function answersTo(lines: string[], count: number, extraEnv: Record<string, string> = {}) {
     const s = fleet.make({
-      plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: scratch.file('rx'), FIX_LINES: JSON.stringify(lines), ...extraEnv } }),
+      plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: ctx.scratch.file('rx'), FIX_LINES: JSON.stringify(lines), ...extraEnv } }),
       handlers: { uiPublish: () => ({ accepted: true }) },
     });
     await s.start();
-    const answers = () => (scratch.records('rx') as Frame[]).filter((f) => typeof f === 'object' && f.method === undefined);
+    const answers = () => (ctx.scratch.records('rx') as Frame[]).filter((f) => typeof f === 'object' && f.method === undefined);
     await until(() => answers().length >= count, 10_000, `${count} answers`);
     return { s, answers: answers() };
   }
@@ -70,12 +65,12 @@ describe('sidecar transport (real process)', () => {
     const ref = s.content.put('/payload', Buffer.from('hello'));
     const s2 = fleet.make({
       plugin: pluginFor('well-behaved.js', {
-        env: { FIX_RECORD: scratch.file('rx'), FIX_LINES: JSON.stringify([JSON.stringify({ jsonrpc: '2.0', id: 'c', method: 'host/content/read', params: { contentRef: 'nope', offset: 0 } })]) },
+        env: { FIX_RECORD: ctx.scratch.file('rx'), FIX_LINES: JSON.stringify([JSON.stringify({ jsonrpc: '2.0', id: 'c', method: 'host/content/read', params: { contentRef: 'nope', offset: 0 } })]) },
       }),
     });
     await s2.start();
-    await until(() => scratch.records('rx').some((f) => (f as Frame).id === 'c'), 10_000);
-    const answer = scratch.records('rx').find((f) => (f as Frame).id === 'c') as Frame;
+    await until(() => ctx.scratch.records('rx').some((f) => (f as Frame).id === 'c'), 10_000);
+    const answer = ctx.scratch.records('rx').find((f) => (f as Frame).id === 'c') as Frame;
     assert.deepEqual(answer.error?.data, { reason: 'content_ref_expired', retryable: true });
     assert.equal(ref.totalBytes, 5);
     assert.equal(s.content.get(ref.contentRef)?.bytes.toString(), 'hello');
@@ -102,10 +97,10 @@ describe('sidecar transport (real process)', () => {
   });
 
   it('answers a response with both result and error -32600 and keeps the call pending (case 8)', async () => {
-    const s = fleet.make({ plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: scratch.file('rx'), FIX_INTERCEPT: 'both-then-ok' } }) });
+    const s = fleet.make({ plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: ctx.scratch.file('rx'), FIX_INTERCEPT: 'both-then-ok' } }) });
     await s.start();
     assert.deepEqual(await s.request('extension/intercept', INTERCEPT), { decision: 'continue' });
-    await until(() => scratch.records('rx').some((f) => (f as Frame).error?.code === -32600), 10_000);
+    await until(() => ctx.scratch.records('rx').some((f) => (f as Frame).error?.code === -32600), 10_000);
   });
 
   it('rejects an invalid intercept result with protocol_error; maps sidecar errors with redaction', async () => {
@@ -189,12 +184,12 @@ describe('sidecar transport (real process)', () => {
   });
 
   it('sends only integer, unique request ids and explicit object params on the wire (case 68)', async () => {
-    const s = fleet.make({ plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: scratch.file('rx') } }) });
+    const s = fleet.make({ plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: ctx.scratch.file('rx') } }) });
     await s.start();
     await Promise.all([1, 2, 3, 4, 5].map((seq) => s.request('extension/intercept', { ...INTERCEPT, seq })));
     await s.request('extension/provider/catalog', {}).catch(() => undefined); // the fixture answers unknown_method
     await s.stop();
-    const raw = scratch.rawRecords('rx').filter((l) => l.startsWith('{') && l.includes('"method"') && l.includes('"id"'));
+    const raw = ctx.scratch.rawRecords('rx').filter((l) => l.startsWith('{') && l.includes('"method"') && l.includes('"id"'));
     assert.equal(raw.length, 8); // initialize, 5 intercepts, catalog, shutdown
     const ids = raw.map((l) => {
       const m = /"id":(-?\d+)[,}]/.exec(l);
