@@ -136,6 +136,15 @@ describe('Reasonix extension (in a real VS Code)', function () {
     assert.deepEqual(await stream.outcome, { kind: 'completed' });
   });
 
+  it('the exported API resolves provider refs like the engine: a provider prefix opens the declared model, an undeclared ref is refused', async () => {
+    const prefix = await api.openStream('plugin/showcase/echo', { messages: [{ role: 'user', content: 'ping' }] });
+    const texts: string[] = [];
+    for await (const c of prefix) if ((c as { type: string }).type === 'text') texts.push((c as { text: string }).text);
+    assert.equal(texts.join(''), 'Echo: ping');
+    assert.deepEqual(await prefix.outcome, { kind: 'completed' });
+    await assert.rejects(api.openStream('plugin/showcase/echo/nope', {}), /unknown model "plugin\/showcase\/echo\/nope"/);
+  });
+
   it('delivers a burst of file changes to the sidecar complete', async () => {
     const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
     const dir = path.join(root, `burst-${Date.now()}`);

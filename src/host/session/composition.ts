@@ -11,7 +11,7 @@ import { SessionRuntime } from '../runtime';
 import { Emitter } from '../runtime/emitter';
 import type { Sidecar, SidecarOptions } from '../sidecar';
 import { failureOf } from '../runtime/port';
-import { catalog, pluginOfRef, streamHandlers, StreamHub, type ProviderRequestInput } from '../streams';
+import { catalog, resolveProviderRef, streamHandlers, StreamHub, UnknownModelError, type ProviderDeclarations, type ProviderRequestInput } from '../streams';
 import { attachSidecar, uiHandlers, UiHub, type SurfaceStore } from '../ui';
 import type { EngineState } from '../supervision';
 import type { UIActionDecl } from '../../protocol';
@@ -239,18 +239,45 @@ class ComposedSession implements SessionEngine {
     return outcome;
   }
 
-  async models(): Promise<ModelInfo[]> {
-    const withProviders = this.running().filter((s) => s.plugin.runtime.capabilities.includes('providers'));
-    const cats = await Promise.all(withProviders.map((s) => catalog(s, { logger: this.log })));
-    return cats.flatMap((c) => c.providers.map((p) => ({ pluginId: c.pluginId, ref: p.ref, label: p.displayName })));
+  /** What each sidecar of the current generation declared at handshake: the resolver's input. */
+  private declarations(): ProviderDeclarations[] {
+    return [...(this.runtime.current?.sidecars.values() ?? [])].map((s) => ({
+      pluginId: s.pluginId,
+      running: s.state === 'running',
+      providers: s.state === 'running' ? s.initializeResult?.providers ?? [] : [],
+    }));
   }
 
+  /**
+   * The catalog entries (HOST_SPEC §6: bounded, cached, failure = no models this time) that the
+   * one resolver accepts: a catalog entry the plugin did not declare at handshake could never be
+   * opened, so it is not offered.
+   */
+  async models(): Promise<ModelInfo[]> {
+    const declared = this.declarations();
+    const withProviders = this.running().filter((s) => s.plugin.runtime.capabilities.includes('providers'));
+    const cats = await Promise.all(withProviders.map((s) => catalog(s, { logger: this.log })));
+    const out: ModelInfo[] = [];
+    for (const c of cats) {
+      for (const p of c.providers) {
+        try {
+          const r = resolveProviderRef(p.ref, declared);
+          out.push({ pluginId: c.pluginId, ref: p.ref, label: p.displayName, ...(r.model === undefined ? {} : { model: r.model }) });
+        } catch (err) {
+          if (!(err instanceof UnknownModelError)) throw err;
+          this.log.warn(`[${c.pluginId}] catalog entry not offered: ${err.message}`);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Refuses an undeclared ref locally (no `stream/open`); sends the declared ref and model. */
   async openStream(providerRef: string, request: unknown, o: { model?: string; signal?: AbortSignal } = {}): Promise<StreamHandle> {
-    const id = pluginOfRef(providerRef);
-    const hub = id ? this.streamHubs.get(id) : undefined;
-    const s = id ? this.runtime.current?.sidecars.get(id) : undefined;
-    if (!id || !hub || s?.state !== 'running') throw new Error(`no running extension serves ${providerRef}`);
-    return hub.openStream({ providerRef, model: o.model, request: request as ProviderRequestInput, signal: o.signal });
+    const r = resolveProviderRef(providerRef, this.declarations(), o.model);
+    const hub = this.streamHubs.get(r.pluginId);
+    if (!hub) throw new UnknownModelError(providerRef, `plugin ${r.pluginId} is not running`);
+    return hub.openStream({ providerRef: r.providerRef, model: r.model, request: request as ProviderRequestInput, signal: o.signal });
   }
 
   onDidChange(l: () => void): Disposable {

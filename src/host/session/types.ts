@@ -49,6 +49,8 @@ export interface ModelInfo {
   /** `plugin/<pluginId>/<name>/<model>`. */
   ref: string;
   label?: string;
+  /** The model segment `stream/open` carries for this ref, when the declaration names one. */
+  model?: string;
 }
 
 /** What a dispatched hook point came to (the engine's outcome, passed through). */
@@ -90,7 +92,13 @@ export interface SessionEngine {
   invokeAction(pluginId: string, actionId: string, args?: Record<string, string>): Promise<ActionResult>;
   submit(pluginId: string, surfaceId: string, values: FormValues): Promise<ActionResult>;
   dispatch(point: string, payload: unknown): Promise<HookOutcome>;
+  /** Catalog entries the plugin also declared at handshake (each one resolves in openStream). */
   models(): Promise<ModelInfo[]>;
+  /**
+   * Resolves `providerRef` against the handshake declarations (streams/resolve.ts) and opens the
+   * stream with the declared ref and model; an undeclared ref rejects with UnknownModelError
+   * ("unknown model …", reason invalid_params) before anything is sent.
+   */
   openStream(providerRef: string, request: unknown, opts?: { model?: string; signal?: AbortSignal }): Promise<StreamHandle>;
   onDidChange(listener: () => void): Disposable;
   onCrash(listener: (info: FailureInfo) => void): Disposable;
