@@ -123,6 +123,11 @@ describe('Reasonix extension (in a real VS Code)', function () {
     const passed = await api.dispatch('tool.before', { name: 'read_file', arguments: '{"path":"a"}' });
     assert.equal(passed.decision, 'continue');
     await assert.rejects(api.dispatch('no.such.point', {}), /not one of the 17 hook points/);
+    // Known tools (issue 11 item 3): showcase's echo replacement names a tool the caller lacks.
+    const unknown = await api.dispatch('tool.before', { name: 'echo', arguments: '{}' }, { knownTools: ['read_file'] });
+    assert.equal(unknown.decision, 'failed');
+    const known = await api.dispatch('tool.before', { name: 'echo', arguments: '{}' }, { knownTools: ['echo'] });
+    assert.equal(known.decision, 'continue');
   });
 
   it('lists extension-hosted models and streams from one to completion', async () => {

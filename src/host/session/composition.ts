@@ -16,7 +16,7 @@ import { attachSidecar, uiHandlers, UiHub, type SurfaceStore } from '../ui';
 import type { EngineState } from '../supervision';
 import type { UIActionDecl } from '../../protocol';
 import type {
-  ActionResult, Disposable, FailureInfo, HookOutcome, ModelInfo, PluginStatus, SessionEngine, SessionEngineOptions, StreamHandle,
+  ActionResult, DispatchCallOptions, Disposable, FailureInfo, HookOutcome, ModelInfo, PluginStatus, SessionEngine, SessionEngineOptions, StreamHandle,
 } from './types';
 
 /** The engine's sidecar; the factory decides how it logs. */
@@ -231,11 +231,12 @@ class ComposedSession implements SessionEngine {
     return this.hub.submit(pluginId, surfaceId, values);
   }
 
-  async dispatch(point: string, payload: unknown): Promise<HookOutcome> {
+  async dispatch(point: string, payload: unknown, opts: DispatchCallOptions = {}): Promise<HookOutcome> {
     if (!isHookPoint(point)) throw new Error(`"${point}" is not one of the 17 hook points`);
     const decoded = decodeHookPayload(point, payload);
     if (!decoded.ok) throw new Error(`invalid ${point} payload: ${decoded.message}`);
-    const outcome = await this.dispatcher().dispatch(point, decoded.value);
+    const known = opts.knownTools ? new Set(opts.knownTools) : undefined;
+    const outcome = await this.dispatcher().dispatch(point, decoded.value, known ? { knownTools: (name) => known.has(name) } : {});
     return outcome;
   }
 

@@ -53,6 +53,10 @@ export interface ModelInfo {
   model?: string;
 }
 
+export interface DispatchCallOptions {
+  knownTools?: readonly string[];
+}
+
 /** What a dispatched hook point came to (the engine's outcome, passed through). */
 export interface HookOutcome {
   decision: string;
@@ -91,7 +95,11 @@ export interface SessionEngine {
   notifyResourcesChanged(paths: string[]): number;
   invokeAction(pluginId: string, actionId: string, args?: Record<string, string>): Promise<ActionResult>;
   submit(pluginId: string, surfaceId: string, values: FormValues): Promise<ActionResult>;
-  dispatch(point: string, payload: unknown): Promise<HookOutcome>;
+  /**
+   * `knownTools`: the tools the caller's agent has; a `tool.before` replacement naming another
+   * tool then fails the call (contract violation, every plugin class). Omitted: any name passes.
+   */
+  dispatch(point: string, payload: unknown, opts?: DispatchCallOptions): Promise<HookOutcome>;
   /** Catalog entries the plugin also declared at handshake (each one resolves in openStream). */
   models(): Promise<ModelInfo[]>;
   /**
