@@ -7,7 +7,7 @@ import { scopedLogger } from '../log';
 import { discoverPlugins } from '../plugins';
 import type { PluginEntry, PluginSpec } from '../plugins/types';
 import { createDispatcher, decodeHookPayload, interceptClientFor, isHookPoint, type InterceptDispatcher } from '../intercepts';
-import { SessionRuntime } from '../runtime';
+import { GenerationError, SessionRuntime, type RuntimeGeneration } from '../runtime';
 import { Emitter } from '../runtime/emitter';
 import type { Sidecar, SidecarOptions } from '../sidecar';
 import { failureOf } from '../runtime/port';
@@ -63,6 +63,7 @@ class ComposedSession implements SessionEngine {
       logger: this.log,
       maxConcurrent: opts.maxParallelStarts,
       budgetMs: opts.startupBudgetMs,
+      beforePublish: (gen) => this.buildSystemPrompt(gen),
     });
     this.runtime.onDidChange(() => this.changed.fire());
   }
@@ -151,6 +152,23 @@ class ComposedSession implements SessionEngine {
     this.observe('session.start', { phase: 'start' }); // fresh processes: a new session for them
   }
 
+  /**
+   * The reference runs `system_prompt.build` once per runtime build and fails the build when the
+   * `system_prompt` owner blocks or fails (HOST_SPEC §4.0, case 40). VS Code has no system prompt
+   * of its own, so the host default is the empty prompt; the owner's answer has no consumer here,
+   * but owners and listeners see the same lifecycle as in Reasonix (docs/DESIGN.md).
+   */
+  private async buildSystemPrompt(gen: RuntimeGeneration<Sidecar>): Promise<void> {
+    const sidecars = [...gen.sidecars.values()];
+    if (sidecars.length === 0) return; // no runtime: no process, no JSON
+    const dispatcher = this.dispatcherFor(gen, sidecars);
+    const out = await dispatcher.dispatch('system_prompt.build', { prompt: '', workspaceRoot: this.opts.workspaceRoot });
+    if (out.decision !== 'block' && out.decision !== 'failed') return;
+    const owner = out.blockedBy ?? out.error?.pluginId ?? 'the system_prompt owner';
+    const why = out.decision === 'block' ? `blocked it${out.reason ? `: ${out.reason}` : ''}` : `failed (${out.error?.reason}): ${out.error?.message}`;
+    throw new GenerationError('strategy_failed', `the system_prompt strategy of '${owner}' ${why}; the runtime was not started. Fix or disable '${owner}', then run Reasonix: Reload Runtime.`, [], owner);
+  }
+
   /** The session events this host owns (HOST_SPEC §4.0: event-only points, best effort). */
   private observe(point: 'session.start' | 'session.end', payload: { phase: 'start' | 'end' }): void {
     if (this.running().length === 0) return;
@@ -200,13 +218,17 @@ class ComposedSession implements SessionEngine {
    * silently absent (HOST_SPEC §4.4).
    */
   private dispatcher(): InterceptDispatcher {
-    const sidecars = [...(this.runtime.current?.sidecars.values() ?? [])];
+    return this.dispatcherFor(this.runtime.current, [...(this.runtime.current?.sidecars.values() ?? [])]);
+  }
+
+  /** Also used for a generation not yet published (its system_prompt.build), so warn-once carries over. */
+  private dispatcherFor(generation: unknown, sidecars: Sidecar[]): InterceptDispatcher {
     const cached = this.cachedDispatcher;
-    if (cached && cached.generation === this.runtime.current && cached.sidecars.length === sidecars.length && cached.sidecars.every((s, i) => s === sidecars[i])) {
+    if (cached && cached.generation === generation && cached.sidecars.length === sidecars.length && cached.sidecars.every((s, i) => s === sidecars[i])) {
       return cached.dispatcher;
     }
     const dispatcher = createDispatcher(sidecars.map((s, i) => interceptClientFor(s, i + 1)), { logger: this.log });
-    this.cachedDispatcher = { generation: this.runtime.current, sidecars, dispatcher };
+    this.cachedDispatcher = { generation, sidecars, dispatcher };
     return dispatcher;
   }
 

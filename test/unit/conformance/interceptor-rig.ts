@@ -17,6 +17,7 @@ export interface Rule {
   never?: boolean;
   crash?: boolean;
   attachEnvelope?: 'received' | 'bad-sha' | 'unknown-ref';
+  ruleFile?: string;
 }
 
 export interface Recorded {
