@@ -13,6 +13,8 @@ chain, the slot owner, observation events), prints the outcome, and stops the pl
   <event>           one of: ${INTERCEPT_EVENTS.join(', ')}
   --payload JSON    the hook payload, e.g. '{"name":"echo","arguments":"{}"}' for tool.before
   --plugin DIR      a plugin folder (repeatable)
+  --known-tool NAME a tool the agent knows (repeatable); with any given, a tool.before
+                    replacement naming another tool fails the call (contract violation)
   --json            print the outcome object as JSON
 
 Exit status: 0 dispatched (whatever the decision), 1 the operation failed, 2 usage error.`;
@@ -21,6 +23,7 @@ export async function fireCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, {
     payload: { type: 'string' },
     plugin: { type: 'string', multiple: true },
+    'known-tool': { type: 'string', multiple: true },
     workspace: { type: 'string' },
     json: { type: 'boolean' },
     verbose: { type: 'boolean' },
@@ -47,7 +50,8 @@ export async function fireCommand(argv: string[]): Promise<number> {
   });
   try {
     await session.engine.start();
-    const outcome = await session.engine.dispatch(event, payload);
+    const knownTools = values['known-tool'] as string[] | undefined;
+    const outcome = await session.engine.dispatch(event, payload, knownTools ? { knownTools } : {});
     if (out.json) out.object(outcome);
     else {
       out.line(`${event}: ${outcome.decision}${outcome.reason ? ` — ${outcome.reason}` : ''}`);

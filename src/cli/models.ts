@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { makeOut, parse, UsageError } from './args';
 import { openHeadlessSession, stderrLogger } from './headless';
 import { loadPlugins } from './loadPlugin';
+import { UnknownModelError } from '../host/streams';
 
 export const MODELS_HELP = `Usage: reasonix-host models --plugin DIR [--plugin DIR...] [--json]
 
@@ -12,7 +13,8 @@ plugin/<plugin>/<provider>/<model>), and stops them.`;
 export const STREAM_HELP = `Usage: reasonix-host stream --plugin DIR --model REF --prompt TEXT [--json]
 
 Opens a provider stream on an extension-hosted model and prints its chunks in order, then
-the terminal outcome. Ctrl+C cancels the stream (the sidecar gets stream/cancel).
+the terminal outcome. REF must be one a plugin declared at handshake (or its provider prefix);
+any other ref ends failed with "unknown model" before anything is sent to a plugin. Ctrl+C cancels the stream (the sidecar gets stream/cancel).
 
 Exit status: 0 completed, 1 failed or interrupted, 2 usage error.`;
 
@@ -63,7 +65,16 @@ export async function streamCommand(argv: string[]): Promise<number> {
   process.once('SIGINT', onSigint);
   try {
     await s.engine.start();
-    const stream = await s.engine.openStream(String(values.model), { messages: [{ role: 'user', content: String(values.prompt) }], tools: [], maxTokens: 1024 }, { signal: abort.signal });
+    let stream;
+    try {
+      stream = await s.engine.openStream(String(values.model), { messages: [{ role: 'user', content: String(values.prompt) }], tools: [], maxTokens: 1024 }, { signal: abort.signal });
+    } catch (err) {
+      // A ref no plugin declared is refused before anything is sent: the same end shape, failed.
+      if (!(err instanceof UnknownModelError)) throw err;
+      if (out.json) out.object({ type: 'end', kind: 'failed', reason: err.reason, message: err.message });
+      else out.line(`[failed: ${err.message}]`);
+      return 1;
+    }
     for await (const chunk of stream) {
       if (out.json) out.object({ type: 'chunk', chunk });
       else {

@@ -32,8 +32,11 @@ export interface ReasonixApi {
   readonly apiVersion: 1;
   listSessions(): SessionInfo[];
   listPlugins(folder?: string): PluginInfo[];
-  /** Dispatches any of the 17 hook points in one session, exactly as the engine does. */
-  dispatch(point: string, payload: unknown, opts?: { folder?: string }): Promise<HookOutcome>;
+  /**
+   * Dispatches any of the 17 hook points in one session, exactly as the engine does. `knownTools`:
+   * the caller's tools; a tool.before replacement naming another one fails the call.
+   */
+  dispatch(point: string, payload: unknown, opts?: { folder?: string; knownTools?: readonly string[] }): Promise<HookOutcome>;
   /** Models served by extension-hosted providers (`plugin/<id>/<name>/<model>`). */
   listModels(opts?: { folder?: string }): Promise<ModelInfo[]>;
   /** Opens a provider stream: iterate it for chunks, await `outcome` for how it ended. */
@@ -105,7 +108,7 @@ export function createApi(
         actions: r.status.actions,
         detail: r.detail,
       })),
-    dispatch: (point, payload, opts) => pick(opts?.folder).engine.dispatch(point, payload),
+    dispatch: (point, payload, opts) => pick(opts?.folder).engine.dispatch(point, payload, { knownTools: opts?.knownTools }),
     listModels: (opts) => pick(opts?.folder).engine.models(),
     openStream: (ref, request, opts) => pick(opts?.folder).engine.openStream(ref, request, { model: opts?.model, signal: opts?.signal }),
     runAction: run,

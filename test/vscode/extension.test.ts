@@ -123,6 +123,11 @@ describe('Reasonix extension (in a real VS Code)', function () {
     const passed = await api.dispatch('tool.before', { name: 'read_file', arguments: '{"path":"a"}' });
     assert.equal(passed.decision, 'continue');
     await assert.rejects(api.dispatch('no.such.point', {}), /not one of the 17 hook points/);
+    // Known tools (issue 11 item 3): showcase's echo replacement names a tool the caller lacks.
+    const unknown = await api.dispatch('tool.before', { name: 'echo', arguments: '{}' }, { knownTools: ['read_file'] });
+    assert.equal(unknown.decision, 'failed');
+    const known = await api.dispatch('tool.before', { name: 'echo', arguments: '{}' }, { knownTools: ['echo'] });
+    assert.equal(known.decision, 'continue');
   });
 
   it('lists extension-hosted models and streams from one to completion', async () => {
@@ -134,6 +139,15 @@ describe('Reasonix extension (in a real VS Code)', function () {
     for await (const c of stream) chunks.push(c);
     assert.ok(chunks.length > 0);
     assert.deepEqual(await stream.outcome, { kind: 'completed' });
+  });
+
+  it('the exported API resolves provider refs like the engine: a provider prefix opens the declared model, an undeclared ref is refused', async () => {
+    const prefix = await api.openStream('plugin/showcase/echo', { messages: [{ role: 'user', content: 'ping' }] });
+    const texts: string[] = [];
+    for await (const c of prefix) if ((c as { type: string }).type === 'text') texts.push((c as { text: string }).text);
+    assert.equal(texts.join(''), 'Echo: ping');
+    assert.deepEqual(await prefix.outcome, { kind: 'completed' });
+    await assert.rejects(api.openStream('plugin/showcase/echo/nope', {}), /unknown model "plugin\/showcase\/echo\/nope"/);
   });
 
   it('delivers a burst of file changes to the sidecar complete', async () => {

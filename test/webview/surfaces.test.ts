@@ -63,7 +63,7 @@ describe('Surfaces webview (Chromium)', function () {
 
   it('groups by folder and plugin, newest first, with severity icons, progress and fields', async () => {
     const older = card({ title: 'Older card', text: 'plain' }, { pluginId: 'alpha' });
-    const newer = card({ title: 'Newer card', fields: [{ key: 'files', value: 12 }, { key: 'obj', value: { a: 1 } }], progress: 1.7 }, { pluginId: 'alpha' });
+    const newer = card({ title: 'Newer card', fields: [{ key: 'files', value: '12' }, { key: 'obj', value: '{"a":1}' }], progress: 1.7 }, { pluginId: 'alpha' });
     const st = status({ label: 'Indexing', detail: '3 of 9', severity: 'warn', progress: -2 }, { pluginId: 'alpha' });
     const other = status({ label: 'Ready', severity: 'error' }, { pluginId: 'beta', sessionKey: 'ws-2', folderName: 'api' });
     const note = notification({ title: 'Saved', body: 'all good' }, { pluginId: 'alpha' });

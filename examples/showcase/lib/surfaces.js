@@ -40,11 +40,12 @@ function controlsCard(state) {
       '- *Pick a theme…* asks you with a select prompt',
       '- *Reset notes…* asks for confirmation first',
     ].join('\n'),
+    // A card field's value must be a string (the host rejects any other type, as Reasonix does).
     fields: [
       { key: 'Theme', value: state.theme },
-      { key: 'Actions run', value: state.actionsRun },
+      { key: 'Actions run', value: String(state.actionsRun) },
       { key: 'Plugin', value: state.pluginId },
-      { key: 'Generation', value: state.session.generation },
+      { key: 'Generation', value: String(state.session.generation) },
     ],
     actions: ACTIONS,
   };
@@ -54,9 +55,9 @@ function recentChangesCard(changes) {
   const card = {
     title: 'Recent changes',
     fields: [
-      { key: 'Notifications', value: changes.notifications },
-      { key: 'Paths reported', value: changes.pathsReported },
-      { key: 'Distinct files', value: changes.distinct.size },
+      { key: 'Notifications', value: String(changes.notifications) },
+      { key: 'Paths reported', value: String(changes.pathsReported) },
+      { key: 'Distinct files', value: String(changes.distinct.size) },
     ],
   };
   if (changes.recent.length === 0) {

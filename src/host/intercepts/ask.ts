@@ -5,7 +5,7 @@ import { ProtocolError, isErrorReason, validateDef, type ErrorReason, type Inter
 import { externalizePayload, resolveReplacement, type SerializedPayload } from '../content/externalize';
 import { redact } from '../redact';
 import type { InterceptClient } from './client';
-import { decodeHookPayload, type DecodeOptions, type HookPayload } from './payloads';
+import { decodeHookPayload, toolBeforeReplacementViolation, type DecodeOptions, type HookPayload } from './payloads';
 import { interceptBudget, type HookPoint, type InterceptTimeouts } from './points';
 
 export interface Failure {
@@ -13,6 +13,11 @@ export interface Failure {
   reason: ErrorReason;
   /** Credential-redacted. */
   message: string;
+  /**
+   * A contract violation that fails the operation whatever the plugin's class (a `tool.before`
+   * replacement with empty arguments or an unknown tool): never skipped as an optional ruling.
+   */
+  everyClass?: boolean;
 }
 
 export type Answer =
@@ -76,6 +81,16 @@ export async function ask(client: InterceptClient, ctx: AskContext): Promise<Ans
     if (!shape.ok) return failure('protocol_error', `invalid intercept result: ${shape.message}`);
     result = shape.value;
   }
+  if (result.decision !== 'replace' && result.externalized !== undefined && result.externalized.length > 0) {
+    // The reference validates an envelope on any answer (issue 11 item 7): a bad one is a
+    // protocol error of this plugin even when the decision itself carries no replacement.
+    try {
+      resolveReplacement(client.content, result);
+    } catch (err) {
+      const f = failureFrom(err);
+      return { ...f, message: redact(`invalid externalized envelope on a '${result.decision}' answer: ${f.message}`) };
+    }
+  }
   switch (result.decision) {
     case 'continue':
       return { kind: 'continue' };
@@ -91,6 +106,10 @@ export async function ask(client: InterceptClient, ctx: AskContext): Promise<Ans
         return failureFrom(err);
       }
       if (value === undefined || value === null) return failure('protocol_error', `contract violation: 'replace' at ${ctx.point} without a replacement`);
+      if (ctx.point === 'tool.before') {
+        const violation = toolBeforeReplacementViolation(value, ctx.decode);
+        if (violation) return { ...failure('protocol_error', `contract violation: invalid tool.before replacement: ${violation}`), everyClass: true };
+      }
       const decoded = decodeHookPayload(ctx.point, value, ctx.decode);
       if (!decoded.ok) return failure('protocol_error', `contract violation: invalid ${ctx.point} replacement: ${decoded.message}`);
       return { kind: 'replace', payload: decoded.value };

@@ -33,10 +33,19 @@ export interface DispatchOutcome<P extends HookPoint = HookPoint> {
   reason?: string;
   /** E.g. an extension `allow` over a host `deny`. */
   audit?: string[];
-  /** Set when decision is 'failed': the required-class failure that aborted the operation. */
+  /**
+   * Set when decision is 'failed': the failure that aborted the operation (a required-class
+   * plugin's, or a `tool.before` replacement violation from any plugin). Also set on a 'block'
+   * at permission.decision that a failing permission owner caused (HOST_SPEC §4.5).
+   */
   error?: DispatchError;
 }
 
+/**
+ * Per-dispatch options. `knownTools` (from DecodeOptions, overriding the dispatcher's): the tools
+ * the caller's agent knows; a `tool.before` replacement naming any other tool fails the tool call
+ * as a contract violation for every plugin class. Without it any non-empty name is accepted.
+ */
 export interface DispatchOptions extends DecodeOptions {
   /** Caller cancellation: rejects the dispatch with the signal's reason. */
   signal?: AbortSignal;
@@ -51,6 +60,8 @@ export interface DispatcherOptions extends DecodeOptions {
 interface Walk<P extends HookPoint> {
   outcome: DispatchOutcome<P>;
   current: SerializedPayload;
+  /** A chain allow over the host's deny, recorded only if the permission owner lets it stand. */
+  pendingAudit?: string;
 }
 
 export class InterceptDispatcher {
@@ -137,14 +148,16 @@ export class InterceptDispatcher {
 
   private async walkChain<P extends HookPoint>(walk: Walk<P>, opts: DispatchOptions): Promise<void> {
     const point = walk.outcome.point;
-    for (const client of this.chain(point)) {
+    chain: for (const client of this.chain(point)) {
       let answer = await this.askFor(client, walk, opts);
       if ((answer.kind === 'allow' || answer.kind === 'deny') && point !== 'permission.decision') {
         answer = { kind: 'failure', reason: 'protocol_error', message: `contract violation: '${answer.kind}' is only legal at permission.decision, not ${point}` };
       }
       switch (answer.kind) {
         case 'failure':
-          if (isRequiredClass(client.runtime)) return this.fail(walk, client, answer);
+          // everyClass: a tool.before replacement with empty arguments or an unknown tool fails
+          // the tool call even from an optional plugin (HOST_SPEC §4.1).
+          if (isRequiredClass(client.runtime) || answer.everyClass) return this.fail(walk, client, answer);
           this.warnOnce(walk.outcome, client.pluginId, answer.reason, `${point} ruling ignored (${answer.reason}): ${answer.message}`);
           continue;
         case 'continue':
@@ -153,24 +166,36 @@ export class InterceptDispatcher {
           this.apply(walk, client, answer.payload);
           continue;
         case 'block':
+          // A blocked chain ends the walk: the slot owner is not consulted.
           this.block(walk, client, answer.reason);
           return;
         case 'allow':
         case 'deny':
+          // The first allow/deny ends the chain phase only; the permission owner still rules.
           this.permissionVerdict(walk, client, answer.kind, answer.reason);
-          return;
+          break chain;
       }
     }
     const slot = POINTS[point].slot;
     const owner = slot ? this.owners.get(slot) : undefined;
     if (owner) await this.consultOwner(walk, owner, slot as string, opts);
+    if (point === 'permission.decision') this.auditAllow(walk);
   }
 
-  /** The slot owner after a chain that neither blocked nor decided (HOST_SPEC §4.5). */
+  /**
+   * The slot owner after a chain that did not block (HOST_SPEC §4.5). At `permission` the owner
+   * is consulted even after a chain allow/deny, and only `continue`/`block` are legal: `block`
+   * vetoes the tool; `allow`/`deny` is a contract violation and, like any owner failure there,
+   * blocks the tool (the reference's rule; elsewhere an owner failure fails the operation).
+   */
   private async consultOwner<P extends HookPoint>(walk: Walk<P>, owner: InterceptClient, slot: string, opts: DispatchOptions): Promise<void> {
-    const answer = await this.askFor(owner, walk, opts);
+    let answer = await this.askFor(owner, walk, opts);
+    if (answer.kind === 'allow' || answer.kind === 'deny') {
+      answer = { kind: 'failure', reason: 'protocol_error', message: `contract violation: '${answer.kind}' from the ${slot} strategy at ${walk.outcome.point}` };
+    }
     switch (answer.kind) {
       case 'failure':
+        if (slot === 'permission') return this.blockOnOwnerFailure(walk, owner, answer);
         return this.fail(walk, owner, answer);
       case 'continue':
         return;
@@ -179,12 +204,14 @@ export class InterceptDispatcher {
         return this.apply(walk, owner, answer.payload);
       case 'block':
         return this.block(walk, owner, answer.reason);
-      case 'allow':
-      case 'deny':
-        // Only continue/block matter from the permission owner; elsewhere it is a violation.
-        if (slot === 'permission') return;
-        return this.fail(walk, owner, { kind: 'failure', reason: 'protocol_error', message: `contract violation: '${answer.kind}' from the ${slot} strategy at ${walk.outcome.point}` });
     }
+  }
+
+  /** A failing permission owner blocks the tool call; the failure is kept in `error`. */
+  private blockOnOwnerFailure<P extends HookPoint>(walk: Walk<P>, owner: InterceptClient, f: Failure): void {
+    this.block(walk, owner, `permission strategy of '${owner.pluginId}' failed (${f.reason}): ${f.message}`);
+    walk.outcome.error = { reason: f.reason, message: f.message, pluginId: owner.pluginId };
+    this.logger.error(`${owner.pluginId}: permission strategy failed at permission.decision (${f.reason}): ${f.message}; the tool call is blocked`);
   }
 
   /** system_prompt.build, session.load/save/rotate, frontend.event: only the slot owner is asked. */
@@ -227,10 +254,12 @@ export class InterceptDispatcher {
     walk.outcome.changedBy.push(client.pluginId);
   }
 
+  /** Also replaces a chain allow/deny (the permission owner's veto): its reason does not linger. */
   private block<P extends HookPoint>(walk: Walk<P>, client: InterceptClient, reason: string | undefined): void {
     walk.outcome.decision = 'block';
     walk.outcome.blockedBy = client.pluginId;
     if (reason !== undefined) walk.outcome.reason = reason;
+    else delete walk.outcome.reason;
   }
 
   private permissionVerdict<P extends HookPoint>(walk: Walk<P>, client: InterceptClient, verdict: 'allow' | 'deny', reason: string | undefined): void {
@@ -239,11 +268,16 @@ export class InterceptDispatcher {
     if (reason !== undefined) walk.outcome.reason = reason;
     const payload = walk.outcome.payload as HookPayloadMap['permission.decision'];
     if (verdict === 'allow' && payload.hostDecision === 'deny') {
-      // Full trust: the extension may override the host's deny, but it must leave a trace.
-      const note = `plugin '${client.pluginId}' allowed tool '${payload.name}' over the host's deny${reason ? `: ${reason}` : ''}`;
-      (walk.outcome.audit ??= []).push(note);
-      this.logger.info(`audit: ${note}`);
+      walk.pendingAudit = `plugin '${client.pluginId}' allowed tool '${payload.name}' over the host's deny${reason ? `: ${reason}` : ''}`;
     }
+  }
+
+  /** Full trust: an extension may override the host's deny, but an allow that stood leaves a trace. */
+  private auditAllow<P extends HookPoint>(walk: Walk<P>): void {
+    const note = walk.pendingAudit;
+    if (note === undefined || walk.outcome.decision !== 'allow') return;
+    (walk.outcome.audit ??= []).push(note);
+    this.logger.info(`audit: ${note}`);
   }
 
   private fail<P extends HookPoint>(walk: Walk<P>, client: InterceptClient, f: Failure): void {

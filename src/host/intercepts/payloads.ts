@@ -79,7 +79,11 @@ export function buildHookPayload<P extends HookPoint>(point: P, fields: HookPayl
 }
 
 export interface DecodeOptions {
-  /** Whether the host knows a tool by this name; absent = any non-empty name is accepted. */
+  /**
+   * Whether the host knows a tool by this name. Used only for `tool.before` replacements (a
+   * replacement naming an unknown tool is a contract violation for every plugin class); absent =
+   * any non-empty name is accepted.
+   */
   knownTools?: (name: string) => boolean;
 }
 
@@ -118,14 +122,9 @@ function prefixed(at: string, message: string): string {
 function extraChecks(point: HookPoint, v: Record<string, unknown>, opts: DecodeOptions): string | undefined {
   switch (point) {
     case 'tool.before':
-    case 'permission.decision': {
-      const args = v.arguments;
-      if (typeof args !== 'string' || args.trim() === '') return '/arguments: must be non-empty JSON object text';
-      const bad = checkObjectText(args, '/arguments');
-      if (bad) return bad;
-      if (opts.knownTools && !opts.knownTools(v.name as string)) return `/name: unknown tool '${String(v.name)}'`;
-      return undefined;
-    }
+      return toolBeforeReplacementViolation(v, opts);
+    case 'permission.decision':
+    // falls through: the reference accepts a permission.decision replacement without `arguments`
     case 'tool.after':
       return typeof v.arguments === 'string' && v.arguments !== '' ? checkObjectText(v.arguments, '/arguments') : undefined;
     case 'context.prepare':
@@ -163,6 +162,27 @@ function extraChecks(point: HookPoint, v: Record<string, unknown>, opts: DecodeO
     default:
       return undefined;
   }
+}
+
+/**
+ * The `tool.before` replacement rules that are a contract violation for every plugin class
+ * (HOST_SPEC §4.1, issue 11 item 3): the substituted `arguments` must be non-empty JSON object
+ * text, and the `name` must be a tool the host knows when the caller passed its known tools.
+ * Checked on the raw replacement before the strict decode, so an optional plugin cannot get such
+ * a replacement "ignored" with the original arguments kept. Undefined when none applies.
+ * (`permission.decision` replacements are not held to this: one without `arguments` is accepted,
+ * as the reference does.)
+ */
+export function toolBeforeReplacementViolation(value: unknown, opts: DecodeOptions = {}): string | undefined {
+  if (!isPlainObject(value)) return undefined; // the strict decode reports the shape
+  const args = value.arguments;
+  if (typeof args !== 'string' || args.trim() === '') return '/arguments: must be non-empty JSON object text';
+  const bad = checkObjectText(args, '/arguments');
+  if (bad) return bad;
+  if (opts.knownTools && typeof value.name === 'string' && value.name !== '' && !opts.knownTools(value.name)) {
+    return `/name: unknown tool '${value.name}'`;
+  }
+  return undefined;
 }
 
 /**

@@ -24,6 +24,12 @@ export interface SessionRuntimeOptions<S extends SidecarHandle = Sidecar> extend
   workspaceRoot: string;
   /** The plugins to run, read again on start and on every reload (e.g. from discoverPlugins). */
   loadPlugins: () => Promise<readonly PluginSpec[]> | readonly PluginSpec[];
+  /**
+   * Runs on a fully started generation before it is published (the reference's once-per-build
+   * `system_prompt.build`). A rejection fails the build like a failing required plugin: the new
+   * generation is stopped and the old one keeps running.
+   */
+  beforePublish?: (generation: RuntimeGeneration<S>) => Promise<void>;
 }
 
 export class SessionRuntime<S extends SidecarHandle = Sidecar> {
@@ -132,6 +138,17 @@ export class SessionRuntime<S extends SidecarHandle = Sidecar> {
       return { ok: false, error };
     } finally {
       this.building = undefined;
+    }
+    if (!this.stopping && this.opts.beforePublish) {
+      try {
+        await this.opts.beforePublish(next);
+      } catch (err) {
+        const error = err instanceof Error ? err : new Error(String(err));
+        (this.opts.logger ?? silentLogger).error(`session ${this.sessionId}: ${error.message}`);
+        await next.stop();
+        if (!this.stopping) this.setPhase(this.currentGeneration ? 'running' : 'failed');
+        return { ok: false, error };
+      }
     }
     if (this.stopping) {
       await next.stop();

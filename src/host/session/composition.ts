@@ -7,16 +7,16 @@ import { scopedLogger } from '../log';
 import { discoverPlugins } from '../plugins';
 import type { PluginEntry, PluginSpec } from '../plugins/types';
 import { createDispatcher, decodeHookPayload, interceptClientFor, isHookPoint, type InterceptDispatcher } from '../intercepts';
-import { SessionRuntime } from '../runtime';
+import { GenerationError, SessionRuntime, type RuntimeGeneration } from '../runtime';
 import { Emitter } from '../runtime/emitter';
 import type { Sidecar, SidecarOptions } from '../sidecar';
 import { failureOf } from '../runtime/port';
-import { catalog, pluginOfRef, streamHandlers, StreamHub, type ProviderRequestInput } from '../streams';
+import { catalog, resolveProviderRef, streamHandlers, StreamHub, UnknownModelError, type ProviderDeclarations, type ProviderRequestInput } from '../streams';
 import { attachSidecar, uiHandlers, UiHub, type SurfaceStore } from '../ui';
 import type { EngineState } from '../supervision';
 import type { UIActionDecl } from '../../protocol';
 import type {
-  ActionResult, Disposable, FailureInfo, HookOutcome, ModelInfo, PluginStatus, SessionEngine, SessionEngineOptions, StreamHandle,
+  ActionResult, DispatchCallOptions, Disposable, FailureInfo, HookOutcome, ModelInfo, PluginStatus, SessionEngine, SessionEngineOptions, StreamHandle,
 } from './types';
 
 /** The engine's sidecar; the factory decides how it logs. */
@@ -63,6 +63,7 @@ class ComposedSession implements SessionEngine {
       logger: this.log,
       maxConcurrent: opts.maxParallelStarts,
       budgetMs: opts.startupBudgetMs,
+      beforePublish: (gen) => this.buildSystemPrompt(gen),
     });
     this.runtime.onDidChange(() => this.changed.fire());
   }
@@ -151,6 +152,23 @@ class ComposedSession implements SessionEngine {
     this.observe('session.start', { phase: 'start' }); // fresh processes: a new session for them
   }
 
+  /**
+   * The reference runs `system_prompt.build` once per runtime build and fails the build when the
+   * `system_prompt` owner blocks or fails (HOST_SPEC §4.0, case 40). VS Code has no system prompt
+   * of its own, so the host default is the empty prompt; the owner's answer has no consumer here,
+   * but owners and listeners see the same lifecycle as in Reasonix (docs/DESIGN.md).
+   */
+  private async buildSystemPrompt(gen: RuntimeGeneration<Sidecar>): Promise<void> {
+    const sidecars = [...gen.sidecars.values()];
+    if (sidecars.length === 0) return; // no runtime: no process, no JSON
+    const dispatcher = this.dispatcherFor(gen, sidecars);
+    const out = await dispatcher.dispatch('system_prompt.build', { prompt: '', workspaceRoot: this.opts.workspaceRoot });
+    if (out.decision !== 'block' && out.decision !== 'failed') return;
+    const owner = out.blockedBy ?? out.error?.pluginId ?? 'the system_prompt owner';
+    const why = out.decision === 'block' ? `blocked it${out.reason ? `: ${out.reason}` : ''}` : `failed (${out.error?.reason}): ${out.error?.message}`;
+    throw new GenerationError('strategy_failed', `the system_prompt strategy of '${owner}' ${why}; the runtime was not started. Fix or disable '${owner}', then run Reasonix: Reload Runtime.`, [], owner);
+  }
+
   /** The session events this host owns (HOST_SPEC §4.0: event-only points, best effort). */
   private observe(point: 'session.start' | 'session.end', payload: { phase: 'start' | 'end' }): void {
     if (this.running().length === 0) return;
@@ -200,13 +218,17 @@ class ComposedSession implements SessionEngine {
    * silently absent (HOST_SPEC §4.4).
    */
   private dispatcher(): InterceptDispatcher {
-    const sidecars = [...(this.runtime.current?.sidecars.values() ?? [])];
+    return this.dispatcherFor(this.runtime.current, [...(this.runtime.current?.sidecars.values() ?? [])]);
+  }
+
+  /** Also used for a generation not yet published (its system_prompt.build), so warn-once carries over. */
+  private dispatcherFor(generation: unknown, sidecars: Sidecar[]): InterceptDispatcher {
     const cached = this.cachedDispatcher;
-    if (cached && cached.generation === this.runtime.current && cached.sidecars.length === sidecars.length && cached.sidecars.every((s, i) => s === sidecars[i])) {
+    if (cached && cached.generation === generation && cached.sidecars.length === sidecars.length && cached.sidecars.every((s, i) => s === sidecars[i])) {
       return cached.dispatcher;
     }
     const dispatcher = createDispatcher(sidecars.map((s, i) => interceptClientFor(s, i + 1)), { logger: this.log });
-    this.cachedDispatcher = { generation: this.runtime.current, sidecars, dispatcher };
+    this.cachedDispatcher = { generation, sidecars, dispatcher };
     return dispatcher;
   }
 
@@ -231,26 +253,54 @@ class ComposedSession implements SessionEngine {
     return this.hub.submit(pluginId, surfaceId, values);
   }
 
-  async dispatch(point: string, payload: unknown): Promise<HookOutcome> {
+  async dispatch(point: string, payload: unknown, opts: DispatchCallOptions = {}): Promise<HookOutcome> {
     if (!isHookPoint(point)) throw new Error(`"${point}" is not one of the 17 hook points`);
     const decoded = decodeHookPayload(point, payload);
     if (!decoded.ok) throw new Error(`invalid ${point} payload: ${decoded.message}`);
-    const outcome = await this.dispatcher().dispatch(point, decoded.value);
+    const known = opts.knownTools ? new Set(opts.knownTools) : undefined;
+    const outcome = await this.dispatcher().dispatch(point, decoded.value, known ? { knownTools: (name) => known.has(name) } : {});
     return outcome;
   }
 
-  async models(): Promise<ModelInfo[]> {
-    const withProviders = this.running().filter((s) => s.plugin.runtime.capabilities.includes('providers'));
-    const cats = await Promise.all(withProviders.map((s) => catalog(s, { logger: this.log })));
-    return cats.flatMap((c) => c.providers.map((p) => ({ pluginId: c.pluginId, ref: p.ref, label: p.displayName })));
+  /** What each sidecar of the current generation declared at handshake: the resolver's input. */
+  private declarations(): ProviderDeclarations[] {
+    return [...(this.runtime.current?.sidecars.values() ?? [])].map((s) => ({
+      pluginId: s.pluginId,
+      running: s.state === 'running',
+      providers: s.state === 'running' ? s.initializeResult?.providers ?? [] : [],
+    }));
   }
 
+  /**
+   * The catalog entries (HOST_SPEC §6: bounded, cached, failure = no models this time) that the
+   * one resolver accepts: a catalog entry the plugin did not declare at handshake could never be
+   * opened, so it is not offered.
+   */
+  async models(): Promise<ModelInfo[]> {
+    const declared = this.declarations();
+    const withProviders = this.running().filter((s) => s.plugin.runtime.capabilities.includes('providers'));
+    const cats = await Promise.all(withProviders.map((s) => catalog(s, { logger: this.log })));
+    const out: ModelInfo[] = [];
+    for (const c of cats) {
+      for (const p of c.providers) {
+        try {
+          const r = resolveProviderRef(p.ref, declared);
+          out.push({ pluginId: c.pluginId, ref: p.ref, label: p.displayName, ...(r.model === undefined ? {} : { model: r.model }) });
+        } catch (err) {
+          if (!(err instanceof UnknownModelError)) throw err;
+          this.log.warn(`[${c.pluginId}] catalog entry not offered: ${err.message}`);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Refuses an undeclared ref locally (no `stream/open`); sends the declared ref and model. */
   async openStream(providerRef: string, request: unknown, o: { model?: string; signal?: AbortSignal } = {}): Promise<StreamHandle> {
-    const id = pluginOfRef(providerRef);
-    const hub = id ? this.streamHubs.get(id) : undefined;
-    const s = id ? this.runtime.current?.sidecars.get(id) : undefined;
-    if (!id || !hub || s?.state !== 'running') throw new Error(`no running extension serves ${providerRef}`);
-    return hub.openStream({ providerRef, model: o.model, request: request as ProviderRequestInput, signal: o.signal });
+    const r = resolveProviderRef(providerRef, this.declarations(), o.model);
+    const hub = this.streamHubs.get(r.pluginId);
+    if (!hub) throw new UnknownModelError(providerRef, `plugin ${r.pluginId} is not running`);
+    return hub.openStream({ providerRef: r.providerRef, model: r.model, request: request as ProviderRequestInput, signal: o.signal });
   }
 
   onDidChange(l: () => void): Disposable {

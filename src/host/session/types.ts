@@ -49,6 +49,12 @@ export interface ModelInfo {
   /** `plugin/<pluginId>/<name>/<model>`. */
   ref: string;
   label?: string;
+  /** The model segment `stream/open` carries for this ref, when the declaration names one. */
+  model?: string;
+}
+
+export interface DispatchCallOptions {
+  knownTools?: readonly string[];
 }
 
 /** What a dispatched hook point came to (the engine's outcome, passed through). */
@@ -89,8 +95,18 @@ export interface SessionEngine {
   notifyResourcesChanged(paths: string[]): number;
   invokeAction(pluginId: string, actionId: string, args?: Record<string, string>): Promise<ActionResult>;
   submit(pluginId: string, surfaceId: string, values: FormValues): Promise<ActionResult>;
-  dispatch(point: string, payload: unknown): Promise<HookOutcome>;
+  /**
+   * `knownTools`: the tools the caller's agent has; a `tool.before` replacement naming another
+   * tool then fails the call (contract violation, every plugin class). Omitted: any name passes.
+   */
+  dispatch(point: string, payload: unknown, opts?: DispatchCallOptions): Promise<HookOutcome>;
+  /** Catalog entries the plugin also declared at handshake (each one resolves in openStream). */
   models(): Promise<ModelInfo[]>;
+  /**
+   * Resolves `providerRef` against the handshake declarations (streams/resolve.ts) and opens the
+   * stream with the declared ref and model; an undeclared ref rejects with UnknownModelError
+   * ("unknown model …", reason invalid_params) before anything is sent.
+   */
   openStream(providerRef: string, request: unknown, opts?: { model?: string; signal?: AbortSignal }): Promise<StreamHandle>;
   onDidChange(listener: () => void): Disposable;
   onCrash(listener: (info: FailureInfo) => void): Disposable;

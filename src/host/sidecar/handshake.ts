@@ -33,6 +33,12 @@ export interface HandshakeProblem {
 
 /** Version and subset-of-manifest rules, in the reference order. Undefined when acceptable. */
 export function checkInitializeResult(plugin: PluginSpec, result: InitializeResult): HandshakeProblem | undefined {
+  // The schema only asks for non-empty strings; the reference also refuses blank ones (§2.3).
+  for (const member of ['name', 'version'] as const) {
+    if (!/\S/.test(result[member])) {
+      return { reason: 'protocol_error', message: `invalid initialize result: ${member} "${redact(result[member])}" is blank` };
+    }
+  }
   const pv = result.protocolVersion;
   if (!/^[+-]?[0-9]+$/.test(pv)) {
     return { reason: 'protocol_error', message: `protocolVersion "${redact(pv)}" is not a decimal integer` };

@@ -3,7 +3,7 @@
 // because answers are correlated by them.
 import { ProtocolError, validateDef, type DefName } from '../../protocol';
 import { redact, redactDeep } from '../redact';
-import type { CardPayload, FormField, FormPayload, NotificationPayload, StatusPayload, SurfaceKind, SurfacePayload } from './model';
+import type { CardPayload, FormField, FormPayload, NotificationPayload, Severity, StatusPayload, SurfaceKind, SurfacePayload } from './model';
 
 const DEFS: Record<SurfaceKind, DefName> = {
   status: 'UIStatusPayload',
@@ -31,7 +31,9 @@ function clampProgress(p: number | undefined): number | undefined {
 }
 
 function redactStatus(p: StatusPayload): StatusPayload {
-  return compact({ label: redact(p.label), detail: opt(p.detail), severity: p.severity, progress: clampProgress(p.progress) });
+  // The reference accepts `severity: ""` on a status and shows it as info.
+  const severity: Severity | undefined = (p.severity as string | undefined) === '' ? 'info' : p.severity;
+  return compact({ label: redact(p.label), detail: opt(p.detail), severity, progress: clampProgress(p.progress) });
 }
 
 function redactCard(p: CardPayload): CardPayload {
@@ -40,7 +42,7 @@ function redactCard(p: CardPayload): CardPayload {
     // Kept as Markdown source text; the front end renders it with raw HTML disabled.
     markdown: opt(p.markdown),
     text: opt(p.text),
-    fields: p.fields?.map((f) => compact({ key: redact(f.key), value: redactDeep(f.value) })),
+    fields: p.fields?.map((f) => compact({ key: redact(f.key), value: opt(f.value) })),
     progress: clampProgress(p.progress),
     actions: p.actions?.map((a) => ({ actionId: a.actionId, label: redact(a.label) })),
   });

@@ -13,7 +13,7 @@ export interface StatusPayload {
 }
 export interface CardField {
   key: string;
-  value?: unknown;
+  value?: string;
 }
 export interface CardAction {
   actionId: string;

@@ -9,6 +9,7 @@
 // carried it. Sidecar→host requests and notifications still go through the library's queue on
 // purpose: one message per turn lets a stream consumer drain between chunks, so a single read
 // holding hundreds of stream/chunk frames cannot overflow its bounded delivery queue.
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Readable, Writable } from 'node:stream';
 import {
@@ -36,6 +37,7 @@ import {
 } from '../../protocol';
 import { silentLogger, type Logger } from '../log';
 import { redact } from '../redact';
+import { isIntegerIdText, topLevelMemberText } from './envelope';
 import { NdjsonMessageReader } from './reader';
 import { NdjsonMessageWriter, type Frame } from './writer';
 
@@ -104,8 +106,9 @@ export interface ValidatedConnectionOptions {
 const never = () => false;
 const noop = () => undefined;
 
-const PARSE_ERROR: WireError = { code: -32700, message: 'Parse error' };
-const INVALID_REQUEST: WireError = { code: -32600, message: 'Invalid Request' };
+// The reference host's wording (HOST_SPEC §14: envelope violations carry no `data`).
+const PARSE_ERROR: WireError = { code: -32700, message: 'parse error' };
+const INVALID_REQUEST: WireError = { code: -32600, message: 'invalid request' };
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -136,7 +139,8 @@ class LibWriter extends AbstractMessageWriter implements MessageWriter {
     super();
   }
   write(msg: Message): Promise<void> {
-    const m = msg as { id?: JsonId; method?: string };
+    let m = msg as { id?: JsonId; method?: string };
+    if (typeof m.id === 'string' && this.owner.takeNullId(m.id)) m = { ...m, id: null };
     let frame: Frame;
     try {
       frame = this.ndjson.encodeText(m);
@@ -175,6 +179,11 @@ export class ValidatedConnection {
   private endInfo: ConnectionEnd | undefined;
   private readonly endListeners: ((end: ConnectionEnd) => void)[] = [];
   private readonly barrierListeners: ((method: string) => void)[] = [];
+  // A request with `id: null` is served (as the reference does), but vscode-jsonrpc only treats
+  // string/number ids as requests: it gets a private stand-in id, answered as null again.
+  private readonly nullIdPrefix = `\u0000null-id:${randomUUID()}:`;
+  private readonly nullIds = new Set<string>();
+  private nullIdCount = 0;
 
   constructor(opts: ValidatedConnectionOptions) {
     this.handlers = opts.handlers;
@@ -330,6 +339,11 @@ export class ValidatedConnection {
     this.finish({ reason: 'provider_interrupted', message, local: true });
   }
 
+  /** @internal used by the library writer: true (once) when `id` stood in for a null id. */
+  takeNullId(id: string): boolean {
+    return this.nullIds.delete(id);
+  }
+
   /** @internal used by the library writer. */
   traceOut(frame: Frame): void {
     if (!this.traceOn()) return;
@@ -367,12 +381,24 @@ export class ValidatedConnection {
     if (!isPlainObject(raw)) return this.reply(null, INVALID_REQUEST); // batch arrays, bare values
     const id = raw.id as unknown;
     const hasId = id !== undefined;
-    const echo: JsonId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+    // Envelope rules as the reference host's frame validator (issue 11 item 6): an id must be a
+    // string, an integer written as one (`1.5` and `1e2` are not) or null; an id that is not
+    // parseable that way is answered as null.
+    const integerId = typeof id === 'number' && Number.isInteger(id) && isIntegerIdText(topLevelMemberText(this.reader.currentLine ?? '', 'id'));
+    const validId = id === null || typeof id === 'string' || integerId;
+    const echo: JsonId = validId ? (id as JsonId) : null;
+    if (hasId && !validId) return this.reply(null, INVALID_REQUEST);
     if (raw.jsonrpc !== '2.0') return this.reply(echo, INVALID_REQUEST);
     const method = raw.method;
     if (method === undefined) return this.gateResponse(raw, hasId, echo);
-    if (typeof method !== 'string' || raw.result !== undefined || raw.error !== undefined) return this.reply(echo, INVALID_REQUEST);
-    if (hasId && !(typeof id === 'string' || Number.isInteger(id))) return this.reply(echo, INVALID_REQUEST);
+    // A method of the wrong type makes the frame unreadable as a request: answered with id null.
+    if (typeof method !== 'string') return this.reply(null, INVALID_REQUEST);
+    if (method === '' || raw.result !== undefined || raw.error !== undefined) return this.reply(echo, INVALID_REQUEST);
+    // `params` absent, an object or an array passes the envelope; null, a string, a number or a
+    // boolean is an invalid request. (An array then fails the method's DTO with -32602, HOST_SPEC
+    // case 4: the seed schema wants an object for every method, the reference's frame validator
+    // lets arrays through to the DTO decode; we give the reference's -32602.)
+    if (raw.params !== undefined && (typeof raw.params !== 'object' || raw.params === null)) return this.reply(echo, INVALID_REQUEST);
 
     if (!this.ready) {
       if (hasId) this.reply(echo, wireError('protocol_error', `${method} arrived before extension/initialized`));
@@ -390,6 +416,11 @@ export class ValidatedConnection {
       const v = validateParams(method as MethodName, params);
       if (!v.ok) return this.reply(echo, wireError('invalid_params', `invalid ${method} params: ${v.message}`));
       raw.params = params;
+      if (id === null) {
+        const standIn = `${this.nullIdPrefix}${++this.nullIdCount}`;
+        this.nullIds.add(standIn);
+        raw.id = standIn;
+      }
       this.gated.callback?.(raw as unknown as Message);
       return;
     }

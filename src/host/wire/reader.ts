@@ -21,6 +21,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
   private parts: Buffer[] = [];
   private partsBytes = 0;
   private stopped = false;
+  private lineText: string | undefined;
   private readonly onData = (chunk: Buffer) => this.feed(chunk);
   private readonly onEnd = () => this.finish();
   private readonly onStreamError = (err: Error) => this.fireError(err);
@@ -33,6 +34,14 @@ export class NdjsonMessageReader extends AbstractMessageReader {
   /** A line that is not JSON; the reader keeps going (the connection answers -32700). */
   get onUnparsable(): Event<string> {
     return this.unparsable.event;
+  }
+
+  /**
+   * The text of the line whose value is being delivered, readable only during the callback (the
+   * connection checks how an id was written; JSON.parse has already lost that).
+   */
+  get currentLine(): string | undefined {
+    return this.lineText;
   }
 
   /**
@@ -115,7 +124,12 @@ export class NdjsonMessageReader extends AbstractMessageReader {
       this.unparsable.fire(text);
       return;
     }
-    this.callback?.(value as Message);
+    this.lineText = text;
+    try {
+      this.callback?.(value as Message);
+    } finally {
+      this.lineText = undefined;
+    }
   }
 
   private tooLarge(bytes: number): void {

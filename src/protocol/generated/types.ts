@@ -559,7 +559,10 @@ export type UIFieldKind = 'confirm' | 'input' | 'select' | 'multiselect';
 export interface UIStatusPayload {
   label: string;
   detail?: string;
-  severity?: UISeverity;
+  /**
+   * As the reference: an empty severity is accepted on a status and treated as info.
+   */
+  severity?: '' | 'info' | 'warn' | 'error';
   progress?: number;
 }
 /**
@@ -568,7 +571,7 @@ export interface UIStatusPayload {
  */
 export interface UICardField {
   key: string;
-  value?: unknown;
+  value?: string;
 }
 /**
  * This interface was referenced by `HostUIPayloads`'s JSON-Schema

@@ -66,12 +66,12 @@ describe('reasonix-host fire / models / stream', function () {
     assert.ok(chunks.findIndex((c) => c.type === 'usage') > chunks.findIndex((c) => c.type === 'text'));
   });
 
-  it('stream on a model the plugin declines ends failed (exit 1)', async () => {
+  it('stream on a model the plugin never declared is refused locally: failed "unknown model" (exit 1)', async () => {
     const r = await runCli(['stream', '--plugin', SHOWCASE, '--model', 'plugin/showcase/echo/nope', '--prompt', 'hi', '--json']);
     assert.equal(r.code, 1);
     const end = parseLines(r.stdout).at(-1);
     assert.equal(end?.type, 'end');
     assert.equal(end?.kind, 'failed');
-    assert.match(String(end?.message), /nope/);
+    assert.match(String(end?.message), /unknown model "plugin\/showcase\/echo\/nope"/);
   });
 });

@@ -12,8 +12,9 @@ import { EXAMPLES, SidecarDriver, expandedCommand, readManifest, type DriverOpti
 const ROOT = path.join(EXAMPLES, 'showcase');
 const FAST = { SHOWCASE_TICK_MS: '2', SHOWCASE_CHUNK_MS: '2' };
 
-type Fields = { key: string; value?: unknown }[];
-const field = (card: CardPayload, key: string): unknown => (card.fields as Fields | undefined)?.find((f) => f.key === key)?.value;
+// Card field values are strings on the wire (the host refuses any other type).
+type Fields = { key: string; value?: string }[];
+const field = (card: CardPayload, key: string): string | undefined => (card.fields as Fields | undefined)?.find((f) => f.key === key)?.value;
 
 describe('examples/showcase', function () {
   let workspace: string;
@@ -183,18 +184,18 @@ describe('examples/showcase', function () {
     it('updates the Recent changes card on every resources/changed, keeping the newest 10 paths', async () => {
       const d = await started();
       const empty = await d.surface<CardPayload>('recent-changes');
-      assert.equal(field(empty, 'Notifications'), 0);
+      assert.equal(field(empty, 'Notifications'), '0');
 
       d.notify('extension/resources/changed', { paths: ['src/a.ts', 'README.md'] });
-      const one = await d.surface<CardPayload>('recent-changes', (c) => field(c, 'Notifications') === 1);
-      assert.equal(field(one, 'Paths reported'), 2);
+      const one = await d.surface<CardPayload>('recent-changes', (c) => field(c, 'Notifications') === '1');
+      assert.equal(field(one, 'Paths reported'), '2');
       assert.match(one.markdown ?? '', /`README\.md`[\s\S]*`src\/a\.ts`/);
 
       const burst = Array.from({ length: 12 }, (_, i) => `f${i}.txt`);
       d.notify('extension/resources/changed', { paths: [...burst, 'src/a.ts'] });
-      const two = await d.surface<CardPayload>('recent-changes', (c) => field(c, 'Notifications') === 2);
-      assert.equal(field(two, 'Paths reported'), 15);
-      assert.equal(field(two, 'Distinct files'), 14);
+      const two = await d.surface<CardPayload>('recent-changes', (c) => field(c, 'Notifications') === '2');
+      assert.equal(field(two, 'Paths reported'), '15');
+      assert.equal(field(two, 'Distinct files'), '14');
       const listed = (two.markdown ?? '').split('\n');
       assert.equal(listed.length, 10);
       assert.equal(listed[0], '- `src/a.ts`', 'a path seen again moves to the top');
@@ -202,8 +203,8 @@ describe('examples/showcase', function () {
 
       d.notify('extension/resources/changed', { paths: null }); // malformed: dropped, no card update
       d.notify('extension/resources/changed', { paths: [] });
-      const three = await d.surface<CardPayload>('recent-changes', (c) => field(c, 'Notifications') === 3);
-      assert.equal(field(three, 'Paths reported'), 15);
+      const three = await d.surface<CardPayload>('recent-changes', (c) => field(c, 'Notifications') === '3');
+      assert.equal(field(three, 'Paths reported'), '15');
     });
 
     it('reflects the session.start event in the Session card', async () => {
@@ -236,7 +237,7 @@ describe('examples/showcase', function () {
       assert.equal(asked[0].generation, 3);
       const form = decodeRequestPayload(asked[0].payload);
       assert.ok(form.fields[0].options?.includes('Monokai'));
-      await d.surface<CardPayload>('controls', (c) => field(c, 'Theme') === 'Monokai' && field(c, 'Actions run') === 1, 'themed card');
+      await d.surface<CardPayload>('controls', (c) => field(c, 'Theme') === 'Monokai' && field(c, 'Actions run') === '1', 'themed card');
     });
 
     it('a dismissed prompt leaves the theme alone; a stale generation is refused', async () => {

@@ -75,7 +75,7 @@ describe('intercept dispatch (HOST_SPEC §4, fakes)', () => {
     assert.equal(req.decision, 'failed');
   });
 
-  it('allow over a host deny is honoured, audited and stops the walk (case 36)', async () => {
+  it('allow over a host deny is honoured, audited and ends the chain phase; the permission owner is still consulted (case 36, issue 11 item 1)', async () => {
     const a = new FakeClient('a', { intercepts: ['permission.decision'] }, () => ({ decision: 'allow', reason: 'trusted' }));
     const b = new FakeClient('b', { intercepts: ['permission.decision'], priority: 1 });
     const owner = new FakeClient('own', { replaces: ['permission'] });
@@ -84,7 +84,7 @@ describe('intercept dispatch (HOST_SPEC §4, fakes)', () => {
     assert.equal(out.audit?.length, 1);
     assert.match(out.audit?.[0] ?? '', /'a' allowed tool 'rm' over the host's deny/);
     assert.equal(b.calls.length, 0);
-    assert.equal(owner.calls.length, 0);
+    assert.equal(owner.calls.length, 1, 'the owner answered continue, so the allow stands');
     assert.deepEqual(a.calls[0].payload, { name: 'rm', arguments: '{}', hostDecision: 'deny' });
   });
 
@@ -100,8 +100,13 @@ describe('intercept dispatch (HOST_SPEC §4, fakes)', () => {
     assert.equal(out2.decision, 'block');
     assert.equal(owner2.calls.length, 0);
     assert.equal(owner2.events.length, 1);
+    // Any permission owner failure blocks the tool call (HOST_SPEC §4.5), keeping the failure.
     const failing = new FakeClient('own3', { replaces: ['permission'] }, () => Promise.reject(new Error('boom')));
-    assert.equal((await new InterceptDispatcher([failing]).dispatch('permission.decision', { name: 'rm', arguments: '{}', hostDecision: 'allow' })).decision, 'failed');
+    const out3 = await new InterceptDispatcher([failing]).dispatch('permission.decision', { name: 'rm', arguments: '{}', hostDecision: 'allow' });
+    assert.equal(out3.decision, 'block');
+    assert.equal(out3.blockedBy, 'own3');
+    assert.equal(out3.error?.pluginId, 'own3');
+    assert.match(out3.reason ?? '', /permission strategy of 'own3' failed .*boom/);
   });
 
   it('slot owner runs after the chain with the final payload', async () => {

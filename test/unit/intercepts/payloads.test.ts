@@ -43,8 +43,14 @@ describe('hook payloads (HOST_SPEC §4.1)', () => {
     const r = decodeHookPayload('tool.before', { name: 'rm', arguments: '{}' }, { knownTools });
     assert.equal(r.ok, false);
     assert.match((r as { message: string }).message, /unknown tool 'rm'/);
-    assert.equal(decodeHookPayload('permission.decision', { name: 'read', hostDecision: 'deny' }).ok, false);
+  });
+
+  it('a permission.decision replacement without arguments is accepted; present arguments must be object text (issue 11 item 3)', () => {
+    assert.equal(decodeHookPayload('permission.decision', { name: 'read', hostDecision: 'deny' }).ok, true);
     assert.equal(decodeHookPayload('permission.decision', { name: 'read', arguments: '{}', hostDecision: 'deny' }).ok, true);
+    assert.equal(decodeHookPayload('permission.decision', { name: 'read', arguments: '[1]', hostDecision: 'deny' }).ok, false);
+    // The known-tools rule is tool.before's alone.
+    assert.equal(decodeHookPayload('permission.decision', { name: 'rm', hostDecision: 'deny' }, { knownTools: (n) => n === 'read' }).ok, true);
   });
 
   it('tool.after arguments may be empty but otherwise must be object text', () => {

@@ -33,7 +33,7 @@ describe('sidecar transport (real process)', () => {
 
   it('answers garbage with -32700 id null and keeps working (case 1)', async () => {
     const { s, answers } = await answersTo(['definitely { not json'], 1);
-    assert.deepEqual(answers[0], { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    assert.deepEqual(answers[0], { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
     assert.deepEqual(await s.request('extension/intercept', INTERCEPT), { decision: 'continue' });
   });
 

@@ -82,7 +82,7 @@ describe('wire: ValidatedConnection inbound gate', () => {
   it('answers a non-JSON line with -32700 and id null; stays up (case 1)', async () => {
     ctx.peer.line('this is not json');
     const f = await ctx.peer.next();
-    assert.deepEqual(f, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    assert.deepEqual(f, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
     ctx.peer.send({ jsonrpc: '2.0', id: 2, method: 'host/ui/publish', params: publish });
     assert.deepEqual((await ctx.peer.next((x) => x.id === 2)).result, { accepted: true });
     assert.equal(ctx.conn.ended, undefined);

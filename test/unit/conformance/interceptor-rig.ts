@@ -1,0 +1,106 @@
+// Real fixture interceptor sidecars (test/fixtures/interceptors/interceptor.js) behind the real
+// Sidecar, for the conformance suites: start them, build a dispatcher, read what each received.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Sidecar } from '../../../src/host/sidecar';
+import type { PluginSpec, RuntimeBlock } from '../../../src/host/plugins/types';
+import { InterceptDispatcher, interceptClientFor, type DispatcherOptions } from '../../../src/host/intercepts';
+
+export const INTERCEPTOR = resolve(__dirname, '../../../../test/fixtures/interceptors/interceptor.js');
+
+/** See the fixture's header for what each member does. */
+export interface Rule {
+  decision?: string;
+  reason?: string;
+  replacement?: unknown;
+  never?: boolean;
+  crash?: boolean;
+  attachEnvelope?: 'received' | 'bad-sha' | 'unknown-ref';
+  ruleFile?: string;
+}
+
+export interface Recorded {
+  kind: 'intercept' | 'event';
+  event: string;
+  externalized: boolean;
+  payload: unknown;
+}
+
+export class InterceptorRig {
+  readonly dir = mkdtempSync(join(tmpdir(), 'rx-conformance-'));
+  private sidecars: Sidecar[] = [];
+
+  private recordFile(id: string): string {
+    return join(this.dir, `${id}.ndjson`);
+  }
+
+  recorded(id: string): Recorded[] {
+    const f = this.recordFile(id);
+    return existsSync(f) ? readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Recorded) : [];
+  }
+
+  intercepts(id: string): Recorded[] {
+    return this.recorded(id).filter((r) => r.kind === 'intercept');
+  }
+
+  /** The INTERCEPTOR_CONFIG env for plugin `id`. */
+  config(id: string, points: Record<string, Rule>): string {
+    return JSON.stringify({ record: this.recordFile(id), points });
+  }
+
+  async start(id: string, runtime: Partial<RuntimeBlock>, points: Record<string, Rule> = {}): Promise<Sidecar> {
+    const full: RuntimeBlock = {
+      command: process.execPath,
+      args: [INTERCEPTOR],
+      env: { INTERCEPTOR_CONFIG: this.config(id, points) },
+      required: false,
+      priority: 0,
+      intercepts: [],
+      replaces: [],
+      capabilities: runtime.replaces?.length ? ['interceptors', 'strategies'] : ['interceptors'],
+      timeoutMillis: 0,
+      ...runtime,
+    };
+    const plugin: PluginSpec = { id, root: this.dir, version: '1.0.0', manifestPath: join(this.dir, 'reasonix-plugin.json'), runtime: full, source: 'linked' };
+    const s = new Sidecar({ plugin, session: { sessionId: 's1', workspaceRoot: this.dir, generation: 1 }, uiHost: 'headless', timeouts: { shutdownRequestMs: 1000, exitGraceMs: 200, reapMs: 2000 } });
+    this.sidecars.push(s);
+    await s.start();
+    return s;
+  }
+
+  async dispatcher(specs: Array<[string, Partial<RuntimeBlock>, Record<string, Rule>?]>, opts?: DispatcherOptions): Promise<InterceptDispatcher> {
+    const started = await Promise.all(specs.map(([id, rt, pts]) => this.start(id, rt, pts)));
+    return new InterceptDispatcher(started.map((s, i) => interceptClientFor(s, i)), opts);
+  }
+
+  /** A plugin folder (for the CLI) running the fixture with these points and runtime members. */
+  pluginDir(id: string, runtime: Record<string, unknown>, points: Record<string, Rule>): string {
+    const root = join(this.dir, 'plugins', id);
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, 'reasonix-plugin.json'), JSON.stringify({
+      apiVersion: 'reasonix.io/plugin/v1',
+      name: id,
+      version: '1.0.0',
+      runtime: { command: process.execPath, args: [INTERCEPTOR], env: { INTERCEPTOR_CONFIG: this.config(id, points) }, ...runtime },
+    }));
+    return root;
+  }
+
+  /** Awaits a condition on the record files (events are fire-and-forget). */
+  async until<T>(probe: () => T | undefined, what: string, ms = 5000): Promise<T> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const v = probe();
+      if (v !== undefined) return v;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all(this.sidecars.map((s) => s.stop()));
+    this.sidecars = [];
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
