@@ -59,7 +59,12 @@ export function privacyProblem(dir: string): string | undefined {
 
 /** Creates the directory 0700 if needed; refuses one that another user could enter or own. */
 export function ensurePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: process.platform === 'win32', mode: 0o700 });
+  try {
+    mkdirSync(dir, { recursive: process.platform === 'win32', mode: 0o700 });
+  } catch (err) {
+    // Another window made it first; it is checked like any existing one below.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
   const problem = privacyProblem(dir);
   if (problem) throw new Error(`agent hooks endpoint refused: ${problem}; remove it or set REASONIX_HOOKS_DIR`);
 }

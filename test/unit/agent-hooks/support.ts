@@ -90,6 +90,9 @@ export class TestWindow {
       sessions: () => [{ folder, session: engine }],
       onDecision: (record, f, ms) => holder.w?.decisions.push({ record, folder: f, ms }),
       logger: quiet,
+    }).catch(async (err: Error) => {
+      await engine.stop();
+      throw err;
     });
     holder.w = new TestWindow(engine, window, folder, recordFile);
     return holder.w;
