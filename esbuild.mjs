@@ -19,6 +19,10 @@ if (existsSync('src/cli.ts')) {
 if (existsSync('src/hook.ts')) {
   builds.push({ ...common, entryPoints: ['src/hook.ts'], outfile: 'dist/hook.js', platform: 'node', format: 'cjs', target: 'node20' });
 }
+// Its window side, required by the extension only when the endpoint opens (after activation).
+if (existsSync('src/hooksWindow.ts')) {
+  builds.push({ ...common, entryPoints: ['src/hooksWindow.ts'], outfile: 'dist/hooks-window.js', platform: 'node', format: 'cjs', target: 'node20' });
+}
 if (existsSync('webview/main.ts')) {
   builds.push({ ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' });
 }

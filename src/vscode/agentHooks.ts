@@ -2,10 +2,24 @@
 // `reasonix.agentHooks.enabled` is on and the workspace is trusted (the contributed agent plugin's
 // `when` clause says the same); every decision goes to the Reasonix output channel at Info and
 // counts for the deciding extension (shown in its Extensions-view tooltip).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { hooksDir, HookWindow, type DecisionRecord } from '../host/hooks';
+import type { DecisionRecord, HookWindow } from '../hooksWindow';
 import type { ExtensionLog } from './logging';
 import type { SessionManager } from './sessions';
+
+type WindowModule = typeof import('../hooksWindow');
+
+/**
+ * The window side is a separate bundle next to dist/extension.js, required on first use so the
+ * activation bundle stays within its size budget; compiled by tsc (out/) it is ../hooksWindow.js.
+ */
+function windowModule(): WindowModule {
+  const bundled = join(__dirname, 'hooks-window.js');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(existsSync(bundled) ? bundled : join(__dirname, '..', 'hooksWindow.js')) as WindowModule;
+}
 
 export function agentHooksEnabled(): boolean {
   return vscode.workspace.getConfiguration('reasonix').get<boolean>('agentHooks.enabled', true);
@@ -55,8 +69,10 @@ export class AgentHooks implements vscode.Disposable {
   }
 
   private async open(): Promise<void> {
-    const dir = hooksDir();
+    let dir = 'the agent hooks directory';
     try {
+      const { HookWindow, hooksDir } = windowModule();
+      dir = hooksDir();
       this.window = await HookWindow.open({
         dir,
         runtime: process.execPath,

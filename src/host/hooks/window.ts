@@ -48,9 +48,10 @@ export class HookWindow {
     const id = newId();
     const token = newToken();
     const endpoint = endpointPath(opts.dir, id);
-    let win: HookWindow | undefined;
-    const server = await listenEndpoint(endpoint, token, (req) => win!.handle(req), (m) => opts.logger.warn(m));
-    win = new HookWindow(opts, id, endpoint, token, server, Date.now());
+    // The server exists before the window object that handles its requests.
+    const holder: { win?: HookWindow } = {};
+    const server = await listenEndpoint(endpoint, token, (req) => holder.win!.handle(req), (m) => opts.logger.warn(m));
+    const win = (holder.win = new HookWindow(opts, id, endpoint, token, server, Date.now()));
     recordRuntime(opts.dir, opts.runtime);
     win.updateFolders();
     return win;
