@@ -5,7 +5,8 @@ import { runBridge } from './host/hooks/bridge';
 import { hooksDir, MAX_REQUEST_BYTES } from './host/hooks/endpoint';
 import { budgetFor } from './host/hooks/events';
 
-const startedAt = Date.now();
+// The agent's clock starts at spawn: count the runtime's own start-up against the budget too.
+const startedAt = Date.now() - Math.round(process.uptime() * 1000);
 const event = process.argv[2];
 
 /** All of stdin, capped; resolves early (with what it has) when the budget runs out. */
@@ -38,9 +39,10 @@ function exit(stdout: string, notes: string[]): void {
 
 async function main(): Promise<void> {
   const budget = budgetFor(event ?? '');
-  const hardStop = setTimeout(() => exit('', ['the hook budget ran out; no decision']), budget);
+  const left = startedAt + budget - Date.now();
+  const hardStop = setTimeout(() => exit('', ['the hook budget ran out; no decision']), left);
   hardStop.unref();
-  const input = await readStdin(MAX_REQUEST_BYTES, budget - 200);
+  const input = await readStdin(MAX_REQUEST_BYTES, left - 200);
   if (input.problem) return exit('', [`${input.problem}; no decision`]);
   const r = await runBridge(event, input.text, { dir: hooksDir(), startedAt, fallbackCwd: process.cwd() });
   exit(r.stdout, r.notes);
