@@ -1,4 +1,5 @@
-// Two bundles for the extension (Node, CommonJS) and the CLI, one for the webview (browser).
+// Bundles for the extension (Node, CommonJS), the CLI and the agent-hooks bridge, one for the
+// webview (browser).
 // `--watch` rebuilds on change; `--dev` keeps code unminified with inline source maps.
 import * as esbuild from 'esbuild';
 import { existsSync, mkdirSync, copyFileSync } from 'node:fs';
@@ -13,6 +14,14 @@ if (existsSync('src/vscode/extension.ts')) {
 }
 if (existsSync('src/cli.ts')) {
   builds.push({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } });
+}
+// The agent-hooks bridge: run on every agent hook by agent-plugin/bin/*, so small and standalone.
+if (existsSync('src/hook.ts')) {
+  builds.push({ ...common, entryPoints: ['src/hook.ts'], outfile: 'dist/hook.js', platform: 'node', format: 'cjs', target: 'node20' });
+}
+// Its window side, required by the extension only when the endpoint opens (after activation).
+if (existsSync('src/hooksWindow.ts')) {
+  builds.push({ ...common, entryPoints: ['src/hooksWindow.ts'], outfile: 'dist/hooks-window.js', platform: 'node', format: 'cjs', target: 'node20' });
 }
 if (existsSync('webview/main.ts')) {
   builds.push({ ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' });

@@ -2,6 +2,7 @@
 import { checkCommand, CHECK_HELP } from './cli/check';
 import { runCommand, RUN_HELP } from './cli/run';
 import { fireCommand, FIRE_HELP } from './cli/fire';
+import { hookCommand, HOOK_HELP } from './cli/hook';
 import { modelsCommand, MODELS_HELP, streamCommand, STREAM_HELP } from './cli/models';
 import { UsageError } from './cli/args';
 
@@ -15,6 +16,7 @@ Commands:
   fire <event>             dispatch one hook point exactly as the host would, print the outcome
   models                   list the models plugins host
   stream                   open a provider stream and print its chunks in order
+  hook <Event>             answer one agent hook (Claude-Code-style JSON on stdin) via Reasonix
 
 Run \`reasonix-host <command> --help\` for a command's options.`;
 
@@ -24,6 +26,7 @@ const commands: Record<string, { run: (argv: string[]) => Promise<number>; help:
   fire: { run: fireCommand, help: FIRE_HELP },
   models: { run: modelsCommand, help: MODELS_HELP },
   stream: { run: streamCommand, help: STREAM_HELP },
+  hook: { run: hookCommand, help: HOOK_HELP },
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -21,8 +21,9 @@ export function stderrLogger(verbose: boolean): Logger {
   return { trace: noop, debug: verbose ? write('debug') : noop, info: verbose ? write('info') : noop, warn: write('warn'), error: write('error') };
 }
 
-export function openHeadlessSession(opts: { pluginDirs: string[]; workspace: string; frontEnd: UiFrontEnd; logger: Logger }): HeadlessSession {
-  const home = mkdtempSync(join(tmpdir(), 'reasonix-host-home-'));
+/** `home` runs the plugins installed there; without it the folders are linked into an empty home. */
+export function openHeadlessSession(opts: { pluginDirs: string[]; workspace: string; frontEnd: UiFrontEnd; logger: Logger; home?: string }): HeadlessSession {
+  const home = opts.home ?? mkdtempSync(join(tmpdir(), 'reasonix-host-home-'));
   const linked = opts.pluginDirs.map((d) => resolve(d));
   const store = new SurfaceStore();
   const engine = createSessionEngine(
@@ -45,7 +46,7 @@ export function openHeadlessSession(opts: { pluginDirs: string[]; workspace: str
     store,
     async dispose() {
       await engine.stop();
-      rmSync(home, { recursive: true, force: true });
+      if (!opts.home) rmSync(home, { recursive: true, force: true });
     },
   };
 }

@@ -26,6 +26,8 @@ export interface PluginInfo {
   source?: 'installed' | 'linked';
   actions: ActionInfo[];
   detail?: string;
+  /** Decisions it made for VS Code's agents through agent hooks since the window opened. */
+  agentDecisions?: number;
 }
 
 export interface ReasonixApi {
@@ -78,6 +80,7 @@ export function createApi(
   surfaces: SurfaceFeed,
   run: (a: RunActionArgs) => Promise<RunOutcome>,
   diagnostics: () => ApiDiagnostics,
+  agentDecisions?: (sessionKey: string, pluginId: string) => number,
 ): ReasonixApi {
   const pick = (folder?: string): FolderSession => {
     const all = sessions.sessions();
@@ -107,6 +110,7 @@ export function createApi(
         source: r.status.spec?.source,
         actions: r.status.actions,
         detail: r.detail,
+        agentDecisions: agentDecisions?.(r.sessionKey, r.pluginId),
       })),
     dispatch: (point, payload, opts) => pick(opts?.folder).engine.dispatch(point, payload, { knownTools: opts?.knownTools }),
     listModels: (opts) => pick(opts?.folder).engine.models(),

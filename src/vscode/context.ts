@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { SurfaceStore } from '../host/ui';
 import { runAction } from './actions';
+import { AgentHooks } from './agentHooks';
 import { createApi, type ReasonixApi } from './api';
 import { registerCommands } from './commands';
 import { createSessionEngine, type SidecarFactory } from '../host/session';
@@ -26,6 +27,7 @@ export class Ctx implements vscode.Disposable {
   readonly linked: LinkedFolders;
   readonly enablement: Enablement;
   readonly prompts: VsCodePrompts;
+  readonly agentHooks: AgentHooks;
   /** Set by activate() once its own work is done; NaN until then. */
   activationMs = NaN;
   activationCpuMs = NaN;
@@ -49,23 +51,31 @@ export class Ctx implements vscode.Disposable {
       isTrusted,
       showLogs: () => this.log.show(),
     });
-    const tree = new SupervisionTree(this.sessions, this.store);
+    this.agentHooks = new AgentHooks(this.sessions, this.log, isTrusted);
+    const tree = new SupervisionTree(this.sessions, this.store, (row) => this.agentHooks.decisions(row.sessionKey, row.pluginId));
     this.surfaces = registerSurfaces(ext, surfaceSource(this.store, this.sessions, isTrusted), surfaceSink(this.sessions), this.log.channel);
-    this.api = createApi(this.sessions, this.store, (a) => runAction(this.sessions, a), () => ({ activationMs: this.activationMs, activationCpuMs: this.activationCpuMs }));
+    this.api = createApi(this.sessions, this.store, (a) => runAction(this.sessions, a), () => ({ activationMs: this.activationMs, activationCpuMs: this.activationCpuMs }), (key, id) => this.agentHooks.decisions(key, id));
     this.subs.push(
       this.log,
       this.linked,
       this.enablement,
       tree,
+      this.agentHooks,
+      this.agentHooks.onDidChange(() => tree.refresh()),
       vscode.window.registerTreeDataProvider('reasonix.extensions', tree),
       new StatusBar(this.sessions, this.store, isTrusted),
       ...registerCommands({ sessions: this.sessions, linked: this.linked, enablement: this.enablement, showLogs: () => this.log.show() }),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.sessions.syncFolders()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        void this.sessions.syncFolders();
+        this.agentHooks.foldersChanged();
+      }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.log.info('workspace trusted: starting Reasonix extensions');
         void this.sessions.syncFolders();
+        void this.agentHooks.sync();
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('reasonix.agentHooks')) void this.agentHooks.sync();
         if (e.affectsConfiguration('reasonix.home') || e.affectsConfiguration('reasonix.startup')) void this.sessions.restartAll();
       }),
       this.sessions.onDidChange(() => this.updateContextKeys()),
@@ -82,13 +92,13 @@ export class Ctx implements vscode.Disposable {
   }
 
   /** Starts the sessions; called once start-up has finished. */
-  start(): Promise<void> {
-    return this.sessions.syncFolders();
+  async start(): Promise<void> {
+    await Promise.all([this.sessions.syncFolders(), this.agentHooks.sync()]);
   }
 
   /** Stops every session in parallel within 4 s. */
   async stop(): Promise<void> {
-    await this.sessions.stopAll();
+    await Promise.all([this.sessions.stopAll(), this.agentHooks.close()]);
   }
 
   dispose(): void {

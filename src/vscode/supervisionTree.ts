@@ -41,6 +41,8 @@ export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Di
   constructor(
     private readonly sessions: SessionManager,
     private readonly surfaces?: SurfaceFeed,
+    /** Decisions the plugin made for VS Code's agents (agent hooks) this session. */
+    private readonly agentDecisions?: (row: Row) => number,
   ) {
     this.subs.push(sessions.onDidChange(() => this.refresh()));
     // Cards and notifications do not show here; only status changes (or removals) repaint.
@@ -83,7 +85,7 @@ export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Di
       return item;
     }
     if (node.kind === 'status') return statusItem(node.row, node.surface);
-    const item = pluginItem(node.row);
+    const item = pluginItem(node.row, Date.now(), this.agentDecisions?.(node.row));
     if (node.statuses.length) {
       item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
       // The tree keeps an item's collapsible state per id: a row that gains its first status
@@ -100,7 +102,7 @@ export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Di
   }
 }
 
-export function pluginItem(row: Row, now = Date.now()): vscode.TreeItem {
+export function pluginItem(row: Row, now = Date.now(), agentDecisions?: number): vscode.TreeItem {
   const item = new vscode.TreeItem(row.status.spec?.displayName ?? row.pluginId, vscode.TreeItemCollapsibleState.None);
   item.id = `${row.sessionKey}#${row.pluginId}`;
   item.iconPath = ICONS[row.state];
@@ -119,6 +121,7 @@ export function pluginItem(row: Row, now = Date.now()): vscode.TreeItem {
   if (row.detail) md.appendText(`${row.detail}\n\n`);
   if (row.status.spec) md.appendCodeblock(fullTrustLines(row.status.spec).join('\n'), 'text');
   if (row.status.actions.length) md.appendText(`Actions: ${row.status.actions.map((a) => `/${row.pluginId}:${a.actionId}`).join(', ')}`);
+  if (agentDecisions !== undefined) md.appendText(`${row.status.actions.length ? '\n\n' : ''}Agent decisions this session: ${agentDecisions}`);
   item.tooltip = md;
   return item;
 }

@@ -64,6 +64,10 @@ export interface HookOutcome {
   changedBy: string[];
   warnings: string[];
   reason?: string;
+  /** The plugin whose block/allow/deny decided the outcome. */
+  blockedBy?: string;
+  /** Set when decision is 'failed': the required-class failure that aborted the operation. */
+  error?: { reason: string; message: string; pluginId: string };
 }
 
 export interface StreamHandle extends AsyncIterable<unknown> {

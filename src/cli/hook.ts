@@ -1,0 +1,109 @@
+// `reasonix-host hook <Event>`: the agent-hooks bridge for agents outside VS Code that read
+// Claude-Code-style hooks. Without --headless it asks the VS Code window serving `cwd` exactly as
+// the contributed agent plugin does; with --headless it starts the plugins for this one event.
+import { resolve } from 'node:path';
+import { resolveReasonixHome } from '../host/plugins';
+import { AGENT_HOOK_EVENTS, answerHookEvent, budgetFor, hooksDir, MAX_REQUEST_BYTES, parseHookInput, resolveEvent, runBridge } from '../host/hooks';
+import { parse } from './args';
+import { openHeadlessSession, stderrLogger } from './headless';
+
+export const HOOK_HELP = `Usage: reasonix-host hook <Event> [--headless [--plugin DIR]...] [--verbose]
+
+The agent-hooks bridge: reads one hook input (JSON) on stdin, prints the answer (JSON) on stdout.
+Use it as the command of a Claude-Code-style hook, e.g. in .claude/settings.json:
+  {"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"reasonix-host hook PreToolUse"}]}]}}
+
+  <Event>           ${AGENT_HOOK_EVENTS.join(', ')}
+                    (UserPromptSubmit, PreToolUse, PostToolUse and SessionStart reach Reasonix)
+  --headless        do not ask a VS Code window: start the installed plugins (the Reasonix home)
+                    or the --plugin folders, answer this one event, stop them (costs a start-up)
+  --plugin DIR      a plugin folder for --headless (repeatable)
+  --verbose         engine log lines on stderr
+
+Without --headless the window whose workspace folder holds the input's cwd answers; no window,
+no session or no interceptor prints nothing (no decision). Only the answer goes to stdout.
+Exit status: always 0 (a hook's exit status 2 would block the agent), 1 for usage errors.`;
+
+function readStdin(): Promise<string> {
+  return new Promise((resolveText, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    process.stdin.on('data', (d: Buffer) => {
+      size += d.length;
+      if (size > MAX_REQUEST_BYTES) reject(new Error(`stdin is larger than ${MAX_REQUEST_BYTES} bytes`));
+      else chunks.push(d);
+    });
+    process.stdin.on('end', () => resolveText(Buffer.concat(chunks).toString('utf8')));
+    process.stdin.on('error', reject);
+  });
+}
+
+function note(text: string): void {
+  process.stderr.write(`reasonix-host hook: ${text}\n`);
+}
+
+export async function hookCommand(argv: string[]): Promise<number> {
+  const startedAt = Date.now();
+  let values: Record<string, string | boolean | string[] | undefined>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parse(argv, { plugin: { type: 'string', multiple: true }, headless: { type: 'boolean' }, verbose: { type: 'boolean' } }));
+  } catch (err) {
+    note(`${(err as Error).message} (see --help)`);
+    return 1;
+  }
+  if (values.help) {
+    console.log(HOOK_HELP);
+    return 0;
+  }
+  const plugins = (values.plugin as string[] | undefined) ?? [];
+  if (positionals.length > 1) {
+    note('hook takes one event name (see --help)');
+    return 1;
+  }
+  if (plugins.length && !values.headless) {
+    note('--plugin needs --headless (without it the VS Code window answers with its own plugins)');
+    return 1;
+  }
+  let text: string;
+  try {
+    text = await readStdin();
+  } catch (err) {
+    note(`${(err as Error).message}; no decision`);
+    return 0;
+  }
+  if (!values.headless) {
+    const r = await runBridge(positionals[0], text, { dir: hooksDir(), startedAt, fallbackCwd: process.cwd() });
+    r.notes.forEach(note);
+    if (r.stdout) process.stdout.write(r.stdout);
+    return 0;
+  }
+  const parsed = parseHookInput(text);
+  if (!parsed.ok) {
+    note(`${parsed.message}; no decision`);
+    return 0;
+  }
+  const event = resolveEvent(positionals[0], parsed.input);
+  if (!event) {
+    note(`unknown hook event "${positionals[0] ?? ''}"; no decision`);
+    return 0;
+  }
+  const cwd = resolve(typeof parsed.input.cwd === 'string' && parsed.input.cwd ? parsed.input.cwd : process.cwd());
+  const session = openHeadlessSession({
+    pluginDirs: plugins,
+    workspace: cwd,
+    home: plugins.length ? undefined : resolveReasonixHome(),
+    logger: stderrLogger(values.verbose === true),
+    frontEnd: { notify: () => {}, prompt: async () => ({ cancelled: true }) },
+  });
+  try {
+    // A required plugin that fails to start fails the start; the mapping then refuses for it.
+    await session.engine.start().catch((err: Error) => note(`plugins did not all start: ${err.message}`));
+    const r = await answerHookEvent(event, parsed.input, session.engine, { deadlineAt: startedAt + budgetFor(event) });
+    if (r.record.note) note(`${r.record.note}; no decision`);
+    if (r.answer) process.stdout.write(JSON.stringify(r.answer) + '\n');
+    return 0;
+  } finally {
+    await session.dispose();
+  }
+}

@@ -1,0 +1,254 @@
+// Agent hook event → Reasonix hook point(s) → the hook's JSON answer (README "Agent hooks").
+// Shared by the window endpoint (VS Code) and `reasonix-host hook --headless`. Agent hooks
+// cannot rewrite a prompt or a tool result, so replacements there travel as additionalContext.
+import { isRequiredClass } from '../intercepts/client';
+import { redact } from '../redact';
+import type { HookOutcome, PluginStatus } from '../session/types';
+import { budgetFor, type HookInput, type PostToolUseInput, type PreToolUseInput, type UserPromptSubmitInput } from './events';
+
+/** What the mapping needs from one folder's session. */
+export interface HookSessionPort {
+  dispatch(point: string, payload: unknown): Promise<HookOutcome>;
+  plugins(): PluginStatus[];
+}
+
+/** The JSON object printed on the hook's stdout; undefined = no decision (print nothing). */
+export type HookAnswer = Record<string, unknown> | undefined;
+
+export type AgentDecision = 'deny' | 'allow' | 'block' | 'context' | 'input' | 'stop' | 'none';
+
+/** One line of the Output channel: what was decided, by whom and why (reason redacted). */
+export interface DecisionRecord {
+  event: string;
+  tool?: string;
+  decision: AgentDecision;
+  /** The deciding extension (absent when nobody decided). */
+  extension?: string;
+  reason?: string;
+  /** Why nothing was decided, or what went wrong, for the log. */
+  note?: string;
+}
+
+export interface HookResult {
+  answer: HookAnswer;
+  record: DecisionRecord;
+}
+
+export interface AnswerOptions {
+  /** Epoch ms by which the answer must exist (the bridge's budget, minus its margin). */
+  deadlineAt?: number;
+}
+
+type Ruling =
+  | { kind: 'outcome'; outcome: HookOutcome }
+  | { kind: 'skipped' }
+  | { kind: 'required-down'; pluginId: string; why: string };
+
+const TIMED_OUT = Symbol('timed out');
+
+/** Dispatches one event; never throws (a broken input or session answers nothing, with a note). */
+export async function answerHookEvent(event: string, input: HookInput, session: HookSessionPort, opts: AnswerOptions = {}): Promise<HookResult> {
+  const deadlineAt = opts.deadlineAt ?? Date.now() + budgetFor(event);
+  const ask = new Asker(session, deadlineAt);
+  try {
+    switch (event) {
+      case 'UserPromptSubmit':
+        return await userPromptSubmit(input as UserPromptSubmitInput, ask);
+      case 'PreToolUse':
+        return await preToolUse(input as PreToolUseInput, ask);
+      case 'PostToolUse':
+        return await postToolUse(input as PostToolUseInput, ask);
+      case 'SessionStart':
+        return await sessionStart(input, ask);
+      default:
+        // Stop, PreCompact, SubagentStart/Stop, SessionEnd, ErrorOccurred: no Reasonix point
+        // means the same thing (compaction.prepare carries messages the hook does not have).
+        return none(event, undefined, `no Reasonix hook point matches ${event}`);
+    }
+  } catch (err) {
+    return none(event, undefined, `not dispatched: ${redact((err as Error).message)}`);
+  }
+}
+
+/** Asks one point, bounded by the deadline; knows which plugins take part. */
+class Asker {
+  constructor(private readonly session: HookSessionPort, private readonly deadlineAt: number) {}
+
+  /** Plugins of the session that take part at `point` (chain members, plus the permission owner). */
+  private members(point: string): PluginStatus[] {
+    return this.session.plugins().filter((p) => {
+      if (!p.spec || p.state === 'disabled') return false;
+      const rt = p.spec.runtime;
+      return rt.intercepts.includes(point) || (point === 'permission.decision' && rt.replaces.includes('permission'));
+    });
+  }
+
+  async point(point: string, payload: unknown): Promise<Ruling> {
+    const members = this.members(point);
+    if (members.length === 0) return { kind: 'skipped' };
+    // A required member that is not running cannot be asked: the operation fails closed.
+    const down = members.find((p) => isRequiredClass(p.spec!.runtime) && p.state !== 'running');
+    if (down) return { kind: 'required-down', pluginId: down.pluginId, why: `it is ${down.state}` };
+    if (!members.some((p) => p.state === 'running')) return { kind: 'skipped' };
+    const left = this.deadlineAt - Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<typeof TIMED_OUT>((r) => (timer = setTimeout(() => r(TIMED_OUT), Math.max(0, left))));
+    try {
+      const outcome = await Promise.race([this.session.dispatch(point, payload), late]);
+      if (outcome !== TIMED_OUT) return { kind: 'outcome', outcome };
+    } finally {
+      clearTimeout(timer);
+    }
+    const required = members.find((p) => isRequiredClass(p.spec!.runtime));
+    if (required) return { kind: 'required-down', pluginId: required.pluginId, why: `no answer within the ${point} budget` };
+    return { kind: 'skipped' };
+  }
+}
+
+function none(event: string, tool: string | undefined, note?: string): HookResult {
+  return { answer: undefined, record: { event, tool, decision: 'none', note } };
+}
+
+/** "Reasonix extension "guard" blocked this: <reason>" — the text the agent and the user see. */
+function because(pluginId: string, verb: string, reason: string | undefined): string {
+  const r = reason ? redact(reason) : undefined;
+  return `Reasonix extension "${pluginId}" ${verb}${r ? `: ${r}` : ''}`;
+}
+
+/** The refusal for a required-class failure or a required extension that is down. */
+function unreachable(r: Ruling & { kind: 'required-down' } | { kind: 'failed'; pluginId: string; why: string }): { pluginId: string; text: string } {
+  return { pluginId: r.pluginId, text: `Reasonix extension "${r.pluginId}" is required but could not be asked (${redact(r.why)}); refused until it runs again` };
+}
+
+/** Decisions that end the call: block, deny, or a required-class failure. */
+function refusal(r: Ruling): { pluginId: string; text: string } | undefined {
+  if (r.kind === 'required-down') return unreachable(r);
+  if (r.kind !== 'outcome') return undefined;
+  const o = r.outcome;
+  if (o.decision === 'failed') return unreachable({ kind: 'failed', pluginId: o.error?.pluginId ?? 'unknown', why: o.error?.message ?? 'failed' });
+  if (o.decision === 'block' || o.decision === 'deny') return { pluginId: o.blockedBy ?? 'unknown', text: because(o.blockedBy ?? 'unknown', 'blocked this', o.reason) };
+  return undefined;
+}
+
+function replacedBy(r: Ruling): string | undefined {
+  return r.kind === 'outcome' && r.outcome.decision === 'continue' && r.outcome.changedBy.length ? r.outcome.changedBy.join(', ') : undefined;
+}
+
+async function userPromptSubmit(input: UserPromptSubmitInput, ask: Asker): Promise<HookResult> {
+  const event = 'UserPromptSubmit';
+  if (typeof input.prompt !== 'string' || input.prompt === '') return none(event, undefined, 'no prompt text');
+  const r = await ask.point('input.receive', { text: input.prompt });
+  const refused = refusal(r);
+  if (refused) return { answer: { decision: 'block', reason: refused.text }, record: { event, decision: 'block', extension: refused.pluginId, reason: refused.text } };
+  const by = replacedBy(r);
+  if (by && r.kind === 'outcome') {
+    const text = (r.outcome.payload as { text?: string }).text ?? '';
+    const context = `Reasonix extension "${by}" rewrote this prompt. Agent hooks cannot replace a prompt, so the rewritten text follows; treat it as the user's request:\n${text}`;
+    return {
+      answer: { hookSpecificOutput: { hookEventName: event, additionalContext: context } },
+      record: { event, decision: 'context', extension: by, reason: 'prompt rewritten (sent as additionalContext)' },
+    };
+  }
+  return none(event, undefined, r.kind === 'skipped' ? 'no interceptor at input.receive' : undefined);
+}
+
+function toolName(input: PreToolUseInput): string {
+  if (typeof input.tool_name !== 'string' || input.tool_name === '') throw new Error('the hook input has no tool_name');
+  return input.tool_name;
+}
+
+/** `arguments` is the JSON text of tool_input (absent input → "{}"). */
+function argumentsOf(input: PreToolUseInput): string {
+  return JSON.stringify(input.tool_input === undefined ? {} : input.tool_input);
+}
+
+function deny(tool: string, pluginId: string, text: string): HookResult {
+  return {
+    answer: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text } },
+    record: { event: 'PreToolUse', tool, decision: 'deny', extension: pluginId, reason: text },
+  };
+}
+
+async function preToolUse(input: PreToolUseInput, ask: Asker): Promise<HookResult> {
+  const tool = toolName(input);
+  const args = argumentsOf(input);
+  const before = await ask.point('tool.before', { name: tool, arguments: args });
+  const refusedBefore = refusal(before);
+  if (refusedBefore) return deny(tool, refusedBefore.pluginId, refusedBefore.text);
+  const by = replacedBy(before);
+  let finalArgs = args;
+  let updatedInput: Record<string, unknown> | undefined;
+  if (by && before.kind === 'outcome') {
+    const replaced = before.outcome.payload as { name?: string; arguments?: string };
+    if (replaced.name !== tool) return deny(tool, by, `Reasonix extension "${by}" renamed the tool to "${redact(String(replaced.name))}", which an agent hook cannot do; refused`);
+    finalArgs = replaced.arguments ?? '';
+    try {
+      const parsed: unknown = JSON.parse(finalArgs);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+      updatedInput = parsed as Record<string, unknown>;
+    } catch {
+      return deny(tool, by, `Reasonix extension "${by}" replaced the arguments with text that is not a JSON object; refused`);
+    }
+  }
+  const perm = await ask.point('permission.decision', { name: tool, arguments: finalArgs, hostDecision: 'allow' });
+  const refusedPerm = refusal(perm);
+  if (refusedPerm) return deny(tool, refusedPerm.pluginId, refusedPerm.text.replace('blocked this', 'denied this tool'));
+  const out: Record<string, unknown> = { hookEventName: 'PreToolUse' };
+  let record: DecisionRecord = { event: 'PreToolUse', tool, decision: 'none' };
+  if (updatedInput) {
+    out.updatedInput = updatedInput;
+    record = { event: 'PreToolUse', tool, decision: 'input', extension: by, reason: 'arguments replaced' };
+  }
+  if (perm.kind === 'outcome' && perm.outcome.decision === 'allow') {
+    const who = perm.outcome.blockedBy ?? 'unknown';
+    out.permissionDecision = 'allow';
+    out.permissionDecisionReason = because(who, 'allowed this tool', perm.outcome.reason);
+    record = { event: 'PreToolUse', tool, decision: 'allow', extension: who, reason: out.permissionDecisionReason as string };
+  }
+  if (Object.keys(out).length === 1) return none('PreToolUse', tool, before.kind === 'skipped' && perm.kind === 'skipped' ? 'no interceptor at tool.before or permission.decision' : undefined);
+  return { answer: { hookSpecificOutput: out }, record };
+}
+
+/** tool_response as text: strings as they are, anything else as JSON. */
+function resultText(response: unknown): string {
+  if (typeof response === 'string') return response;
+  return response === undefined ? '' : JSON.stringify(response);
+}
+
+/** Claude Code marks failures in the response object; VS Code passes the text only. */
+function isErrorResponse(response: unknown): boolean {
+  if (!response || typeof response !== 'object') return false;
+  const r = response as Record<string, unknown>;
+  return r.is_error === true || r.isError === true || r.success === false;
+}
+
+async function postToolUse(input: PostToolUseInput, ask: Asker): Promise<HookResult> {
+  const event = 'PostToolUse';
+  const tool = toolName(input);
+  const r = await ask.point('tool.after', { name: tool, arguments: argumentsOf(input), result: resultText(input.tool_response), isError: isErrorResponse(input.tool_response) });
+  const refused = refusal(r);
+  if (refused) return { answer: { decision: 'block', reason: refused.text }, record: { event, tool, decision: 'block', extension: refused.pluginId, reason: refused.text } };
+  const by = replacedBy(r);
+  if (by && r.kind === 'outcome') {
+    const result = (r.outcome.payload as { result?: string }).result ?? '';
+    const context = `Reasonix extension "${by}" replaced the result of ${tool}. Agent hooks cannot change a tool result, so use this result instead:\n${result}`;
+    return {
+      answer: { hookSpecificOutput: { hookEventName: event, additionalContext: context } },
+      record: { event, tool, decision: 'context', extension: by, reason: 'result replaced (sent as additionalContext)' },
+    };
+  }
+  return none(event, tool, r.kind === 'skipped' ? 'no interceptor at tool.after' : undefined);
+}
+
+async function sessionStart(input: HookInput, ask: Asker): Promise<HookResult> {
+  const event = 'SessionStart';
+  const id = input.session_id ?? input.sessionId;
+  const sessionId = typeof id === 'string' && id ? id : 'agent-session';
+  const r = await ask.point('agent.before_start', { sessionId });
+  const refused = refusal(r);
+  if (refused) {
+    const text = refused.text.replace('blocked this', 'stopped this agent session');
+    return { answer: { continue: false, stopReason: text }, record: { event, decision: 'stop', extension: refused.pluginId, reason: text } };
+  }
+  return none(event, undefined, r.kind === 'skipped' ? 'no interceptor at agent.before_start' : undefined);
+}

@@ -1,0 +1,94 @@
+// Agent hooks as an agent outside the window meets them: the packaged .vsix in code-server 1.139,
+// the sample extensions running, and the contributed agent plugin's PreToolUse hook command run
+// from this test process (like an agent would) against the workbench's session.
+//
+// What could NOT run here: the chat view, agent mode and VS Code's agent-plugin UI ("Chat:
+// Plugins", the Extensions view's "Agent Plugins - Installed" list, which requires chat set up)
+// stay hidden in this code-server until GitHub Copilot is set up, which needs a sign-in this
+// offline machine cannot do; the hook commands of agent mode are run by the Copilot Chat
+// extension, which code-server does not ship. So no agent turn emits a tool call here, and the
+// end-to-end "the chat shows the reason" cannot be shown; the screenshot of the Command Palette
+// searched for "Plugins" (test-results/) records what this code-server offers instead.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { resultsDir } from './support/paths';
+import { reasonixSessionOptions } from './support/reasonix';
+import { useSharedUiSession, type UiSessionOptions } from './support/session';
+import { waitFor } from './support/wait';
+
+function runHookCommand(command: string, input: unknown, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', command], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.stdin.end(JSON.stringify(input));
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('Agent hooks: the contributed plugin answers agents from the running workbench', function () {
+  this.timeout(180_000);
+  // A hooks directory of this sandbox, so parallel runs never meet each other's windows.
+  const session = useSharedUiSession((): UiSessionOptions => {
+    const base = reasonixSessionOptions();
+    const env = base.env as (sandbox: string) => Record<string, string>;
+    return { ...base, env: (sandbox) => ({ ...env(sandbox), REASONIX_HOOKS_DIR: join(sandbox, 'hooks') }) };
+  });
+  const hooksDir = () => join(session().sandbox, 'hooks');
+  const shots = join(resultsDir, 'agent-hooks');
+
+  it("the installed plugin's PreToolUse command gets a deny from showcase, logged in the Reasonix output and counted in its tooltip", async () => {
+    const s = session();
+    const wb = s.workbench;
+    mkdirSync(shots, { recursive: true });
+    await wb.openViewContainer('Reasonix');
+    const view = wb.view('Extensions');
+    await waitFor(async () => (await wb.viewRows(view)).some((r) => /showcase.*running/i.test(r)), { timeoutMs: 90_000, what: 'showcase running' });
+
+    const extDir = readdirSync(join(s.sandbox, 'extensions')).find((d) => d.startsWith('reasonix.reasonix-vscode-host-'));
+    assert.ok(extDir, 'the .vsix is installed');
+    const pluginRoot = join(s.sandbox, 'extensions', extDir, 'agent-plugin');
+    const hooks = (JSON.parse(readFileSync(join(pluginRoot, 'hooks', 'hooks.json'), 'utf8')) as { hooks: Record<string, { hooks: { linux: string }[] }[]> }).hooks;
+    const command = hooks.PreToolUse[0].hooks[0].linux.replaceAll('${CLAUDE_PLUGIN_ROOT}', pluginRoot);
+    const input = { timestamp: new Date().toISOString(), cwd: s.workspace, sessionId: 'ui', hookEventName: 'PreToolUse', transcript_path: '/dev/null', tool_name: 'rm_rf', tool_input: { path: '/' }, tool_use_id: 'tool-1' };
+    const env = { PATH: process.env.PATH, REASONIX_HOOKS_DIR: hooksDir() };
+    const r = await waitFor(async () => {
+      const run = await runHookCommand(command, input, env);
+      return run.stdout ? run : undefined;
+    }, { timeoutMs: 30_000, what: 'an answer from the window' });
+    assert.equal(r.code, 0, r.stderr);
+    const answer = JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
+    assert.equal(answer.hookSpecificOutput.permissionDecision, 'deny');
+    assert.match(answer.hookSpecificOutput.permissionDecisionReason, /^Reasonix extension "showcase" blocked this/);
+
+    await wb.waitForOutput('Reasonix', 'agent hook PreToolUse rm_rf: deny by showcase');
+    await wb.screenshot(join(shots, 'agent-hooks-output.png'));
+
+    await wb.openViewContainer('Reasonix');
+    const row = view.locator('.monaco-list-row', { hasText: 'showcase' }).first();
+    const tooltip = await waitFor(async () => {
+      await wb.page.mouse.move(0, 0);
+      await row.hover();
+      const hover = wb.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'Agent decisions this session' }).first();
+      return (await hover.isVisible().catch(() => false)) ? (await hover.innerText()).replace(/\u00a0/g, ' ') : undefined;
+    }, { timeoutMs: 30_000, what: 'the showcase tooltip with its agent decisions' });
+    assert.match(tooltip, /Agent decisions this session: 1/);
+    await wb.screenshot(join(shots, 'agent-hooks-tooltip.png'));
+
+    // VS Code's own plugin UI: what this code-server offers without a Copilot sign-in.
+    await wb.page.mouse.move(0, 0);
+    await wb.openCommandPalette();
+    await wb.page.keyboard.type('Plugins');
+    await new Promise((res) => setTimeout(res, 1500));
+    const offered = await wb.quickPickItems();
+    await wb.screenshot(join(shots, 'agent-hooks-palette-plugins.png'));
+    await wb.dismissQuickInput();
+    console.log(`  Command Palette for "Plugins": ${offered.join(' | ') || '(nothing)'}`);
+  });
+});

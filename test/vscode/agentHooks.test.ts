@@ -1,0 +1,119 @@
+// In-host: the agent-hooks bridge inside a real VS Code (code-server 1.139), with the sample
+// extensions of the in-host Reasonix home (showcase refuses a tool named rm_rf at tool.before).
+//
+// What could NOT run here: in this code-server the chat view, agent mode and the agent-plugin
+// views/commands ("Chat: Plugins", the @agentPlugins list, hook diagnostics) stay hidden until
+// GitHub Copilot is set up, which needs a sign-in this offline machine cannot do; the hook commands
+// of agent mode are executed by the Copilot Chat extension, which code-server does not ship. So
+// no agent turn runs a tool here, and VS Code's own listing of the plugin's hooks cannot be shown.
+// What IS proven: the extension contributes the plugin in the exact layout VS Code 1.139 parses
+// (its parser, read in code-server's workbench.js, picks `.claude-plugin/plugin.json` +
+// `hooks/hooks.json` and substitutes ${CLAUDE_PLUGIN_ROOT} into command/linux/osx/windows); each
+// hook command, run the way the agent runs it, gets its answer from this window's session; the
+// decision is counted for the extension; the setting closes and reopens the endpoint.
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { hooksDir, listWindows } from '../../src/host/hooks';
+import type { PluginInfo, ReasonixApi } from '../../src/vscode/api';
+import { waitFor } from './support';
+
+const EXTENSION_ID = 'reasonix.reasonix-vscode-host';
+
+interface HookCommand {
+  command: string;
+  linux: string;
+  osx: string;
+  windows: string;
+}
+
+/** Runs a hook command as the agent does: `sh -c`, input on stdin, answer on stdout. */
+function runHookCommand(command: string, input: unknown): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', command], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.stdin.end(JSON.stringify(input));
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('agent hooks (in a real VS Code)', function () {
+  this.timeout(60_000);
+  let api: ReasonixApi;
+  let ext: vscode.Extension<ReasonixApi>;
+  let folder: string;
+  let pluginRoot: string;
+  let hooks: Record<string, { hooks: HookCommand[] }[]>;
+
+  const commandFor = (event: string) => hooks[event][0].hooks[0].linux.replaceAll('${CLAUDE_PLUGIN_ROOT}', pluginRoot);
+  const showcase = () => api.listPlugins().find((p) => p.pluginId === 'showcase');
+  const preToolUse = (tool: string) => ({ timestamp: new Date().toISOString(), cwd: folder, sessionId: 'in-host', hookEventName: 'PreToolUse', transcript_path: '/dev/null', tool_name: tool, tool_input: { path: '/' }, tool_use_id: 'tool-1' });
+
+  before(async () => {
+    const found = vscode.extensions.getExtension<ReasonixApi>(EXTENSION_ID);
+    assert.ok(found, `${EXTENSION_ID} is installed`);
+    ext = found;
+    api = await ext.activate();
+    await waitFor(() => showcase()?.state === 'running', 'showcase running');
+    folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const contributed = (ext.packageJSON as { contributes: { chatPlugins: { path: string; when: string }[] } }).contributes.chatPlugins;
+    pluginRoot = path.join(ext.extensionPath, contributed[0].path);
+    hooks = (JSON.parse(readFileSync(path.join(pluginRoot, 'hooks', 'hooks.json'), 'utf8')) as { hooks: typeof hooks }).hooks;
+  });
+
+  it('runs in VS Code 1.139 and contributes the agent plugin folder VS Code reads (chatPlugins)', () => {
+    assert.match(vscode.version, /^1\.139\./);
+    const contributed = (ext.packageJSON as { contributes: { chatPlugins: { path: string; when: string }[] } }).contributes.chatPlugins;
+    assert.deepEqual(contributed, [{ path: './agent-plugin', when: 'config.reasonix.agentHooks.enabled && isWorkspaceTrusted' }]);
+    assert.ok(existsSync(path.join(pluginRoot, '.claude-plugin', 'plugin.json')));
+    assert.deepEqual(Object.keys(hooks).sort(), ['PostToolUse', 'PreToolUse', 'SessionStart', 'UserPromptSubmit']);
+    for (const event of Object.keys(hooks)) {
+      const launcher = commandFor(event).split(' ')[1];
+      assert.ok(existsSync(launcher), `${event}: ${launcher} is in the installed extension`);
+    }
+    assert.ok(existsSync(path.join(ext.extensionPath, 'dist', 'hook.js')), 'the bridge is built next to the plugin');
+  });
+
+  it("records the extension host's own runtime and this window's folder for the bridge", async () => {
+    const dir = hooksDir();
+    const mine = await waitFor(() => listWindows(dir).find((w) => w.pid === process.pid), 'this window in the registry');
+    assert.deepEqual(mine.folders, [folder]);
+    assert.equal(readFileSync(path.join(dir, 'runtime'), 'utf8').trim(), process.execPath);
+  });
+
+  it("the PreToolUse hook command gets this window's answer: showcase denies rm_rf, naming itself; the decision is counted", async () => {
+    const before = showcase()?.agentDecisions ?? 0;
+    const r = await runHookCommand(commandFor('PreToolUse'), preToolUse('rm_rf'));
+    assert.equal(r.code, 0, r.stderr);
+    const answer = JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
+    assert.equal(answer.hookSpecificOutput.permissionDecision, 'deny');
+    assert.match(answer.hookSpecificOutput.permissionDecisionReason, /^Reasonix extension "showcase" blocked this/);
+    await waitFor(() => (showcase() as PluginInfo).agentDecisions === before + 1, 'the decision counted for showcase');
+    const allowed = await runHookCommand(commandFor('PreToolUse'), preToolUse('read_file'));
+    assert.equal(allowed.code, 0);
+    assert.equal(allowed.stdout, '', 'an allowed tool: no decision, VS Code approves as usual');
+  });
+
+  it('reasonix.agentHooks.enabled off closes the endpoint (no decision), on reopens it', async () => {
+    const cfg = vscode.workspace.getConfiguration('reasonix');
+    const dir = hooksDir();
+    try {
+      await cfg.update('agentHooks.enabled', false, vscode.ConfigurationTarget.Global);
+      await waitFor(() => !listWindows(dir).some((w) => w.pid === process.pid), 'the window record removed');
+      const r = await runHookCommand(commandFor('PreToolUse'), preToolUse('rm_rf'));
+      assert.equal(r.code, 0);
+      assert.equal(r.stdout, '');
+    } finally {
+      await cfg.update('agentHooks.enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor(() => listWindows(dir).some((w) => w.pid === process.pid), 'the window record back');
+    const again = await runHookCommand(commandFor('PreToolUse'), preToolUse('rm_rf'));
+    assert.match(again.stdout, /"permissionDecision":"deny"/);
+  });
+});
