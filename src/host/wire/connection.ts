@@ -1,14 +1,17 @@
 // The validated JSON-RPC connection to one sidecar: vscode-jsonrpc's MessageConnection over the
 // NDJSON reader/writer, with a gate in front of it that judges every inbound frame against the
 // v1 envelope rules, the traffic barrier and the method schemas (HOST_SPEC §1, §2.4, §3, §9), and
-// checks of everything we send. The library only ever sees frames that passed the gate.
+// checks of everything we send. This is the one place params and results are checked: handlers
+// receive typed, schema-valid params and never validate them again.
 //
-// Hot path: host→extension requests (every intercept) do not go through the library. Its message
-// queue delivers each inbound message on a later setImmediate turn and wraps every call in
-// bookkeeping we do not use; here a response settles its call synchronously from the read that
-// carried it. Sidecar→host requests and notifications still go through the library's queue on
-// purpose: one message per turn lets a stream consumer drain between chunks, so a single read
-// holding hundreds of stream/chunk frames cannot overflow its bounded delivery queue.
+// Hot paths do not go through the library, whose queue delivers each inbound message on a later
+// setImmediate turn and wraps every call in bookkeeping we do not use. A response settles its call
+// synchronously from the read that carried it (every intercept), and notifications (provider
+// stream chunks) are handed to their handler straight from the gate. Frames are judged in arrival
+// order: the first of a read at once, each further one after a microtask turn, so an async
+// consumer of a stream drains between chunks; every 64 frames the gate also yields an event-loop
+// turn (with the pipe paused) so timers, I/O and slower consumers get their share. Sidecar→host
+// requests still go through the library.
 import { performance } from 'node:perf_hooks';
 import type { Readable, Writable } from 'node:stream';
 import {
@@ -104,6 +107,9 @@ export interface ValidatedConnectionOptions {
 const never = () => false;
 const noop = () => undefined;
 
+/** Inbound frames judged between two event-loop turns (each after a microtask turn). */
+const FRAMES_PER_TURN = 64;
+
 const PARSE_ERROR: WireError = { code: -32700, message: 'Parse error' };
 const INVALID_REQUEST: WireError = { code: -32600, message: 'Invalid Request' };
 
@@ -175,6 +181,12 @@ export class ValidatedConnection {
   private endInfo: ConnectionEnd | undefined;
   private readonly endListeners: ((end: ConnectionEnd) => void)[] = [];
   private readonly barrierListeners: ((method: string) => void)[] = [];
+  // Frames of the current read not judged yet, in arrival order (see the header).
+  private inbox: unknown[] = [];
+  private inboxHead = 0;
+  private draining = false;
+  // A close or read error of the transport waits until the frames before it have been judged.
+  private endAfterDrain: ConnectionEnd | undefined;
 
   constructor(opts: ValidatedConnectionOptions) {
     this.handlers = opts.handlers;
@@ -186,7 +198,6 @@ export class ValidatedConnection {
     const libLog = (m: string) => this.logger.debug(`jsonrpc: ${redact(m)}`);
     this.conn = createMessageConnection(this.gated, this.libWriter, { error: libLog, warn: libLog, info: noop, log: noop });
     this.conn.onRequest((method, params) => this.serve(method, params as object));
-    this.conn.onNotification((method, params) => this.handlers.notification(method, params as object));
     this.conn.listen();
 
     this.reader.onUnparsable((text) => {
@@ -195,11 +206,11 @@ export class ValidatedConnection {
     });
     this.reader.onError((err) => {
       const reason = err instanceof ProtocolError ? err.reason : 'provider_interrupted';
-      this.finish({ reason, message: err.message, local: false });
+      this.finishAfterDrain({ reason, message: err.message, local: false });
     });
-    this.reader.onClose(() => this.finish({ reason: 'provider_interrupted', message: 'the sidecar closed its stdout', local: false }));
+    this.reader.onClose(() => this.finishAfterDrain({ reason: 'provider_interrupted', message: 'the sidecar closed its stdout', local: false }));
     this.writer.onError(([err]) => this.finish({ reason: 'provider_interrupted', message: err.message, local: false }));
-    this.reader.listen((raw) => this.gate(raw));
+    this.reader.listen((raw) => this.receive(raw));
   }
 
   get ended(): ConnectionEnd | undefined {
@@ -361,6 +372,50 @@ export class ValidatedConnection {
 
   // ---- inbound gate -------------------------------------------------------------------------
 
+  /**
+   * Before the barrier opens every frame is judged on arrival (a barrier violation is judged by
+   * the state it arrived in); after it, the first frame of a read is, and the rest wait in order.
+   */
+  private receive(raw: unknown): void {
+    if (this.endInfo) return;
+    if (!this.ready) return this.gate(raw);
+    if (this.draining) {
+      this.inbox.push(raw);
+      return;
+    }
+    this.draining = true;
+    this.gate(raw);
+    void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    let judged = 1;
+    for (;;) {
+      await undefined; // the consumer of the frame just judged gets its turn first
+      if (this.inboxHead === this.inbox.length || this.endInfo) break;
+      if (judged % FRAMES_PER_TURN === 0) {
+        this.reader.pause(); // nothing new is read while what was read waits
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        this.reader.resume();
+        if (this.endInfo) break;
+      }
+      const raw = this.inbox[this.inboxHead];
+      this.inbox[this.inboxHead++] = undefined;
+      judged++;
+      this.gate(raw);
+    }
+    this.inbox = [];
+    this.inboxHead = 0;
+    this.draining = false;
+    const end = this.endAfterDrain;
+    if (end) this.finish(end);
+  }
+
+  private finishAfterDrain(end: ConnectionEnd): void {
+    if (this.draining) this.endAfterDrain ??= end;
+    else this.finish(end);
+  }
+
   private gate(raw: unknown): void {
     if (this.endInfo) return;
     if (this.traceOn()) this.logger.trace(`<- ${redact(JSON.stringify(raw).slice(0, 2000))}`);
@@ -403,8 +458,11 @@ export class ValidatedConnection {
       this.logger.debug(`dropped notification ${method}: invalid params`);
       return;
     }
-    raw.params = params;
-    this.gated.callback?.(raw as unknown as Message);
+    try {
+      this.handlers.notification(method, params);
+    } catch (err) {
+      this.logger.error(`host handler for ${method} failed: ${redact(String((err as Error)?.message ?? err))}`);
+    }
   }
 
   private gateResponse(raw: Record<string, unknown>, hasId: boolean, echo: JsonId): void {
@@ -474,6 +532,8 @@ export class ValidatedConnection {
   private finish(end: ConnectionEnd): void {
     if (this.endInfo) return;
     this.endInfo = end;
+    this.inbox = []; // frames not judged yet die with the connection
+    this.inboxHead = 0;
     if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
     this.deadlineTimer = undefined;
     this.abort.abort();

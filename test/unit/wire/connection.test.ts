@@ -160,6 +160,17 @@ describe('wire: ValidatedConnection inbound gate', () => {
     assert.equal(ctx.peer.got.length, 0, 'notifications are never answered');
   });
 
+  it('judges a burst of 1,000 frames from one write in order, the last ones before the close that followed them', async () => {
+    const lines: string[] = [];
+    for (let i = 1; i <= 1000; i++) lines.push(JSON.stringify({ jsonrpc: '2.0', method: 'extension/provider/stream/chunk', params: { streamId: 'a', seq: i, chunk: { type: 'text', text: 't' } } }));
+    ctx.peer.toHost.end(lines.join('\n') + '\n');
+    await until(() => ctx.ends.length === 1);
+    const seqs = ctx.seen.map((s) => (s.params as { seq: number }).seq);
+    assert.equal(seqs.length, 1000, 'no frame read before the close is lost');
+    assert.deepEqual(seqs, Array.from({ length: 1000 }, (_, i) => i + 1));
+    assert.equal(ctx.ends[0].reason, 'provider_interrupted');
+  });
+
   it('turns a handler ProtocolError into its wire error', async () => {
     ctx.peer.send({ jsonrpc: '2.0', id: 'r1', method: 'host/content/read', params: { contentRef: 'c', offset: 0 } });
     const f = await ctx.peer.next();
