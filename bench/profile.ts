@@ -2,14 +2,18 @@
 // profiler: what docs/bench.md reports as "top costs" comes from this, not from a bench run,
 // whose profile would mix in the raw parent of the floor.
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof out/bench/profile.js streams|content
+// PROFILE_SIDECAR_DIR=/tmp/prof-sidecar profiles the bench sidecar's side as well.
 import { createDispatcher, interceptClientFor } from '../src/host/intercepts';
 import type { Sidecar } from '../src/host/sidecar';
 import { StreamHub, streamHandlers } from '../src/host/streams';
-import { benchPlugin, startSidecar } from './lib/host';
+import { BENCH_SIDECAR, benchPlugin, startSidecar } from './lib/host';
+
+const sidecarDir = process.env.PROFILE_SIDECAR_DIR;
+const sidecarArgs = sidecarDir ? { args: ['--cpu-prof', `--cpu-prof-dir=${sidecarDir}`, BENCH_SIDECAR] } : {};
 
 async function streams(): Promise<void> {
   const ref: { hub?: StreamHub } = {};
-  const sidecar: Sidecar = await startSidecar(benchPlugin('profile-streams', { intercepts: [], capabilities: ['providers'] }), streamHandlers(() => ref.hub));
+  const sidecar: Sidecar = await startSidecar(benchPlugin('profile-streams', { intercepts: [], capabilities: ['providers'], ...sidecarArgs }), streamHandlers(() => ref.hub));
   const hub = new StreamHub(sidecar);
   ref.hub = hub;
   try {
@@ -28,7 +32,7 @@ async function streams(): Promise<void> {
 
 async function content(): Promise<void> {
   const payload = { text: 'x'.repeat(8 * 1024 * 1024 - '{"text":""}'.length) };
-  const sidecar = await startSidecar(benchPlugin('profile-content'));
+  const sidecar = await startSidecar(benchPlugin('profile-content', sidecarArgs));
   try {
     const dispatcher = createDispatcher([interceptClientFor(sidecar, 0)]);
     for (let i = 0; i < 10; i++) {

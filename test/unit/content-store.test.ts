@@ -25,6 +25,18 @@ describe('content store (HOST_SPEC §5)', () => {
     assert.deepEqual(next, [262144, 524288, undefined]);
   });
 
+  it('a pre-encoded page is byte for byte the envelope around JSON.stringify of the same page', () => {
+    const store = new ContentStore();
+    const bytes = Buffer.from('{"text":"h\u00e9llo \u2603 ' + 'x'.repeat(300 * 1024) + '"}', 'utf8');
+    const d = store.put('/payload', bytes);
+    for (const offset of [0, 262144]) {
+      const prefix = '{"jsonrpc":"2.0","id":7,"result":';
+      const frame = store.readEncoded({ contentRef: d.contentRef, offset }).frame(prefix, '}\n', 8 * 1024 * 1024);
+      assert.equal(frame.toString('utf8'), `${prefix}${JSON.stringify(store.read({ contentRef: d.contentRef, offset }))}}\n`);
+    }
+    assert.throws(() => store.readEncoded({ contentRef: d.contentRef, offset: 0 }).frame('', '', 1000), (e: unknown) => e instanceof ProtocolError && e.reason === 'frame_too_large');
+  });
+
   it('answers content_ref_expired for unknown refs and out-of-range offsets (case 43)', () => {
     const store = new ContentStore();
     const d = store.put('/payload', Buffer.from('hello'));

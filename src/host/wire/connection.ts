@@ -1,32 +1,19 @@
-// The validated JSON-RPC connection to one sidecar: vscode-jsonrpc's MessageConnection over the
-// NDJSON reader/writer, with a gate in front of it that judges every inbound frame against the
-// v1 envelope rules, the traffic barrier and the method schemas (HOST_SPEC §1, §2.4, §3, §9), and
-// checks of everything we send. This is the one place params and results are checked: handlers
-// receive typed, schema-valid params and never validate them again.
+// The validated JSON-RPC connection to one sidecar over the NDJSON reader/writer: a gate judges
+// every inbound frame against the v1 envelope rules, the traffic barrier and the method schemas
+// (HOST_SPEC §1, §2.4, §3, §9), and everything we send is checked. This is the one place params
+// and results are checked: handlers receive typed, schema-valid params and never validate them
+// again, and callers of `request` receive schema-valid results.
 //
-// Hot paths do not go through the library, whose queue delivers each inbound message on a later
-// setImmediate turn and wraps every call in bookkeeping we do not use. A response settles its call
-// synchronously from the read that carried it (every intercept), and notifications (provider
-// stream chunks) are handed to their handler straight from the gate. Frames are judged in arrival
-// order: the first of a read at once, each further one after a microtask turn, so an async
-// consumer of a stream drains between chunks; every 64 frames the gate also yields an event-loop
-// turn (with the pipe paused) so timers, I/O and slower consumers get their share. Sidecar→host
-// requests still go through the library.
+// No JSON-RPC library sits in the path: its queue delivered each inbound message on a later
+// setImmediate turn and wrapped every call in bookkeeping we do not use. A response settles its
+// call synchronously from the read that carried it (every intercept); a notification (a provider
+// stream chunk) or a request is handed to its handler straight from the gate. Frames are judged
+// in arrival order: the first of a read at once, each further one after a microtask turn, so an
+// async consumer of a stream drains between chunks; every 64 frames the gate also yields an
+// event-loop turn (with the pipe paused) so timers, I/O and slower consumers get their share.
 import { performance } from 'node:perf_hooks';
 import type { Readable, Writable } from 'node:stream';
 import {
-  AbstractMessageReader,
-  AbstractMessageWriter,
-  ResponseError,
-  createMessageConnection,
-  type DataCallback,
-  type Disposable,
-  type Message,
-  type MessageConnection,
-  type MessageWriter,
-} from 'vscode-jsonrpc/node';
-import {
-  ERRORS,
   METHODS,
   ProtocolError,
   readErrorData,
@@ -39,6 +26,7 @@ import {
 } from '../../protocol';
 import { silentLogger, type Logger } from '../log';
 import { redact } from '../redact';
+import { EncodedResult } from './encoded';
 import { NdjsonMessageReader } from './reader';
 import { NdjsonMessageWriter, type Frame } from './writer';
 
@@ -121,49 +109,9 @@ function methodMeta(method: string): (typeof METHODS)[MethodName] | undefined {
   return Object.prototype.hasOwnProperty.call(METHODS, method) ? METHODS[method as MethodName] : undefined;
 }
 
-/** Reader handed to vscode-jsonrpc: it only ever receives frames the gate let through. */
-class GatedReader extends AbstractMessageReader {
-  callback: DataCallback | undefined;
-  listen(callback: DataCallback): Disposable {
-    this.callback = callback;
-    return { dispose: () => (this.callback = undefined) };
-  }
-  close(): void {
-    this.fireClose();
-  }
-}
-
-/**
- * Writer handed to vscode-jsonrpc, which only ever sends responses to sidecar→host requests. It
- * never rejects (the library would turn that into an unhandled rejection).
- */
-class LibWriter extends AbstractMessageWriter implements MessageWriter {
-  constructor(private readonly owner: ValidatedConnection, private readonly ndjson: NdjsonMessageWriter) {
-    super();
-  }
-  write(msg: Message): Promise<void> {
-    const m = msg as { id?: JsonId; method?: string };
-    let frame: Frame;
-    try {
-      frame = this.ndjson.encodeText(m);
-    } catch {
-      // Our own response would be too big: answer internal instead (HOST_SPEC §1).
-      frame = this.ndjson.encodeText({ jsonrpc: '2.0', id: m.id ?? null, error: wireError('internal') });
-    }
-    this.owner.traceOut(frame);
-    return this.ndjson.writeFrame(frame).catch(noop);
-  }
-  end(): void {
-    this.ndjson.end();
-  }
-}
-
 export class ValidatedConnection {
   private readonly reader: NdjsonMessageReader;
   private readonly writer: NdjsonMessageWriter;
-  private readonly gated = new GatedReader();
-  private readonly libWriter: LibWriter;
-  private readonly conn: MessageConnection;
   private readonly handlers: InboundHandlers;
   private readonly logger: Logger;
   private readonly traceOn: () => boolean;
@@ -194,11 +142,6 @@ export class ValidatedConnection {
     this.traceOn = opts.traceEnabled ?? never;
     this.reader = new NdjsonMessageReader(opts.input, { maxFrameBytes: opts.maxFrameBytes });
     this.writer = new NdjsonMessageWriter(opts.output, { maxFrameBytes: opts.maxFrameBytes, writeStallMs: opts.writeStallMs });
-    this.libWriter = new LibWriter(this, this.writer);
-    const libLog = (m: string) => this.logger.debug(`jsonrpc: ${redact(m)}`);
-    this.conn = createMessageConnection(this.gated, this.libWriter, { error: libLog, warn: libLog, info: noop, log: noop });
-    this.conn.onRequest((method, params) => this.serve(method, params as object));
-    this.conn.listen();
 
     this.reader.onUnparsable((text) => {
       if (this.traceOn()) this.logger.trace(`<- (not JSON) ${redact(text.slice(0, 2000))}`);
@@ -341,8 +284,7 @@ export class ValidatedConnection {
     this.finish({ reason: 'provider_interrupted', message, local: true });
   }
 
-  /** @internal used by the library writer. */
-  traceOut(frame: Frame): void {
+  private traceOut(frame: Frame): void {
     if (!this.traceOn()) return;
     const end = Math.min(frame.length - 1, 2000);
     this.logger.trace(`-> ${redact(typeof frame === 'string' ? frame.slice(0, end) : frame.toString('utf8', 0, end))}`);
@@ -444,8 +386,7 @@ export class ValidatedConnection {
       if (!isPlainObject(params)) return this.reply(echo, wireError('invalid_params', 'params must be an object'));
       const v = validateParams(method as MethodName, params);
       if (!v.ok) return this.reply(echo, wireError('invalid_params', `invalid ${method} params: ${v.message}`));
-      raw.params = params;
-      this.gated.callback?.(raw as unknown as Message);
+      this.serve(id as string | number, method, params);
       return;
     }
     // Notification: anything invalid is dropped without an answer.
@@ -496,18 +437,48 @@ export class ValidatedConnection {
     this.writer.writeFrame(frame).catch(noop);
   }
 
-  private async serve(method: string, params: object): Promise<unknown> {
+  /** Runs a host handler and answers; a handler may answer synchronously or with a promise. */
+  private serve(id: string | number, method: string, params: object): void {
+    let out: unknown;
     try {
-      const result = await this.handlers.request(method, params, this.abort.signal);
-      const v = validateResult(method as MethodName, result);
-      if (v.ok) return result;
-      this.logger.error(`host handler for ${method} produced an invalid result: ${v.message}`);
-      return toResponseError(new ProtocolError('internal'));
+      out = this.handlers.request(method, params, this.abort.signal);
     } catch (err) {
-      if (err instanceof ProtocolError) return toResponseError(err);
-      this.logger.error(`host handler for ${method} failed: ${redact(String((err as Error)?.message ?? err))}`);
-      return toResponseError(new ProtocolError('internal'));
+      return this.answerError(id, method, err);
     }
+    if (out instanceof Promise) {
+      out.then(
+        (result: unknown) => this.answer(id, method, result),
+        (err: unknown) => this.answerError(id, method, err),
+      );
+    } else this.answer(id, method, out);
+  }
+
+  private answer(id: string | number, method: string, result: unknown): void {
+    if (this.endInfo) return;
+    const encoded = result instanceof EncodedResult ? result : undefined;
+    const v = validateResult(method as MethodName, encoded ? encoded.value : result);
+    if (!v.ok) {
+      this.logger.error(`host handler for ${method} produced an invalid result: ${v.message}`);
+      return this.reply(id, wireError('internal'));
+    }
+    let frame: Frame;
+    try {
+      // A pre-encoded result (a content page) is spliced in as bytes, never re-stringified.
+      frame = encoded
+        ? encoded.frame(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, '}\n', this.writer.maxFrameBytes)
+        : this.writer.encodeText({ jsonrpc: '2.0', id, result });
+    } catch {
+      // Our own answer would be too big: answer internal instead (HOST_SPEC §1).
+      return this.reply(id, wireError('internal'));
+    }
+    this.traceOut(frame);
+    this.writer.writeFrame(frame).catch(noop);
+  }
+
+  private answerError(id: string | number, method: string, err: unknown): void {
+    if (err instanceof ProtocolError) return this.reply(id, err.toWire());
+    this.logger.error(`host handler for ${method} failed: ${redact(String((err as Error)?.message ?? err))}`);
+    this.reply(id, wireError('internal'));
   }
 
   // ---- outbound results -----------------------------------------------------------------------
@@ -541,13 +512,7 @@ export class ValidatedConnection {
     const calls = [...this.pending.values()];
     this.pending.clear();
     for (const call of calls) call.reject(this.interrupted());
-    this.conn.dispose();
     this.writer.dispose();
-    this.gated.close();
     for (const l of this.endListeners.splice(0)) l(end);
   }
-}
-
-function toResponseError(err: ProtocolError): ResponseError<{ reason: ErrorReason; retryable: boolean }> {
-  return new ResponseError(err.code, err.message, { reason: err.reason, retryable: ERRORS[err.reason].retryable });
 }
