@@ -10,7 +10,8 @@
 // stream chunk) or a request is handed to its handler straight from the gate. Frames are judged
 // in arrival order: the first of a read at once, each further one after a microtask turn, so an
 // async consumer of a stream drains between chunks; every 64 frames the gate also yields an
-// event-loop turn (with the pipe paused) so timers, I/O and slower consumers get their share.
+// event-loop turn so timers, I/O and slower consumers get their share; reading pauses while more
+// than 1,024 frames wait, so a sidecar cannot make the host buffer without bound.
 import { performance } from 'node:perf_hooks';
 import type { Readable, Writable } from 'node:stream';
 import {
@@ -97,6 +98,8 @@ const noop = () => undefined;
 
 /** Inbound frames judged between two event-loop turns (each after a microtask turn). */
 const FRAMES_PER_TURN = 64;
+/** Frames read but not judged yet at which reading pauses (back-pressure to the sidecar's pipe). */
+const INBOX_PAUSE_AT = 1024;
 
 const PARSE_ERROR: WireError = { code: -32700, message: 'Parse error' };
 const INVALID_REQUEST: WireError = { code: -32600, message: 'Invalid Request' };
@@ -133,6 +136,7 @@ export class ValidatedConnection {
   private inbox: unknown[] = [];
   private inboxHead = 0;
   private draining = false;
+  private readPaused = false;
   // A close or read error of the transport waits until the frames before it have been judged.
   private endAfterDrain: ConnectionEnd | undefined;
 
@@ -322,7 +326,10 @@ export class ValidatedConnection {
     if (this.endInfo) return;
     if (!this.ready) return this.gate(raw);
     if (this.draining) {
-      this.inbox.push(raw);
+      if (this.inbox.push(raw) - this.inboxHead >= INBOX_PAUSE_AT && !this.readPaused) {
+        this.readPaused = true;
+        this.reader.pause();
+      }
       return;
     }
     this.draining = true;
@@ -336,9 +343,7 @@ export class ValidatedConnection {
       await undefined; // the consumer of the frame just judged gets its turn first
       if (this.inboxHead === this.inbox.length || this.endInfo) break;
       if (judged % FRAMES_PER_TURN === 0) {
-        this.reader.pause(); // nothing new is read while what was read waits
         await new Promise<void>((resolve) => setImmediate(resolve));
-        this.reader.resume();
         if (this.endInfo) break;
       }
       const raw = this.inbox[this.inboxHead];
@@ -349,6 +354,10 @@ export class ValidatedConnection {
     this.inbox = [];
     this.inboxHead = 0;
     this.draining = false;
+    if (this.readPaused) {
+      this.readPaused = false;
+      this.reader.resume();
+    }
     const end = this.endAfterDrain;
     if (end) this.finish(end);
   }
