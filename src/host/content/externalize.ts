@@ -32,7 +32,13 @@ export class SerializedPayload {
   }
 
   utf8(): Buffer {
-    return (this.utf8Bytes ??= Buffer.from(this.json, 'utf8'));
+    if (!this.utf8Bytes) {
+      // Node 20 encodes UTF-8 character by character (~200 ms for 8 MiB here). When the UTF-8 size
+      // equals the length, every unit is ASCII and a latin1 copy is the same bytes, ~10× faster.
+      const ascii = Buffer.byteLength(this.json, 'utf8') === this.json.length;
+      this.utf8Bytes = Buffer.from(this.json, ascii ? 'latin1' : 'utf8');
+    }
+    return this.utf8Bytes;
   }
 
   sha256(): string {
