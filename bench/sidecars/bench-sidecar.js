@@ -33,18 +33,29 @@ function hostRequest(method, params) {
   return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
 }
 
+// Pages an externalized field in the way examples/showcase/lib/content.js does: the next page is
+// requested before the current one is decoded (one page in flight ahead), pages are decoded
+// straight into one buffer of totalBytes, and the digest is updated as each page lands.
 async function pageIn(field) {
-  const parts = [];
+  if (field.totalBytes > 8 * 1024 * 1024) throw new Error('content over 8 MiB');
+  const bytes = Buffer.allocUnsafe(field.totalBytes);
+  const hash = crypto.createHash('sha256');
+  const read = (offset) => hostRequest('host/content/read', { contentRef: field.contentRef, offset });
   let offset = 0;
+  let next = read(0);
   for (;;) {
-    const r = await hostRequest('host/content/read', { contentRef: field.contentRef, offset });
-    parts.push(Buffer.from(r.dataBase64, 'base64'));
+    const r = await next;
+    if (r.offset !== offset) throw new Error('content page out of place');
+    if (r.nextOffset !== undefined) next = read(r.nextOffset);
+    const n = Buffer.byteLength(r.dataBase64, 'base64');
+    if (offset + n > bytes.length) throw new Error('content longer than announced');
+    bytes.write(r.dataBase64, offset, n, 'base64');
+    hash.update(bytes.subarray(offset, offset + n));
+    offset += n;
     if (r.nextOffset === undefined) break;
-    offset = r.nextOffset;
+    if (r.nextOffset !== offset) throw new Error('content page out of place');
   }
-  const bytes = Buffer.concat(parts);
-  const sha = crypto.createHash('sha256').update(bytes).digest('hex');
-  if (bytes.length !== field.totalBytes || sha !== field.sha256) throw new Error('content mismatch');
+  if (offset !== field.totalBytes || hash.digest('hex') !== field.sha256) throw new Error('content mismatch');
   return JSON.parse(bytes.toString('utf8'));
 }
 

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
+import { serializePayload } from '../../src/host/content/externalize';
 import { ContentStore } from '../../src/host/content/store';
 import { ProtocolError } from '../../src/protocol';
 
@@ -25,6 +26,18 @@ describe('content store (HOST_SPEC §5)', () => {
     assert.deepEqual(next, [262144, 524288, undefined]);
   });
 
+  it('a pre-encoded page is byte for byte the envelope around JSON.stringify of the same page', () => {
+    const store = new ContentStore();
+    const bytes = Buffer.from('{"text":"h\u00e9llo \u2603 ' + 'x'.repeat(300 * 1024) + '"}', 'utf8');
+    const d = store.put('/payload', bytes);
+    for (const offset of [0, 262144]) {
+      const prefix = '{"jsonrpc":"2.0","id":7,"result":';
+      const frame = store.readEncoded({ contentRef: d.contentRef, offset }).frame(prefix, '}\n', 8 * 1024 * 1024);
+      assert.equal(frame.toString('utf8'), `${prefix}${JSON.stringify(store.read({ contentRef: d.contentRef, offset }))}}\n`);
+    }
+    assert.throws(() => store.readEncoded({ contentRef: d.contentRef, offset: 0 }).frame('', '', 1000), (e: unknown) => e instanceof ProtocolError && e.reason === 'frame_too_large');
+  });
+
   it('answers content_ref_expired for unknown refs and out-of-range offsets (case 43)', () => {
     const store = new ContentStore();
     const d = store.put('/payload', Buffer.from('hello'));
@@ -45,5 +58,25 @@ describe('content store (HOST_SPEC §5)', () => {
   it('refuses objects over 8 MiB with frame_too_large', () => {
     const store = new ContentStore({ maxObjectBytes: 10 });
     assert.throws(() => store.put('/payload', Buffer.alloc(11)), (e: unknown) => e instanceof ProtocolError && e.reason === 'frame_too_large');
+  });
+});
+
+describe('serialized payloads (externalization input)', () => {
+  it('encodes to exactly the UTF-8 bytes, ASCII or not, and hashes them', () => {
+    for (const value of [{ text: 'plain ascii' }, { text: 'h\u00e9llo' }, { text: 'snow \u2603 and \u{1F600}' }, { text: 'lone \ud800 surrogate' }]) {
+      const p = serializePayload(value);
+      const expected = Buffer.from(JSON.stringify(value), 'utf8');
+      assert.ok(p.utf8().equals(expected), JSON.stringify(value));
+      assert.equal(p.bytes, expected.length);
+      assert.equal(p.sha256(), createHash('sha256').update(expected).digest('hex'));
+    }
+  });
+
+  it('decides "over the limit" by UTF-8 size at the boundary, from the length alone away from it', () => {
+    const at = (json: string) => serializePayload(JSON.parse(json) as unknown);
+    assert.equal(at('"' + 'x'.repeat(8) + '"').exceeds(10), false); // 10 bytes
+    assert.equal(at('"' + 'x'.repeat(9) + '"').exceeds(10), true); // 11 bytes
+    assert.equal(at('"' + '\u00e9'.repeat(4) + '"').exceeds(10), false); // 6 units, 10 bytes
+    assert.equal(at('"' + '\u00e9'.repeat(5) + '"').exceeds(10), true); // 7 units, 12 bytes
   });
 });

@@ -8,28 +8,42 @@ const crypto = require('node:crypto');
 const CHUNK_BYTES = 256 * 1024;
 const OBJECT_BYTES = 8 * 1024 * 1024;
 
-/** Reads one externalized object and returns its parsed JSON value. */
+/**
+ * Reads one externalized object and returns its parsed JSON value. The next page is requested
+ * before the current one is decoded (one page in flight ahead), pages are decoded straight into
+ * one buffer of `totalBytes`, and the sha256 is updated as each page lands.
+ */
 async function readExternalized(rpc, descriptor) {
   if (descriptor.totalBytes > OBJECT_BYTES) throw new Error('externalized object over 8 MiB');
-  const parts = [];
+  const bytes = Buffer.allocUnsafe(descriptor.totalBytes);
+  const hash = crypto.createHash('sha256');
+  const read = (offset) => rpc.request('host/content/read', { contentRef: descriptor.contentRef, offset });
   let offset = 0;
-  for (;;) {
-    const r = await rpc.request('host/content/read', { contentRef: descriptor.contentRef, offset });
-    const bytes = Buffer.from(r.dataBase64, 'base64');
-    if (r.contentRef !== descriptor.contentRef || r.offset !== offset || r.encoding !== 'utf8' || bytes.length > CHUNK_BYTES) {
-      throw new Error('host/content/read answered an inconsistent chunk');
+  let pending = read(0);
+  try {
+    for (;;) {
+      const r = await pending;
+      pending = undefined;
+      if (r.contentRef !== descriptor.contentRef || r.offset !== offset || r.encoding !== 'utf8') {
+        throw new Error('host/content/read answered an inconsistent chunk');
+      }
+      if (r.nextOffset !== undefined) pending = read(r.nextOffset);
+      const n = Buffer.byteLength(r.dataBase64, 'base64');
+      if (n > CHUNK_BYTES || offset + n > bytes.length) throw new Error('host/content/read answered an inconsistent chunk');
+      bytes.write(r.dataBase64, offset, n, 'base64');
+      hash.update(bytes.subarray(offset, offset + n));
+      offset += n;
+      if (r.nextOffset === undefined) break;
+      if (r.nextOffset !== offset) throw new Error('host/content/read did not advance');
     }
-    parts.push(bytes);
-    if (r.nextOffset === undefined) break;
-    if (r.nextOffset <= offset) throw new Error('host/content/read did not advance');
-    offset = r.nextOffset;
+  } finally {
+    // A page still in flight when we give up is not awaited; keep its failure from going unhandled.
+    if (pending) pending.catch(() => undefined);
   }
-  const whole = Buffer.concat(parts);
-  const sha256 = crypto.createHash('sha256').update(whole).digest('hex');
-  if (whole.length !== descriptor.totalBytes || sha256 !== descriptor.sha256) {
+  if (offset !== descriptor.totalBytes || hash.digest('hex') !== descriptor.sha256) {
     throw new Error('externalized content does not match its descriptor');
   }
-  return JSON.parse(whole.toString('utf8'));
+  return JSON.parse(bytes.toString('utf8'));
 }
 
 /** The payload of an intercept/event, fetched from the host when it was externalized. */

@@ -3,6 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { LIMITS, ProtocolError } from '../../protocol';
 import type { ContentReadParams, ContentReadResult, ExternalizedField } from '../../protocol';
+import { EncodedResult, joinFrame } from '../wire/encoded';
 
 interface StoredObject {
   bytes: Buffer;
@@ -34,13 +35,16 @@ export class ContentStore {
     return this.objects.size;
   }
 
-  /** Stores `bytes` and returns its descriptor for `jsonPointer`; refuses objects over 8 MiB. */
-  put(jsonPointer: string, bytes: Buffer): ExternalizedField {
+  /**
+   * Stores `bytes` (held, not copied: the caller never mutates them) and returns its descriptor for
+   * `jsonPointer`; refuses objects over 8 MiB. `sha256` is the bytes' digest when already known.
+   */
+  put(jsonPointer: string, bytes: Buffer, sha256?: string): ExternalizedField {
     if (bytes.length > this.limits.maxObjectBytes) {
       throw new ProtocolError('frame_too_large', `content of ${bytes.length} bytes exceeds the ${this.limits.maxObjectBytes}-byte object limit`);
     }
     const contentRef = `content_${randomBytes(12).toString('hex')}`;
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    sha256 ??= createHash('sha256').update(bytes).digest('hex');
     this.objects.set(contentRef, { bytes, sha256 });
     while (this.objects.size > this.limits.maxObjects) {
       const oldest = this.objects.keys().next().value as string;
@@ -63,10 +67,11 @@ export class ContentStore {
       throw new ProtocolError('content_ref_expired', `offset ${params.offset} is outside 0..${total}`);
     }
     const end = Math.min(total, params.offset + this.limits.chunkBytes);
+    // base64 straight from the stored buffer: toString(…, start, end) makes no intermediate slice.
     const result: ContentReadResult = {
       contentRef: params.contentRef,
       offset: params.offset,
-      dataBase64: obj.bytes.subarray(params.offset, end).toString('base64'),
+      dataBase64: obj.bytes.toString('base64', params.offset, end),
       totalBytes: total,
       sha256: obj.sha256,
       encoding: 'utf8',
@@ -75,8 +80,28 @@ export class ContentStore {
     return result;
   }
 
+  /** `read`, answered as a pre-encoded frame: the base64 text is copied into the frame once. */
+  readEncoded(params: ContentReadParams): EncodedResult {
+    return new EncodedPage(this.read(params));
+  }
+
   /** Refs die with the connection. */
   clear(): void {
     this.objects.clear();
+  }
+}
+
+/** One page as JSON with the key order of JSON.stringify(result), built without stringifying the data. */
+class EncodedPage extends EncodedResult {
+  constructor(private readonly page: ContentReadResult) {
+    super(page);
+  }
+
+  frame(prefix: string, suffix: string, maxFrameBytes: number): Buffer {
+    const p = this.page;
+    const head = `${prefix}{"contentRef":${JSON.stringify(p.contentRef)},"offset":${p.offset},"dataBase64":"`;
+    const next = p.nextOffset === undefined ? '' : `,"nextOffset":${p.nextOffset}`;
+    const tail = `","totalBytes":${p.totalBytes},"sha256":${JSON.stringify(p.sha256)},"encoding":${JSON.stringify(p.encoding)}${next}}${suffix}`;
+    return joinFrame([{ text: head }, { text: p.dataBase64, ascii: true }, { text: tail }], maxFrameBytes);
   }
 }

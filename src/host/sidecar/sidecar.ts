@@ -515,7 +515,7 @@ export class Sidecar {
       request: (method: string, params: object, signal: AbortSignal): unknown => {
         switch (method) {
           case 'host/content/read':
-            return proc.content.read(params as ContentReadParams);
+            return proc.content.readEncoded(params as ContentReadParams);
           case 'host/ui/publish':
             return h.uiPublish?.(params as UIPublishParams);
           case 'host/ui/request':

@@ -1,7 +1,9 @@
 // One StreamHub per sidecar connection: mints and registers streams, routes stream/chunk and
 // stream/end notifications by streamId (in arrival order, as the sidecar delivers them), and ends
-// every open stream as interrupted when the connection goes away.
-import { ProtocolError, validateDef, type StreamChunkParams, type StreamEndParams, type StreamOpenParams, type StreamOpenResult } from '../../protocol';
+// every open stream as interrupted when the connection goes away. Params arrive schema-valid: the
+// connection checked them (one check per frame), so nothing here validates them again.
+import { performance } from 'node:perf_hooks';
+import { ProtocolError, type StreamChunkParams, type StreamEndParams, type StreamOpenParams, type StreamOpenResult } from '../../protocol';
 import { silentLogger, type Logger } from '../log';
 import { redact } from '../redact';
 import { mintStreamId } from './ids';
@@ -39,6 +41,8 @@ interface Entry {
   stream: ProviderStream;
   reassembler: Reassembler;
   idleMs: number;
+  /** performance.now() of the last traffic; the idle timer re-arms from it lazily. */
+  lastTraffic: number;
   idleTimer?: NodeJS.Timeout;
   openAbort: AbortController;
   detachSignal?: () => void;
@@ -76,24 +80,20 @@ export class StreamHub implements Disposable {
     return this.streams.size;
   }
 
-  /** Routes `extension/provider/stream/chunk`; malformed or unknown ids are dropped silently. */
-  handleChunk(params: unknown): void {
-    const v = validateDef<StreamChunkParams>('StreamChunkParams', params);
-    if (!v.ok) return;
-    const entry = this.streams.get(v.value.streamId);
+  /** Routes `extension/provider/stream/chunk` (validated by the connection); unknown ids are dropped silently. */
+  handleChunk(params: StreamChunkParams): void {
+    const entry = this.streams.get(params.streamId);
     if (!entry) return;
-    this.touch(entry);
-    entry.reassembler.chunk(v.value.seq, v.value.chunk);
+    if (entry.idleMs) entry.lastTraffic = performance.now();
+    entry.reassembler.chunk(params.seq, params.chunk);
   }
 
-  /** Routes `extension/provider/stream/end`. */
-  handleEnd(params: unknown): void {
-    const v = validateDef<StreamEndParams>('StreamEndParams', params);
-    if (!v.ok) return;
-    const entry = this.streams.get(v.value.streamId);
+  /** Routes `extension/provider/stream/end` (validated by the connection). */
+  handleEnd(params: StreamEndParams): void {
+    const entry = this.streams.get(params.streamId);
     if (!entry) return;
-    this.touch(entry);
-    entry.reassembler.endWith(v.value);
+    if (entry.idleMs) entry.lastTraffic = performance.now();
+    entry.reassembler.endWith(params);
   }
 
   /**
@@ -107,6 +107,7 @@ export class StreamHub implements Disposable {
       stream,
       openAbort: new AbortController(),
       idleMs: opts.idleMs ?? this.idleMs,
+      lastTraffic: 0,
       reassembler: undefined as unknown as Reassembler,
     };
     entry.reassembler = new Reassembler(
@@ -133,7 +134,7 @@ export class StreamHub implements Disposable {
       signal.addEventListener('abort', onAbort, { once: true });
       entry.detachSignal = () => signal.removeEventListener('abort', onAbort);
     }
-    this.touch(entry);
+    this.armIdle(entry);
 
     const params: StreamOpenParams = { streamId, providerRef: opts.providerRef, request: normaliseRequest(opts.request), seqBase: 1 };
     if (opts.model !== undefined) params.model = opts.model;
@@ -190,15 +191,25 @@ export class StreamHub implements Disposable {
     entry.stream.close(outcome, outcome.kind === 'interrupted' && outcome.reason === 'stream_cancelled');
   }
 
-  private touch(entry: Entry): void {
+  /**
+   * One idle timer per stream, armed at open. Traffic only records its time; when the timer fires
+   * early because traffic came meanwhile, it re-arms for the rest of the bound (no timer per chunk).
+   */
+  private armIdle(entry: Entry): void {
     if (!entry.idleMs) return;
-    if (entry.idleTimer) clearTimeout(entry.idleTimer);
-    entry.idleTimer = setTimeout(() => {
+    entry.lastTraffic = performance.now();
+    const check = (): void => {
       const id = entry.stream.streamId;
       if (!this.streams.has(id)) return;
+      const quiet = performance.now() - entry.lastTraffic;
+      if (quiet < entry.idleMs) {
+        entry.idleTimer = setTimeout(check, Math.ceil(entry.idleMs - quiet));
+        return;
+      }
       entry.reassembler.interrupt('provider_interrupted', `no stream traffic for ${entry.idleMs} ms`);
       this.sendCancel(id);
-    }, entry.idleMs);
+    };
+    entry.idleTimer = setTimeout(check, entry.idleMs);
   }
 
   private sendCancel(streamId: string): void {

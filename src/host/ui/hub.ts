@@ -2,9 +2,10 @@
 // Order for publish/request: unknown client → internal; crashed → provider_interrupted; stale
 // (generation or sessionId ≠ the binding) → a non-error refusal before the payload is even looked
 // at; then strict payload decoding → invalid_params. Everything stored or shown is redacted.
+// Params and results arrive schema-valid: the connection checks every frame once, and the hub
+// only adds what the schema leaves open (the strict payload decoders).
 import {
   ProtocolError,
-  validateDef,
   type UIActionParams,
   type UIActionResult,
   type UIPublishParams,
@@ -117,9 +118,8 @@ export class UiHub {
   }
 
   /** `host/ui/publish` from `pluginId`. */
-  publish(pluginId: string, params: unknown): UIPublishResult {
+  publish(pluginId: string, p: UIPublishParams): UIPublishResult {
     const b = this.gate(pluginId);
-    const p = this.decodeParams<UIPublishParams>('UIPublishParams', params);
     if (this.isStale(b, p)) {
       this.log.debug(`stale publish from ${pluginId} (session ${redact(p.sessionId)}, generation ${p.generation}) ignored`);
       return { accepted: false };
@@ -131,9 +131,8 @@ export class UiHub {
   }
 
   /** `host/ui/request` from `pluginId`; `signal` aborts when the sidecar's connection ends. Never throws after the gate. */
-  async request(pluginId: string, params: unknown, signal: AbortSignal): Promise<UIRequestResult> {
+  async request(pluginId: string, p: UIRequestParams, signal: AbortSignal): Promise<UIRequestResult> {
     const b = this.gate(pluginId);
-    const p = this.decodeParams<UIRequestParams>('UIRequestParams', params);
     if (this.isStale(b, p)) {
       this.log.debug(`stale request from ${pluginId} (session ${redact(p.sessionId)}, generation ${p.generation}) cancelled`);
       return { cancelled: true };
@@ -173,10 +172,8 @@ export class UiHub {
     if (args !== undefined && !isStringRecord(args)) throw new ProtocolError('invalid_params', 'action args must map strings to strings');
     const params: UIActionParams = { actionId, sessionId: b.sessionId, generation: b.generation };
     if (args !== undefined) params.args = args;
-    const raw = await client.request<unknown>('extension/ui/action', params);
-    const v = validateDef<UIActionResult>('UIActionResult', raw);
-    if (!v.ok) throw new ProtocolError('protocol_error', `invalid ui/action result from ${pluginId}: ${v.message}`);
-    return v.value.message === undefined ? { accepted: v.value.accepted } : { accepted: v.value.accepted, message: redact(v.value.message) };
+    const r = await client.request<UIActionResult>('extension/ui/action', params);
+    return r.message === undefined ? { accepted: r.accepted } : { accepted: r.accepted, message: redact(r.message) };
   }
 
   /** Sends a form's values back with `extension/ui/submit` (current generation only). */
@@ -194,10 +191,8 @@ export class UiHub {
     const body = values ?? {};
     if (typeof body !== 'object' || Array.isArray(body)) throw new ProtocolError('invalid_params', 'values must be an object');
     const params: UISubmitParams = { surfaceId, sessionId: b.sessionId, generation: b.generation, values: { ...body } };
-    const raw = await client.request<unknown>('extension/ui/submit', params);
-    const v = validateDef<UISubmitResult>('UISubmitResult', raw);
-    if (!v.ok) throw new ProtocolError('protocol_error', `invalid ui/submit result from ${pluginId}: ${v.message}`);
-    return { accepted: v.value.accepted };
+    const r = await client.request<UISubmitResult>('extension/ui/submit', params);
+    return { accepted: r.accepted };
   }
 
   /** Declared actions of every live plugin in this session, for the command palette. */
@@ -222,12 +217,6 @@ export class UiHub {
     if (!b) throw new ProtocolError('internal', `plugin ${pluginId} is not bound to this session`);
     if (b.crashed) throw new ProtocolError('provider_interrupted', `plugin ${pluginId} crashed`);
     return b;
-  }
-
-  private decodeParams<T>(def: 'UIPublishParams' | 'UIRequestParams', params: unknown): T {
-    const v = validateDef<T>(def, params);
-    if (!v.ok) throw new ProtocolError('invalid_params', `invalid params: ${v.message}`);
-    return v.value;
   }
 
   private isStale(b: Binding, p: { sessionId: string; generation: number }): boolean {

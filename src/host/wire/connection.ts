@@ -1,30 +1,20 @@
-// The validated JSON-RPC connection to one sidecar: vscode-jsonrpc's MessageConnection over the
-// NDJSON reader/writer, with a gate in front of it that judges every inbound frame against the
-// v1 envelope rules, the traffic barrier and the method schemas (HOST_SPEC §1, §2.4, §3, §9), and
-// checks of everything we send. The library only ever sees frames that passed the gate.
+// The validated JSON-RPC connection to one sidecar over the NDJSON reader/writer: a gate judges
+// every inbound frame against the v1 envelope rules, the traffic barrier and the method schemas
+// (HOST_SPEC §1, §2.4, §3, §9), and everything we send is checked. This is the one place params
+// and results are checked: handlers receive typed, schema-valid params and never validate them
+// again, and callers of `request` receive schema-valid results.
 //
-// Hot path: host→extension requests (every intercept) do not go through the library. Its message
-// queue delivers each inbound message on a later setImmediate turn and wraps every call in
-// bookkeeping we do not use; here a response settles its call synchronously from the read that
-// carried it. Sidecar→host requests and notifications still go through the library's queue on
-// purpose: one message per turn lets a stream consumer drain between chunks, so a single read
-// holding hundreds of stream/chunk frames cannot overflow its bounded delivery queue.
-import { randomUUID } from 'node:crypto';
+// No JSON-RPC library sits in the path: its queue delivered each inbound message on a later
+// setImmediate turn and wrapped every call in bookkeeping we do not use. A response settles its
+// call synchronously from the read that carried it (every intercept); a notification (a provider
+// stream chunk) or a request is handed to its handler straight from the gate. Frames are judged
+// in arrival order: the first of a read at once, each further one after a microtask turn, so an
+// async consumer of a stream drains between chunks; every 64 frames the gate also yields an
+// event-loop turn so timers, I/O and slower consumers get their share; reading pauses while more
+// than 1,024 frames wait, so a sidecar cannot make the host buffer without bound.
 import { performance } from 'node:perf_hooks';
 import type { Readable, Writable } from 'node:stream';
 import {
-  AbstractMessageReader,
-  AbstractMessageWriter,
-  ResponseError,
-  createMessageConnection,
-  type DataCallback,
-  type Disposable,
-  type Message,
-  type MessageConnection,
-  type MessageWriter,
-} from 'vscode-jsonrpc/node';
-import {
-  ERRORS,
   METHODS,
   ProtocolError,
   readErrorData,
@@ -37,6 +27,7 @@ import {
 } from '../../protocol';
 import { silentLogger, type Logger } from '../log';
 import { redact } from '../redact';
+import { EncodedResult } from './encoded';
 import { isIntegerIdText, topLevelMemberText } from './envelope';
 import { NdjsonMessageReader } from './reader';
 import { NdjsonMessageWriter, type Frame } from './writer';
@@ -106,6 +97,11 @@ export interface ValidatedConnectionOptions {
 const never = () => false;
 const noop = () => undefined;
 
+/** Inbound frames judged between two event-loop turns (each after a microtask turn). */
+const FRAMES_PER_TURN = 64;
+/** Frames read but not judged yet at which reading pauses (back-pressure to the sidecar's pipe). */
+const INBOX_PAUSE_AT = 1024;
+
 // The reference host's wording (HOST_SPEC §14: envelope violations carry no `data`).
 const PARSE_ERROR: WireError = { code: -32700, message: 'parse error' };
 const INVALID_REQUEST: WireError = { code: -32600, message: 'invalid request' };
@@ -118,50 +114,9 @@ function methodMeta(method: string): (typeof METHODS)[MethodName] | undefined {
   return Object.prototype.hasOwnProperty.call(METHODS, method) ? METHODS[method as MethodName] : undefined;
 }
 
-/** Reader handed to vscode-jsonrpc: it only ever receives frames the gate let through. */
-class GatedReader extends AbstractMessageReader {
-  callback: DataCallback | undefined;
-  listen(callback: DataCallback): Disposable {
-    this.callback = callback;
-    return { dispose: () => (this.callback = undefined) };
-  }
-  close(): void {
-    this.fireClose();
-  }
-}
-
-/**
- * Writer handed to vscode-jsonrpc, which only ever sends responses to sidecar→host requests. It
- * never rejects (the library would turn that into an unhandled rejection).
- */
-class LibWriter extends AbstractMessageWriter implements MessageWriter {
-  constructor(private readonly owner: ValidatedConnection, private readonly ndjson: NdjsonMessageWriter) {
-    super();
-  }
-  write(msg: Message): Promise<void> {
-    let m = msg as { id?: JsonId; method?: string };
-    if (typeof m.id === 'string' && this.owner.takeNullId(m.id)) m = { ...m, id: null };
-    let frame: Frame;
-    try {
-      frame = this.ndjson.encodeText(m);
-    } catch {
-      // Our own response would be too big: answer internal instead (HOST_SPEC §1).
-      frame = this.ndjson.encodeText({ jsonrpc: '2.0', id: m.id ?? null, error: wireError('internal') });
-    }
-    this.owner.traceOut(frame);
-    return this.ndjson.writeFrame(frame).catch(noop);
-  }
-  end(): void {
-    this.ndjson.end();
-  }
-}
-
 export class ValidatedConnection {
   private readonly reader: NdjsonMessageReader;
   private readonly writer: NdjsonMessageWriter;
-  private readonly gated = new GatedReader();
-  private readonly libWriter: LibWriter;
-  private readonly conn: MessageConnection;
   private readonly handlers: InboundHandlers;
   private readonly logger: Logger;
   private readonly traceOn: () => boolean;
@@ -179,11 +134,15 @@ export class ValidatedConnection {
   private endInfo: ConnectionEnd | undefined;
   private readonly endListeners: ((end: ConnectionEnd) => void)[] = [];
   private readonly barrierListeners: ((method: string) => void)[] = [];
-  // A request with `id: null` is served (as the reference does), but vscode-jsonrpc only treats
-  // string/number ids as requests: it gets a private stand-in id, answered as null again.
-  private readonly nullIdPrefix = `\u0000null-id:${randomUUID()}:`;
-  private readonly nullIds = new Set<string>();
-  private nullIdCount = 0;
+  // Frames of the current read not judged yet, in arrival order (see the header).
+  private inbox: unknown[] = [];
+  private inboxHead = 0;
+  private draining = false;
+  private readPaused = false;
+  // A close or read error of the transport waits until the frames before it have been judged.
+  private endAfterDrain: ConnectionEnd | undefined;
+  // Frames whose numeric id was written with a fraction or an exponent (see receive()).
+  private readonly nonIntegerIds = new WeakSet<object>();
 
   constructor(opts: ValidatedConnectionOptions) {
     this.handlers = opts.handlers;
@@ -191,12 +150,6 @@ export class ValidatedConnection {
     this.traceOn = opts.traceEnabled ?? never;
     this.reader = new NdjsonMessageReader(opts.input, { maxFrameBytes: opts.maxFrameBytes });
     this.writer = new NdjsonMessageWriter(opts.output, { maxFrameBytes: opts.maxFrameBytes, writeStallMs: opts.writeStallMs });
-    this.libWriter = new LibWriter(this, this.writer);
-    const libLog = (m: string) => this.logger.debug(`jsonrpc: ${redact(m)}`);
-    this.conn = createMessageConnection(this.gated, this.libWriter, { error: libLog, warn: libLog, info: noop, log: noop });
-    this.conn.onRequest((method, params) => this.serve(method, params as object));
-    this.conn.onNotification((method, params) => this.handlers.notification(method, params as object));
-    this.conn.listen();
 
     this.reader.onUnparsable((text) => {
       if (this.traceOn()) this.logger.trace(`<- (not JSON) ${redact(text.slice(0, 2000))}`);
@@ -204,11 +157,11 @@ export class ValidatedConnection {
     });
     this.reader.onError((err) => {
       const reason = err instanceof ProtocolError ? err.reason : 'provider_interrupted';
-      this.finish({ reason, message: err.message, local: false });
+      this.finishAfterDrain({ reason, message: err.message, local: false });
     });
-    this.reader.onClose(() => this.finish({ reason: 'provider_interrupted', message: 'the sidecar closed its stdout', local: false }));
+    this.reader.onClose(() => this.finishAfterDrain({ reason: 'provider_interrupted', message: 'the sidecar closed its stdout', local: false }));
     this.writer.onError(([err]) => this.finish({ reason: 'provider_interrupted', message: err.message, local: false }));
-    this.reader.listen((raw) => this.gate(raw));
+    this.reader.listen((raw) => this.receive(raw));
   }
 
   get ended(): ConnectionEnd | undefined {
@@ -339,13 +292,7 @@ export class ValidatedConnection {
     this.finish({ reason: 'provider_interrupted', message, local: true });
   }
 
-  /** @internal used by the library writer: true (once) when `id` stood in for a null id. */
-  takeNullId(id: string): boolean {
-    return this.nullIds.delete(id);
-  }
-
-  /** @internal used by the library writer. */
-  traceOut(frame: Frame): void {
+  private traceOut(frame: Frame): void {
     if (!this.traceOn()) return;
     const end = Math.min(frame.length - 1, 2000);
     this.logger.trace(`-> ${redact(typeof frame === 'string' ? frame.slice(0, end) : frame.toString('utf8', 0, end))}`);
@@ -375,6 +322,60 @@ export class ValidatedConnection {
 
   // ---- inbound gate -------------------------------------------------------------------------
 
+  /**
+   * Before the barrier opens every frame is judged on arrival (a barrier violation is judged by
+   * the state it arrived in); after it, the first frame of a read is, and the rest wait in order.
+   */
+  private receive(raw: unknown): void {
+    if (this.endInfo) return;
+    // How the id was written is only known while the reader delivers its line (JSON.parse turns
+    // `1e2` into 100): judge it now, the frame itself may be judged a few turns later.
+    if (isPlainObject(raw) && raw.method !== undefined && Number.isInteger(raw.id) && !isIntegerIdText(topLevelMemberText(this.reader.currentLine ?? '', 'id'))) {
+      this.nonIntegerIds.add(raw);
+    }
+    if (!this.ready) return this.gate(raw);
+    if (this.draining) {
+      if (this.inbox.push(raw) - this.inboxHead >= INBOX_PAUSE_AT && !this.readPaused) {
+        this.readPaused = true;
+        this.reader.pause();
+      }
+      return;
+    }
+    this.draining = true;
+    this.gate(raw);
+    void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    let judged = 1;
+    for (;;) {
+      await undefined; // the consumer of the frame just judged gets its turn first
+      if (this.inboxHead === this.inbox.length || this.endInfo) break;
+      if (judged % FRAMES_PER_TURN === 0) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (this.endInfo) break;
+      }
+      const raw = this.inbox[this.inboxHead];
+      this.inbox[this.inboxHead++] = undefined;
+      judged++;
+      this.gate(raw);
+    }
+    this.inbox = [];
+    this.inboxHead = 0;
+    this.draining = false;
+    if (this.readPaused) {
+      this.readPaused = false;
+      this.reader.resume();
+    }
+    const end = this.endAfterDrain;
+    if (end) this.finish(end);
+  }
+
+  private finishAfterDrain(end: ConnectionEnd): void {
+    if (this.draining) this.endAfterDrain ??= end;
+    else this.finish(end);
+  }
+
   private gate(raw: unknown): void {
     if (this.endInfo) return;
     if (this.traceOn()) this.logger.trace(`<- ${redact(JSON.stringify(raw).slice(0, 2000))}`);
@@ -384,7 +385,7 @@ export class ValidatedConnection {
     // Envelope rules as the reference host's frame validator (issue 11 item 6): an id must be a
     // string, an integer written as one (`1.5` and `1e2` are not) or null; an id that is not
     // parseable that way is answered as null.
-    const integerId = typeof id === 'number' && Number.isInteger(id) && isIntegerIdText(topLevelMemberText(this.reader.currentLine ?? '', 'id'));
+    const integerId = typeof id === 'number' && Number.isInteger(id) && !this.nonIntegerIds.has(raw);
     const validId = id === null || typeof id === 'string' || integerId;
     const echo: JsonId = validId ? (id as JsonId) : null;
     if (hasId && !validId) return this.reply(null, INVALID_REQUEST);
@@ -415,13 +416,7 @@ export class ValidatedConnection {
       if (!isPlainObject(params)) return this.reply(echo, wireError('invalid_params', 'params must be an object'));
       const v = validateParams(method as MethodName, params);
       if (!v.ok) return this.reply(echo, wireError('invalid_params', `invalid ${method} params: ${v.message}`));
-      raw.params = params;
-      if (id === null) {
-        const standIn = `${this.nullIdPrefix}${++this.nullIdCount}`;
-        this.nullIds.add(standIn);
-        raw.id = standIn;
-      }
-      this.gated.callback?.(raw as unknown as Message);
+      this.serve(echo, method, params); // a request with `id: null` is served, as the reference does
       return;
     }
     // Notification: anything invalid is dropped without an answer.
@@ -434,8 +429,11 @@ export class ValidatedConnection {
       this.logger.debug(`dropped notification ${method}: invalid params`);
       return;
     }
-    raw.params = params;
-    this.gated.callback?.(raw as unknown as Message);
+    try {
+      this.handlers.notification(method, params);
+    } catch (err) {
+      this.logger.error(`host handler for ${method} failed: ${redact(String((err as Error)?.message ?? err))}`);
+    }
   }
 
   private gateResponse(raw: Record<string, unknown>, hasId: boolean, echo: JsonId): void {
@@ -469,18 +467,48 @@ export class ValidatedConnection {
     this.writer.writeFrame(frame).catch(noop);
   }
 
-  private async serve(method: string, params: object): Promise<unknown> {
+  /** Runs a host handler and answers; a handler may answer synchronously or with a promise. */
+  private serve(id: JsonId, method: string, params: object): void {
+    let out: unknown;
     try {
-      const result = await this.handlers.request(method, params, this.abort.signal);
-      const v = validateResult(method as MethodName, result);
-      if (v.ok) return result;
-      this.logger.error(`host handler for ${method} produced an invalid result: ${v.message}`);
-      return toResponseError(new ProtocolError('internal'));
+      out = this.handlers.request(method, params, this.abort.signal);
     } catch (err) {
-      if (err instanceof ProtocolError) return toResponseError(err);
-      this.logger.error(`host handler for ${method} failed: ${redact(String((err as Error)?.message ?? err))}`);
-      return toResponseError(new ProtocolError('internal'));
+      return this.answerError(id, method, err);
     }
+    if (out instanceof Promise) {
+      out.then(
+        (result: unknown) => this.answer(id, method, result),
+        (err: unknown) => this.answerError(id, method, err),
+      );
+    } else this.answer(id, method, out);
+  }
+
+  private answer(id: JsonId, method: string, result: unknown): void {
+    if (this.endInfo) return;
+    const encoded = result instanceof EncodedResult ? result : undefined;
+    const v = validateResult(method as MethodName, encoded ? encoded.value : result);
+    if (!v.ok) {
+      this.logger.error(`host handler for ${method} produced an invalid result: ${v.message}`);
+      return this.reply(id, wireError('internal'));
+    }
+    let frame: Frame;
+    try {
+      // A pre-encoded result (a content page) is spliced in as bytes, never re-stringified.
+      frame = encoded
+        ? encoded.frame(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, '}\n', this.writer.maxFrameBytes)
+        : this.writer.encodeText({ jsonrpc: '2.0', id, result });
+    } catch {
+      // Our own answer would be too big: answer internal instead (HOST_SPEC §1).
+      return this.reply(id, wireError('internal'));
+    }
+    this.traceOut(frame);
+    this.writer.writeFrame(frame).catch(noop);
+  }
+
+  private answerError(id: JsonId, method: string, err: unknown): void {
+    if (err instanceof ProtocolError) return this.reply(id, err.toWire());
+    this.logger.error(`host handler for ${method} failed: ${redact(String((err as Error)?.message ?? err))}`);
+    this.reply(id, wireError('internal'));
   }
 
   // ---- outbound results -----------------------------------------------------------------------
@@ -505,6 +533,8 @@ export class ValidatedConnection {
   private finish(end: ConnectionEnd): void {
     if (this.endInfo) return;
     this.endInfo = end;
+    this.inbox = []; // frames not judged yet die with the connection
+    this.inboxHead = 0;
     if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
     this.deadlineTimer = undefined;
     this.abort.abort();
@@ -512,13 +542,7 @@ export class ValidatedConnection {
     const calls = [...this.pending.values()];
     this.pending.clear();
     for (const call of calls) call.reject(this.interrupted());
-    this.conn.dispose();
     this.writer.dispose();
-    this.gated.close();
     for (const l of this.endListeners.splice(0)) l(end);
   }
-}
-
-function toResponseError(err: ProtocolError): ResponseError<{ reason: ErrorReason; retryable: boolean }> {
-  return new ResponseError(err.code, err.message, { reason: err.reason, retryable: ERRORS[err.reason].retryable });
 }

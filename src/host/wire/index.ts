@@ -1,4 +1,5 @@
 // NDJSON framing and the validated JSON-RPC connection (HOST_SPEC §1).
+export { EncodedResult, joinFrame } from './encoded';
 export { NdjsonMessageReader, type NdjsonReaderOptions } from './reader';
 export { NdjsonMessageWriter, type NdjsonWriterOptions, type Frame } from './writer';
 export {

@@ -57,6 +57,15 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     return { dispose: () => this.stop() };
   }
 
+  /** Stops reading from the stream (back-pressure to the peer) until `resume()`. */
+  pause(): void {
+    if (!this.stopped) this.readable.pause();
+  }
+
+  resume(): void {
+    if (!this.stopped) this.readable.resume();
+  }
+
   override dispose(): void {
     this.stop();
     super.dispose();

@@ -1,4 +1,6 @@
 // An in-process ProviderClient: records every request and answers from a per-method script.
+// Like the real connection (the port's contract), it rejects a result failing its schema.
+import { ProtocolError, validateResult } from '../../../src/protocol';
 import type { ClientState, Disposable, ProviderClient, RequestOptions } from '../../../src/host/streams';
 
 export interface Call {
@@ -27,7 +29,11 @@ export class FakeClient implements ProviderClient {
     const r = this.responders.get(method);
     if (!r) return Promise.reject(new Error(`no responder for ${method}`));
     try {
-      return Promise.resolve(r(params as Record<string, unknown>, opts)) as Promise<R>;
+      return Promise.resolve(r(params as Record<string, unknown>, opts)).then((result) => {
+        const v = validateResult<R>(method as Parameters<typeof validateResult>[0], result);
+        if (!v.ok) throw new ProtocolError('protocol_error', `invalid ${method} result: ${v.message}`);
+        return v.value;
+      });
     } catch (err) {
       return Promise.reject(err);
     }

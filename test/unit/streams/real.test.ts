@@ -51,6 +51,28 @@ describe('streams: real provider sidecar', function () {
     assert.equal(rig.hub.openCount, 0);
   });
 
+  it('chunk params failing the schema are dropped by the connection; the stream goes on', async () => {
+    rig = await startProvider();
+    const r = await drain(rig.open('malformed'));
+    assert.deepEqual(r.texts, ['c1']);
+    assert.deepEqual(r.outcome, { kind: 'completed' });
+  });
+
+  it('an end whose lastSeq is below the chunks already delivered completes cleanly, like the reference', async () => {
+    rig = await startProvider();
+    const r = await drain(rig.open('short-end'));
+    assert.deepEqual(r.texts, ['c1', 'c2', 'c3']);
+    assert.deepEqual(r.outcome, { kind: 'completed' });
+    assert.equal(rig.hub.openCount, 0);
+  });
+
+  it('1,000 chunks in one write reach an async consumer in order without overflowing its 256-chunk queue', async () => {
+    rig = await startProvider();
+    const r = await drain(rig.open('burst'));
+    assert.deepEqual(r.outcome, { kind: 'completed' });
+    assert.deepEqual(r.texts, Array.from({ length: 1000 }, (_, i) => `c${i + 1}`));
+  });
+
   it('a gap after the end fails "missing chunk 2 of 3"; seq 300 fails the window (cases 48, 49)', async () => {
     rig = await startProvider();
     const gap = await drain(rig.open('gap'));
@@ -124,6 +146,14 @@ describe('streams: real provider sidecar', function () {
     const r = await drain(rig.hub.openStream({ providerRef: resolved.providerRef }));
     assert.equal(r.texts.length, 5);
     assert.throws(() => resolveModel('plugin/other/x/y', [{ pluginId: 'prov', running: true, providers: c.providers }]), /unknown model/);
+  });
+
+  it('a catalog result failing the schema offers no models and says why (checked once, by the connection)', async () => {
+    rig = await startProvider('malformed-catalog');
+    const c = await catalog(rig.sidecar);
+    assert.deepEqual(c.providers, []);
+    assert.equal(c.ok, false);
+    assert.match(c.warnings[0], /^provider catalog of prov failed, it offers no models this time: invalid extension\/provider\/catalog result/);
   });
 
   it('a catalog slower than its bound offers no models this time (case 54)', async () => {

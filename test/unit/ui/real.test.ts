@@ -90,6 +90,15 @@ describe('ui: real UI sidecar', function () {
     assert.equal(store.snapshot().length, 0);
   });
 
+  it('a publish of a kind the schema does not know is -32602 invalid_params from the connection, before the hub', async () => {
+    await start();
+    const r = await run('publish', { kind: 'panel', label: 'x' });
+    assert.equal(r.error?.code, -32602);
+    assert.equal(r.error?.data?.reason, 'invalid_params');
+    assert.match(r.error?.message ?? '', /invalid host\/ui\/publish params/);
+    assert.equal(store.snapshot().length, 0);
+  });
+
   it('confirm with empty fields asks one question keyed value; Yes and dismissal (case 59)', async () => {
     await start();
     const yes = run('ask', { kind: 'confirm', message: 'Deploy?' });

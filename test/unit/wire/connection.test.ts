@@ -160,6 +160,24 @@ describe('wire: ValidatedConnection inbound gate', () => {
     assert.equal(ctx.peer.got.length, 0, 'notifications are never answered');
   });
 
+  it('judges a burst of 3,000 frames from one write in order (reading paused and resumed meanwhile), all before the close that followed them', async () => {
+    const lines: string[] = [];
+    for (let i = 1; i <= 3000; i++) lines.push(JSON.stringify({ jsonrpc: '2.0', method: 'extension/provider/stream/chunk', params: { streamId: 'a', seq: i, chunk: { type: 'text', text: 't' } } }));
+    let pauses = 0;
+    const pause = ctx.peer.toHost.pause.bind(ctx.peer.toHost);
+    ctx.peer.toHost.pause = () => {
+      pauses++;
+      return pause();
+    };
+    ctx.peer.toHost.end(lines.join('\n') + '\n');
+    await until(() => ctx.ends.length === 1);
+    assert.ok(pauses >= 1, 'reading paused while over 1,024 frames waited');
+    const seqs = ctx.seen.map((s) => (s.params as { seq: number }).seq);
+    assert.equal(seqs.length, 3000, 'no frame read before the close is lost');
+    assert.deepEqual(seqs, Array.from({ length: 3000 }, (_, i) => i + 1));
+    assert.equal(ctx.ends[0].reason, 'provider_interrupted');
+  });
+
   it('turns a handler ProtocolError into its wire error', async () => {
     ctx.peer.send({ jsonrpc: '2.0', id: 'r1', method: 'host/content/read', params: { contentRef: 'c', offset: 0 } });
     const f = await ctx.peer.next();
