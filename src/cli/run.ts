@@ -7,6 +7,7 @@ import type { PromptAnswer, PromptRequest, Surface } from '../host/ui/model';
 import { intOption, jsonOption, makeOut, parse, UsageError, type Out } from './args';
 import { openHeadlessSession, stderrLogger } from './headless';
 import { loadPlugins } from './loadPlugin';
+import { term, termBlock } from './terminal';
 
 export const RUN_HELP = `Usage: reasonix-host run <pluginDir>... [--workspace DIR] [--json] [--for SECONDS]
                          [--answers JSON] [--action /<plugin>:<action> [--args JSON]] [--verbose]
@@ -25,12 +26,13 @@ as extension/resources/changed, and stops cleanly on Ctrl+C, SIGTERM or after --
   --verbose           engine logs on stderr`;
 
 function describe(surface: Surface): string {
-  const where = `/${surface.pluginId} ${surface.kind} ${surface.surfaceId}`;
+  // Every sidecar string goes through term(): one span, never a control sequence or a new line.
+  const where = `/${term(surface.pluginId)} ${surface.kind} ${term(surface.surfaceId)}`;
   switch (surface.kind) {
-    case 'status': return `${where}: ${surface.payload.label}${surface.payload.detail ? ` — ${surface.payload.detail}` : ''}${surface.payload.progress !== undefined ? ` (${Math.round(surface.payload.progress * 100)}%)` : ''}`;
-    case 'card': return `${where}: ${surface.payload.title ?? ''}${surface.payload.text ? ` — ${surface.payload.text}` : ''}${surface.payload.markdown ? `\n    ${surface.payload.markdown.split('\n').join('\n    ')}` : ''}${(surface.payload.fields ?? []).map((f) => `\n    ${f.key}: ${typeof f.value === 'string' ? f.value : JSON.stringify(f.value)}`).join('')}`;
-    case 'form': return `${where}: ${surface.payload.title ?? ''} [${surface.payload.fields.map((f) => `${f.key}:${f.kind}`).join(', ')}]`;
-    case 'notification': return `${where}: ${surface.payload.title}${surface.payload.body ? ` — ${surface.payload.body}` : ''}`;
+    case 'status': return `${where}: ${term(surface.payload.label)}${surface.payload.detail ? ` — ${term(surface.payload.detail)}` : ''}${surface.payload.progress !== undefined ? ` (${Math.round(surface.payload.progress * 100)}%)` : ''}`;
+    case 'card': return `${where}: ${term(surface.payload.title ?? '')}${surface.payload.text ? ` — ${term(surface.payload.text)}` : ''}${surface.payload.markdown ? `\n${termBlock(surface.payload.markdown, '    ')}` : ''}${(surface.payload.fields ?? []).map((f) => `\n    ${term(f.key)}: ${term(typeof f.value === 'string' ? f.value : JSON.stringify(f.value))}`).join('')}`;
+    case 'form': return `${where}: ${term(surface.payload.title ?? '')} [${surface.payload.fields.map((f) => `${term(f.key)}:${f.kind}`).join(', ')}]`;
+    case 'notification': return `${where}: ${term(surface.payload.title)}${surface.payload.body ? ` — ${term(surface.payload.body)}` : ''}`;
   }
 }
 
@@ -91,7 +93,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       notify: (n) => say({ type: 'notification', pluginId: n.pluginId, surfaceId: n.surfaceId, payload: n.payload }, `notification ${describe(n)}`),
       prompt: async (req) => {
         const answer = answerFrom(answers, req);
-        say({ type: 'prompt', pluginId: req.pluginId, surfaceId: req.surfaceId, kind: req.kind, payload: req.payload, answer }, `prompt /${req.pluginId} ${req.kind} ${req.payload.message ?? req.payload.title ?? ''} → ${JSON.stringify(answer)}`);
+        say({ type: 'prompt', pluginId: req.pluginId, surfaceId: req.surfaceId, kind: req.kind, payload: req.payload, answer }, `prompt /${term(req.pluginId)} ${req.kind} ${term(req.payload.message ?? req.payload.title ?? '')} → ${JSON.stringify(answer)}`);
         return answer;
       },
     },
@@ -145,24 +147,24 @@ export async function runCommand(argv: string[]): Promise<number> {
   try {
     await session.engine.start();
   } catch (err) {
-    if (!stopping) process.stderr.write(`reasonix-host: ${(err as Error).message}\n`);
+    if (!stopping) process.stderr.write(`reasonix-host: ${term((err as Error).message)}\n`);
     stop('start failed');
     await finished;
     return interrupted ? 0 : 1; // a start cut short by Ctrl+C did not fail
   }
   for (const p of session.engine.plugins()) {
-    say({ type: 'plugin', pluginId: p.pluginId, state: p.state, pid: p.pid ?? null, actions: p.actions.map((a) => a.actionId), failure: p.lastFailure ?? null }, `plugin ${p.pluginId}: ${p.state}${p.pid ? ` (pid ${p.pid})` : ''}${p.lastFailure ? ` — ${p.lastFailure.message}` : ''}`);
+    say({ type: 'plugin', pluginId: p.pluginId, state: p.state, pid: p.pid ?? null, actions: p.actions.map((a) => a.actionId), failure: p.lastFailure ?? null }, `plugin ${term(p.pluginId)}: ${p.state}${p.pid ? ` (pid ${p.pid})` : ''}${p.lastFailure ? ` — ${term(p.lastFailure.message)}` : ''}`);
   }
-  session.engine.onCrash((info) => say({ type: 'crash', ...info }, `crash ${info.pluginId}: ${info.message}`));
+  session.engine.onCrash((info) => say({ type: 'crash', ...info }, `crash ${term(info.pluginId)}: ${term(info.message)}`));
 
   let status = session.engine.plugins().some((p) => p.state !== 'running') ? 1 : 0;
   if (action && !stopping) {
     try {
       const r = await session.engine.invokeAction(action[1], action[2], actionArgs);
-      say({ type: 'action', name: values.action, ...r }, `action ${String(values.action)}: ${r.accepted ? 'accepted' : 'rejected'}${r.message ? ` — ${r.message}` : ''}`);
+      say({ type: 'action', name: values.action, ...r }, `action ${term(values.action)}: ${r.accepted ? 'accepted' : 'rejected'}${r.message ? ` — ${term(r.message)}` : ''}`);
       if (!r.accepted) status = 1;
     } catch (err) {
-      say({ type: 'action', name: values.action, accepted: false, error: (err as Error).message }, `action ${String(values.action)} failed: ${(err as Error).message}`);
+      say({ type: 'action', name: values.action, accepted: false, error: (err as Error).message }, `action ${term(values.action)} failed: ${term((err as Error).message)}`);
       status = 1;
     }
   }

@@ -5,6 +5,7 @@
 import type { Logger } from '../log';
 import { scopedLogger } from '../log';
 import { discoverPlugins } from '../plugins';
+import { redact } from '../redact';
 import type { PluginEntry, PluginSpec } from '../plugins/types';
 import { createDispatcher, decodeHookPayload, interceptClientFor, isHookPoint, type InterceptDispatcher } from '../intercepts';
 import { SessionRuntime } from '../runtime';
@@ -242,7 +243,7 @@ class ComposedSession implements SessionEngine {
   async models(): Promise<ModelInfo[]> {
     const withProviders = this.running().filter((s) => s.plugin.runtime.capabilities.includes('providers'));
     const cats = await Promise.all(withProviders.map((s) => catalog(s, { logger: this.log })));
-    return cats.flatMap((c) => c.providers.map((p) => ({ pluginId: c.pluginId, ref: p.ref, label: p.displayName })));
+    return cats.flatMap((c) => c.providers.map((p) => ({ pluginId: c.pluginId, ref: p.ref, label: p.displayName === undefined ? undefined : redact(p.displayName) })));
   }
 
   async openStream(providerRef: string, request: unknown, o: { model?: string; signal?: AbortSignal } = {}): Promise<StreamHandle> {

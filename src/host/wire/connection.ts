@@ -88,6 +88,11 @@ export interface RequestOptions {
    * the caller guarantees the text is its exact serialisation, so the frame is byte-identical.
    */
   paramsJson?: string;
+  /**
+   * Called synchronously with the validated result, before any later frame of the same read is
+   * judged: the handshake opens the traffic barrier here, so the barrier holds in wire order.
+   */
+  onResult?: (result: unknown) => void;
 }
 
 export interface ValidatedConnectionOptions {
@@ -175,6 +180,7 @@ export class ValidatedConnection {
   private endInfo: ConnectionEnd | undefined;
   private readonly endListeners: ((end: ConnectionEnd) => void)[] = [];
   private readonly barrierListeners: ((method: string) => void)[] = [];
+  private readonly violationListeners: ((what: string) => void)[] = [];
 
   constructor(opts: ValidatedConnectionOptions) {
     this.handlers = opts.handlers;
@@ -191,6 +197,7 @@ export class ValidatedConnection {
 
     this.reader.onUnparsable((text) => {
       if (this.traceOn()) this.logger.trace(`<- (not JSON) ${redact(text.slice(0, 2000))}`);
+      this.violation(`a line on stdout is not JSON (${JSON.stringify(redact(text.slice(0, 80)))}); stdout carries protocol frames only, write diagnostics to stderr`);
       this.reply(null, PARSE_ERROR);
     });
     this.reader.onError((err) => {
@@ -224,6 +231,11 @@ export class ValidatedConnection {
   onEnd(listener: (end: ConnectionEnd) => void): void {
     if (this.endInfo) listener(this.endInfo);
     else this.endListeners.push(listener);
+  }
+
+  /** The peer sent something that is not a JSON-RPC 2.0 message: a non-JSON line, a bare value, a broken envelope. */
+  onPeerViolation(listener: (what: string) => void): void {
+    this.violationListeners.push(listener);
   }
 
   /** Sidecar→host traffic arrived before `markReady()`. */
@@ -263,7 +275,9 @@ export class ValidatedConnection {
         resolve: (value) => {
           cleanup();
           try {
-            resolve(this.checkResult<R>(method as MethodName, value));
+            const checked = this.checkResult<R>(method as MethodName, value);
+            opts.onResult?.(checked);
+            resolve(checked);
           } catch (err) {
             reject(err as Error);
           }
@@ -433,6 +447,11 @@ export class ValidatedConnection {
 
   private reply(id: JsonId, error: WireError): void {
     if (this.endInfo) return;
+    // Envelope violations are the -32600 answers without data (HOST_SPEC §14); barrier and
+    // shutdown refusals carry data and are reported where they happen.
+    if (error.code === INVALID_REQUEST.code && error.data === undefined) {
+      this.violation('a frame is not a JSON-RPC 2.0 message (answered -32600 Invalid Request)');
+    }
     const frame = this.writer.encodeText({ jsonrpc: '2.0', id, error });
     this.traceOut(frame);
     this.writer.writeFrame(frame).catch(noop);
@@ -469,6 +488,10 @@ export class ValidatedConnection {
 
   private interrupted(): ProtocolError {
     return new ProtocolError('provider_interrupted', `connection closed: ${this.endInfo?.message ?? 'not open'}`);
+  }
+
+  private violation(what: string): void {
+    for (const l of this.violationListeners) l(what);
   }
 
   private finish(end: ConnectionEnd): void {
