@@ -109,6 +109,9 @@ export interface ValidatedConnectionOptions {
 const never = () => false;
 const noop = () => undefined;
 
+/** At most this many paths per `extension/resources/changed` (HOST_SPEC §8, our policy). */
+const RESOURCES_PER_MESSAGE = 1000;
+
 const PARSE_ERROR: WireError = { code: -32700, message: 'Parse error' };
 const INVALID_REQUEST: WireError = { code: -32600, message: 'Invalid Request' };
 
@@ -264,6 +267,9 @@ export class ValidatedConnection {
     } catch (err) {
       return Promise.reject(err as Error); // oversize: this call fails, the connection stays
     }
+    // A sidecar that does not read cannot make us queue without bound: this call fails instead.
+    const full = this.writer.refusal(frame);
+    if (full) return Promise.reject(full);
     // One promise per call: the pending entry carries its own timer and abort listener, so the
     // response settles the caller's promise directly (no wrapper promise, no extra turns).
     const result = new Promise<R>((resolve, reject) => {
@@ -321,7 +327,15 @@ export class ValidatedConnection {
     }
     const v = validateParams(method as MethodName, params);
     if (!v.ok) throw new ProtocolError('internal', `refusing to send invalid ${method} params: ${v.message}`);
+    if (method === 'extension/resources/changed') {
+      // Coalesced while the sidecar is not reading, so file churn never grows the queue.
+      const paths = (params as { paths: string[] }).paths;
+      this.writer.writeMergeable({ key: method, items: paths, maxItems: RESOURCES_PER_MESSAGE, build: (items) => JSON.stringify({ jsonrpc: '2.0', method, params: { paths: items } }) }).catch(noop);
+      return;
+    }
     const frame = this.writer.encodeText({ jsonrpc: '2.0', method, params });
+    const full = this.writer.refusal(frame);
+    if (full) throw full;
     this.traceOut(frame);
     this.writer.writeFrame(frame).catch(noop);
   }
