@@ -6,7 +6,9 @@
 
 // C0 controls, DEL, C1 controls, the Unicode line/paragraph separators and the bidi overrides
 // that can make text read differently from what it is.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNSAFE_KEEP_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 function visible(ch: string): string {

@@ -96,7 +96,10 @@ async function round(phase: Phase, rnd: Random, fixtures: string, scratch: strin
   let settled = 0;
   let unsettled = 0;
   const count = async (ps: Promise<unknown>[]) => {
-    for (const ok of await Promise.all(ps.map((p) => settles(p)))) ok ? settled++ : unsettled++;
+    for (const ok of await Promise.all(ps.map((p) => settles(p)))) {
+      if (ok) settled++;
+      else unsettled++;
+    }
   };
   let pid: number | undefined;
   switch (phase) {

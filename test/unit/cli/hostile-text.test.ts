@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { runCli, SIDECARS, tempDir } from './support';
 
 // Any C0 control but newline, DEL, or a C1 control.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
 function hostilePlugin(parent: string): string {
