@@ -330,7 +330,7 @@ export class ValidatedConnection {
     if (method === 'extension/resources/changed') {
       // Coalesced while the sidecar is not reading, so file churn never grows the queue.
       const paths = (params as { paths: string[] }).paths;
-      if (this.traceOn()) this.logger.trace(`-> ${method} (${paths.length} paths; merged into a queued one while the sidecar is not reading)`);
+      if (this.traceOn()) this.logger.trace(`-> ${method} (${paths.length} paths; merged into a queued one if the sidecar is behind)`);
       this.writer.writeMergeable({ key: method, items: paths, maxItems: RESOURCES_PER_MESSAGE, build: (items) => JSON.stringify({ jsonrpc: '2.0', method, params: { paths: items } }) }).catch(noop);
       return;
     }
