@@ -1,5 +1,6 @@
 // Argument parsing shared by the CLI commands: node's parseArgs, with usage errors as exit code 2.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { jsonLine } from './terminal';
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -46,6 +47,6 @@ export function makeOut(json: boolean): Out {
   return {
     json,
     line: (text) => process.stdout.write(text + '\n'),
-    object: (value) => process.stdout.write(JSON.stringify(value) + '\n'),
+    object: (value) => process.stdout.write(jsonLine(value) + '\n'),
   };
 }

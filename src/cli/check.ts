@@ -1,16 +1,20 @@
 // `reasonix-host check <pluginDir>`: start the plugin's runtime exactly as the extension would,
 // complete the handshake, shut it down, and report whether the sidecar conformed.
 import { resolve } from 'node:path';
-import { Sidecar, StartError } from '../host/sidecar';
+import { DEFAULT_TIMEOUTS, Sidecar, StartError } from '../host/sidecar';
 import type { Logger } from '../host/log';
 import type { ErrorReason, InitializeResult } from '../protocol';
 import { intOption, makeOut, parse, UsageError } from './args';
 import { loadPlugins, ManifestProblem } from './loadPlugin';
+import { term } from './terminal';
 
 export const CHECK_HELP = `Usage: reasonix-host check <pluginDir> [--workspace DIR] [--handshake-timeout MS] [--json]
 
 Starts the plugin's runtime exactly as the VS Code extension would (exec form, no shell,
-its own process group), completes the v1 handshake, shuts it down, and reports.
+its own process group), completes the v1 handshake, watches it run briefly, shuts it down,
+and reports. Not conforming: anything on stdout that is not a JSON-RPC message, traffic
+before extension/initialized, dying instead of answering extension/shutdown, or not
+exiting within the grace after it.
 
   --workspace DIR          the workspace root sent in the session (default: current directory)
   --handshake-timeout MS   bound for extension/initialize (default 30000)
@@ -28,19 +32,31 @@ export interface CheckReport {
   message: string;
   initialize: InitializeResult | null;
   timings: { readyMs: number | null; shutdownMs: number | null };
-  violations: { reason: ErrorReason; message: string }[];
+  violations: CheckViolation[];
   stderrTail: string;
 }
 
+export interface CheckViolation {
+  reason: ErrorReason;
+  /** Where the sidecar broke the protocol. */
+  stage: 'handshake' | 'running' | 'shutdown';
+  message: string;
+}
+
+/** `extension/initialized` is held back this long, so a sidecar that does not wait for it is caught every time. */
+export const BARRIER_PROBE_MS = 200;
+/** How long the running sidecar is watched before it is asked to shut down. */
+export const OBSERVE_MS = 300;
+
 /** Warnings the engine logs while the sidecar runs are protocol violations of the peer. */
-function collectingLogger(violations: CheckReport['violations']): Logger {
+function collectingLogger(violations: CheckViolation[], stage: () => CheckViolation['stage']): Logger {
   const noop = () => {};
   return {
     trace: noop,
     debug: noop,
     info: noop,
-    warn: (message) => violations.push({ reason: 'protocol_error', message }),
-    error: (message) => violations.push({ reason: 'protocol_error', message }),
+    warn: (message) => violations.push({ reason: 'protocol_error', stage: stage(), message }),
+    error: (message) => violations.push({ reason: 'protocol_error', stage: stage(), message }),
   };
 }
 
@@ -60,12 +76,13 @@ export async function runCheck(pluginDir: string, opts: { workspace: string; han
   }
   report.plugin = spec.id;
   report.stage = 'spawn';
+  let phase: CheckViolation['stage'] = 'handshake';
   const sidecar = new Sidecar({
     plugin: spec,
     session: { sessionId: 'reasonix-host-check', workspaceRoot: opts.workspace, generation: 1 },
     uiHost: 'desktop', // exactly what the extension sends
-    timeouts: opts.handshakeMs !== undefined ? { handshakeMs: opts.handshakeMs } : {},
-    logger: collectingLogger(report.violations),
+    timeouts: { barrierProbeMs: BARRIER_PROBE_MS, ...(opts.handshakeMs !== undefined ? { handshakeMs: opts.handshakeMs } : {}) },
+    logger: collectingLogger(report.violations, () => phase),
   });
   const started = performance.now();
   try {
@@ -86,20 +103,39 @@ export async function runCheck(pluginDir: string, opts: { workspace: string; han
   }
   let crashed: string | undefined;
   const sub = sidecar.onCrash((info) => (crashed = info.message));
+  phase = 'running';
+  await new Promise((r) => setTimeout(r, OBSERVE_MS));
+  if (crashed || sidecar.state !== 'running') {
+    // Died while running: the crash is the verdict (the crash report arrives after the reap).
+    await sidecar.stop();
+    await waitFor(() => crashed !== undefined, 6_000);
+    sub.dispose();
+    report.stderrTail = sidecar.stderrTail();
+    report.reason = 'provider_interrupted';
+    report.message = crashed ?? `${spec.id} stopped running before it was asked to shut down`;
+    report.violations = report.violations.filter((v) => !v.message.includes(report.message));
+    return report;
+  }
   report.stage = 'shutdown';
+  phase = 'shutdown';
   const stopping = performance.now();
   await sidecar.stop();
   sub.dispose();
   report.timings.shutdownMs = Math.round(performance.now() - stopping);
   report.stderrTail = sidecar.stderrTail();
-  if (crashed) {
-    report.reason = 'provider_interrupted';
-    report.message = crashed;
-    return report;
+  const stop = sidecar.lastStop;
+  if (stop?.problem) {
+    report.violations.push({ reason: stop.problem.reason, stage: 'shutdown', message: stop.problem.message });
+  } else if (stop && !stop.exitedWithinGrace) {
+    // The engine's own warning about the kill is this same finding.
+    report.violations = report.violations.filter((v) => !/did not exit within/.test(v.message));
+    report.violations.push({ reason: 'shutdown_timeout', stage: 'shutdown', message: `answered extension/shutdown but did not exit within ${DEFAULT_TIMEOUTS.exitGraceMs} ms of its stdin closing; its process group was killed` });
   }
   if (report.violations.length) {
-    report.reason = report.violations[0].reason;
-    report.message = `${spec.id} completed the handshake but broke the protocol: ${report.violations[0].message}`;
+    const first = report.violations[0];
+    report.stage = first.stage;
+    report.reason = first.reason;
+    report.message = `${spec.id} completed the handshake but broke the protocol while ${first.stage === 'running' ? 'running' : first.stage === 'shutdown' ? 'shutting down' : 'starting'}: ${first.message}`;
     return report;
   }
   report.ok = true;
@@ -123,14 +159,21 @@ export async function checkCommand(argv: string[]): Promise<number> {
   const out = makeOut(values.json === true);
   if (out.json) out.object(report);
   else {
-    out.line(`${report.ok ? '✔' : '✖'} ${report.message}`);
+    // Every string here may carry sidecar text: term() keeps it one visible span on its line.
+    out.line(`${report.ok ? '✔' : '✖'} ${term(report.message)}`);
     if (!report.ok) out.line(`  stage: ${report.stage}, reason: ${report.reason}`);
     if (report.initialize) {
       const i = report.initialize;
-      out.line(`  initialize: ${i.name} ${i.version}, protocol ${i.protocolVersion}, subscriptions [${(i.subscriptions ?? []).join(', ')}], actions [${(i.uiActions ?? []).map((a) => a.actionId).join(', ')}], providers [${(i.providers ?? []).map((p) => p.ref).join(', ')}]`);
+      const list = (xs: string[]) => xs.map(term).join(', ');
+      out.line(`  initialize: ${term(i.name)} ${term(i.version)}, protocol ${term(i.protocolVersion)}, subscriptions [${list(i.subscriptions ?? [])}], actions [${list((i.uiActions ?? []).map((a) => a.actionId))}], providers [${list((i.providers ?? []).map((p) => p.ref))}]`);
     }
-    for (const v of report.violations) out.line(`  violation (${v.reason}): ${v.message}`);
-    if (!report.ok && report.stderrTail) out.line(`  stderr (last lines, redacted):\n${report.stderrTail.split('\n').slice(-10).map((l) => '    ' + l).join('\n')}`);
+    for (const v of report.violations) out.line(`  violation (${v.reason}, ${v.stage}): ${term(v.message)}`);
+    if (!report.ok && report.stderrTail) out.line(`  stderr (last lines, redacted):\n${report.stderrTail.split('\n').slice(-10).map((l) => '    ' + term(l)).join('\n')}`);
   }
   return report.ok ? 0 : 1;
+}
+
+async function waitFor(done: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
 }

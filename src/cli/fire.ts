@@ -4,6 +4,7 @@ import { INTERCEPT_EVENTS } from '../protocol';
 import { jsonOption, makeOut, parse, UsageError } from './args';
 import { openHeadlessSession, stderrLogger } from './headless';
 import { loadPlugins } from './loadPlugin';
+import { jsonLine, term } from './terminal';
 
 export const FIRE_HELP = `Usage: reasonix-host fire <event> --payload JSON --plugin DIR [--plugin DIR...] [--workspace DIR] [--json]
 
@@ -54,10 +55,10 @@ export async function fireCommand(argv: string[]): Promise<number> {
     const outcome = await session.engine.dispatch(event, payload, knownTools ? { knownTools } : {});
     if (out.json) out.object(outcome);
     else {
-      out.line(`${event}: ${outcome.decision}${outcome.reason ? ` — ${outcome.reason}` : ''}`);
-      if (outcome.changedBy.length) out.line(`  changed by: ${outcome.changedBy.join(', ')}`);
-      out.line(`  payload: ${JSON.stringify(outcome.payload)}`);
-      for (const w of outcome.warnings) out.line(`  warning: ${w}`);
+      out.line(`${event}: ${outcome.decision}${outcome.reason ? ` — ${term(outcome.reason)}` : ''}`);
+      if (outcome.changedBy.length) out.line(`  changed by: ${outcome.changedBy.map(term).join(', ')}`);
+      out.line(`  payload: ${jsonLine(outcome.payload)}`);
+      for (const w of outcome.warnings) out.line(`  warning: ${term(w)}`);
     }
     return outcome.decision === 'failed' ? 1 : 0;
   } finally {

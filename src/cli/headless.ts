@@ -7,6 +7,7 @@ import { Sidecar } from '../host/sidecar';
 import { createSessionEngine, type SessionEngine, type UiFrontEnd } from '../host/session';
 import { SurfaceStore } from '../host/ui';
 import type { Logger } from '../host/log';
+import { term } from './terminal';
 
 export interface HeadlessSession {
   engine: SessionEngine;
@@ -16,7 +17,8 @@ export interface HeadlessSession {
 
 /** Engine warnings and errors go to stderr; the rest is quiet unless --verbose. */
 export function stderrLogger(verbose: boolean): Logger {
-  const write = (level: string) => (m: string) => process.stderr.write(`[${level}] ${m}\n`);
+  // Engine logs carry sidecar text (stderr lines at --verbose): one escaped line per message.
+  const write = (level: string) => (m: string) => process.stderr.write(`[${level}] ${term(m)}\n`);
   const noop = () => {};
   return { trace: noop, debug: verbose ? write('debug') : noop, info: verbose ? write('info') : noop, warn: write('warn'), error: write('error') };
 }

@@ -4,6 +4,7 @@ import { makeOut, parse, UsageError } from './args';
 import { openHeadlessSession, stderrLogger } from './headless';
 import { loadPlugins } from './loadPlugin';
 import { UnknownModelError } from '../host/streams';
+import { term, termKeepLines } from './terminal';
 
 export const MODELS_HELP = `Usage: reasonix-host models --plugin DIR [--plugin DIR...] [--json]
 
@@ -43,7 +44,7 @@ export async function modelsCommand(argv: string[]): Promise<number> {
     const out = makeOut(values.json === true);
     if (out.json) out.object({ models });
     else if (!models.length) out.line('no extension-hosted models');
-    else for (const m of models) out.line(`${m.ref}${m.label ? `  ${m.label}` : ''}`);
+    else for (const m of models) out.line(`${term(m.ref)}${m.label ? `  ${term(m.label)}` : ''}`);
     return 0;
   } finally {
     await s.dispose();
@@ -79,12 +80,12 @@ export async function streamCommand(argv: string[]): Promise<number> {
       if (out.json) out.object({ type: 'chunk', chunk });
       else {
         const c = chunk as { type: string; text?: string };
-        if (c.type === 'text' && c.text !== undefined) process.stdout.write(c.text);
+        if (c.type === 'text' && c.text !== undefined) process.stdout.write(termKeepLines(c.text));
       }
     }
     const outcome = await stream.outcome;
     if (out.json) out.object({ type: 'end', ...outcome });
-    else out.line(`\n[${outcome.kind}${outcome.message ? `: ${outcome.message}` : ''}]`);
+    else out.line(`\n[${outcome.kind}${outcome.message ? `: ${term(outcome.message)}` : ''}]`);
     return outcome.kind === 'completed' ? 0 : 1;
   } finally {
     process.off('SIGINT', onSigint);

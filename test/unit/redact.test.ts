@@ -1,6 +1,6 @@
 // Credential redaction: every secret shape we promise to catch, and prose left alone.
 import { strict as assert } from 'node:assert';
-import { redact, redactDeep, REDACTED } from '../../src/host/redact';
+import { redact, redactDeep, REDACTED, REDACTION_RULES } from '../../src/host/redact';
 
 const secretCases: [string, string, string][] = [
   // [description, input, secret that must disappear]
@@ -46,6 +46,35 @@ const secretCases: [string, string, string][] = [
   ['EC PEM', '-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBkey\n-----END EC PRIVATE KEY-----', 'MHcCAQEEIBkey'],
 ];
 
+
+// One case per row of REDACTION_RULES: [rule name, input, secret that must disappear].
+const ruleCases: [string, string, string][] = [
+  ['pem-private-key', 'x\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n', 'b3BlbnNzaC1rZXktdjEAAAAA'],
+  ['openai-anthropic', 'using sk-proj-abcdefghijklmnop1234567890 now', 'sk-proj-abcdefghijklmnop1234567890'],
+  ['stripe', 'charge with sk_live_4eC39HqLyjWDarjtT1zdp7dc and rk_live_51Habcdefghij', 'sk_live_4eC39HqLyjWDarjtT1zdp7dc'],
+  ['github-token', 'ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 'ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'],
+  ['github-pat', 'github_pat_11ABCDEFG0123456789_abcdefghijklmnop', 'github_pat_11ABCDEFG0123456789_abcdefghijklmnop'],
+  ['gitlab-pat', 'clone with glpat-xYz0123456789abcdefGH', 'glpat-xYz0123456789abcdefGH'],
+  ['npm-token', '//registry.npmjs.org/:_auth npm_aBcDeF0123456789aBcDeF0123456789abcd', 'npm_aBcDeF0123456789aBcDeF0123456789abcd'],
+  ['huggingface', 'HF says hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567', 'hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567'],
+  ['slack', 'slack xoxb-1234567890-abcdefghij and xoxa-2-abcdefghijkl', 'xoxa-2-abcdefghijkl'],
+  ['sendgrid', 'mail SG.abcdefghijklmnopqrstuv.ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdef', 'SG.abcdefghijklmnopqrstuv'],
+  ['databricks', 'workspace dapi0123456789abcdef0123456789abcdef-2', 'dapi0123456789abcdef0123456789abcdef'],
+  ['aws-access-key-id', 'aws AKIAIOSFODNN7EXAMPLE ok', 'AKIAIOSFODNN7EXAMPLE'],
+  ['google-api-key', 'AIzaSyA-1234567890abcdefghijklmnopqrstu', 'AIzaSyA-1234567890abcdefghijklmnopqrstu'],
+  ['jwt', 'jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N', 'dozjgNryP4J3jVmNHl0w5N'],
+  ['url-credentials', 'https://user:pa55word@example.com/x', 'pa55word'],
+  ['authorization-header', 'Authorization: Bearer abc.def-ghi_jkl', 'abc.def-ghi_jkl'],
+  ['bearer', 'sent Bearer 0123456789abcdef0123', '0123456789abcdef0123'],
+  ['cookie-header', 'Cookie: session=0123456789abcdef; theme=dark', '0123456789abcdef'],
+  ['env-secret-pair', 'DB_PASS=hunter2 SMTP_PASSWORD=letmein APP_SECRET=shh CI_JOB_TOKEN=abc', 'hunter2'],
+  ['json-member', '{"api_key": "abc123def"}', 'abc123def'],
+  ['cli-flag', 'run --password hunter2 --verbose', 'hunter2'],
+  ['name-equals-value', 'url?key=hunter22&x=1', 'hunter22'],
+  ['strong-name-colon', 'X-Api-Key: 0011aabbcc', '0011aabbcc'],
+  ['prose-opaque-token', 'the relay api key: relaykey1234567890 was rejected', 'relaykey1234567890'],
+];
+
 const ordinary = [
   'The quick brown fox jumps over the lazy dog.',
   'Compiled 42 files in 1.3s; 0 errors.',
@@ -60,10 +89,51 @@ const ordinary = [
   '{"name":"demo","version":"1.0.0","protocolVersion":"1"}',
   'C:\\Users\\me\\project\\src\\index.ts:10:5',
   'ünïcödé text 🙂 stays intact',
+  'the token was configurationfile and the secret is obvious',
+  'tokenizationIsGreat123 and passthrough=yes pass=3 fail=0',
   '',
 ];
 
 describe('redact', () => {
+  describe('one case per rule of the table', () => {
+    it('covers every rule, and no case names a rule that does not exist', () => {
+      assert.deepEqual([...new Set(ruleCases.map(([n]) => n))].sort(), REDACTION_RULES.map((r) => r.name).sort());
+    });
+    for (const [name, input, secret] of ruleCases) {
+      it(`rule ${name} removes its secret`, () => {
+        const out = redact(input);
+        assert.ok(!out.includes(secret), `${JSON.stringify(out)} still contains ${secret}`);
+        assert.ok(out.includes(REDACTED), out);
+        const rule = REDACTION_RULES.find((r) => r.name === name)!;
+        rule.re.lastIndex = 0;
+        assert.ok(rule.re.test(input), `rule ${name} itself matches its case`);
+        rule.re.lastIndex = 0;
+      });
+    }
+  });
+
+  it('redacts the reference prose and cookie forms in one line', () => {
+    const out = redact('Cookie: session=0123456789abcdef; api key: relaykey1234567890; token abcdef0123456789ab');
+    for (const secret of ['0123456789abcdef', 'relaykey1234567890', 'abcdef0123456789ab']) assert.ok(!out.includes(secret), out);
+    assert.ok(out.startsWith('Cookie: '), out);
+  });
+
+  it('redacts prose forms without a cookie header', () => {
+    assert.equal(redact('use token abcdef0123456789ab here'), `use token ${REDACTED} here`);
+    assert.equal(redact('the secret is AbCdEfGhIjKlMnOpQr'), `the secret is ${REDACTED}`);
+    assert.equal(redact('api key: relaykey1234567890'), `api key: ${REDACTED}`);
+  });
+
+  it('redacts every env-style secret pair', () => {
+    const out = redact('DB_PASS=hunter2 SMTP_PASSWORD=letmein APP_SECRET=shh CI_JOB_TOKEN=abc');
+    assert.equal(out, `DB_PASS=${REDACTED} SMTP_PASSWORD=${REDACTED} APP_SECRET=${REDACTED} CI_JOB_TOKEN=${REDACTED}`);
+  });
+
+  it('redacts a Set-Cookie header and a Stripe restricted key', () => {
+    assert.equal(redact('Set-Cookie: sid=abc; Path=/; HttpOnly'), `Set-Cookie: ${REDACTED}`);
+    assert.ok(!redact('rk_live_51Habcdefghij').includes('51Habcdefghij'));
+  });
+
   for (const [name, input, secret] of secretCases) {
     it(`redacts ${name}`, () => {
       const out = redact(input);

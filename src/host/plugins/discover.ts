@@ -3,7 +3,7 @@
 // manifest only ever disables that plugin, with a reason; discovery itself never throws.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { readManifest, type ManifestOutcome } from './manifest';
+import { readManifest, stripBom, type ManifestOutcome } from './manifest';
 import type { DiscoveryResult, PluginEntry, PluginSpec } from './types';
 
 export const PACKAGES_FILE = 'plugin-packages.json';
@@ -43,7 +43,7 @@ async function readInstalled(home: string, entries: PluginEntry[], problems: str
   }
   let doc: unknown;
   try {
-    doc = JSON.parse(text);
+    doc = JSON.parse(stripBom(text));
   } catch (err) {
     problems.push(`${file} is not valid JSON (${(err as Error).message}); no installed plugins loaded`);
     return [];

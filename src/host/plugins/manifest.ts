@@ -27,6 +27,14 @@ export type ManifestOutcome =
   | (ManifestInfo & { status: 'runnable'; runtime: RuntimeBlock })
   | (ManifestInfo & { status: 'no-runtime' | 'needs-v2-host' | 'invalid'; reason: string });
 
+/** The largest reasonix-plugin.json read (1 MiB). */
+export const MAX_MANIFEST_BYTES = 1024 * 1024;
+
+/** Editors on Windows may save JSON with a UTF-8 byte order mark; JSON.parse rejects it. */
+export function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -36,7 +44,7 @@ export function decodeManifest(text: string, manifestPath: string, root: string)
   const file = manifestPath;
   let doc: unknown;
   try {
-    doc = JSON.parse(text);
+    doc = JSON.parse(stripBom(text));
   } catch (err) {
     return { status: 'invalid', manifestPath, reason: `${file} is not valid JSON: ${(err as Error).message}` };
   }
@@ -95,6 +103,11 @@ export async function readManifest(root: string): Promise<ManifestOutcome> {
   const manifestPath = path.join(root, MANIFEST_FILE);
   let text: string;
   try {
+    // Bounded before it is read: a manifest is a few hundred bytes, never worth holding megabytes.
+    const { size } = await fs.stat(manifestPath);
+    if (size > MAX_MANIFEST_BYTES) {
+      return { status: 'invalid', manifestPath, reason: `${manifestPath} is ${size} bytes, over the ${MAX_MANIFEST_BYTES} bytes (1 MiB) a manifest may have; it is not read` };
+    }
     text = await fs.readFile(manifestPath, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

@@ -3,14 +3,13 @@
 // so that all defects are reported at once instead of the first one only.
 import * as path from 'node:path';
 import { INTERCEPT_EVENTS } from '../../protocol';
+import { commandProblem, nulProblem } from './commandRules';
 import { CAPABILITIES, type Capability, type RuntimeBlock } from './types';
 import { slotProblem } from './slots';
 
 export const PLUGIN_ROOT_VAR = '${REASONIX_PLUGIN_ROOT}';
 
 const RUNTIME_KEYS = ['command', 'args', 'env', 'required', 'priority', 'intercepts', 'replaces', 'capabilities', 'timeoutMillis'];
-// Spawning a shell would turn the exec form back into a command line (HOST_SPEC §2.1).
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'fish', 'dash', 'ksh', 'cmd', 'cmd.exe', 'powershell', 'powershell.exe', 'pwsh', 'pwsh.exe']);
 
 export type RuntimeDecode = { ok: true; runtime: RuntimeBlock } | { ok: false; problems: string[] };
 
@@ -46,12 +45,6 @@ export function decodeRuntimeBlock(raw: unknown, file: string, root: string): Ru
     bad('command', raw.command === undefined ? 'is required' : `must be a non-empty string (got ${show(raw.command)})`);
   } else {
     command = raw.command;
-    const expanded = expandCommand(command, root);
-    if (!path.isAbsolute(expanded)) {
-      bad('command', `must be absolute after ${PLUGIN_ROOT_VAR} expansion (got ${show(command)})`);
-    } else if (SHELLS.has(path.basename(expanded).toLowerCase())) {
-      bad('command', `must not be a shell (got ${show(command)}); run the program directly`);
-    }
   }
 
   const args: string[] = [];
@@ -60,8 +53,19 @@ export function decodeRuntimeBlock(raw: unknown, file: string, root: string): Ru
     else
       raw.args.forEach((a, i) => {
         if (typeof a !== 'string' || a.trim() === '') bad(`args[${i}]`, `must be a non-blank string (got ${show(a)})`);
+        else if (nulProblem(a)) bad(`args[${i}]`, `${nulProblem(a)} (got ${show(a)})`);
         else args.push(a);
       });
+  }
+  if (command) {
+    // The exec-form rules (absolute, no shell by name or through env, no batch file on Windows).
+    const expanded = expandCommand(command, root);
+    if (!expanded.includes('\0') && !path.isAbsolute(expanded)) {
+      bad('command', `must be absolute after ${PLUGIN_ROOT_VAR} expansion (got ${show(command)})`);
+    } else {
+      const problem = commandProblem(expanded, args, undefined, show(command));
+      if (problem) bad('command', problem);
+    }
   }
 
   const env: Record<string, string> = {};
@@ -71,6 +75,7 @@ export function decodeRuntimeBlock(raw: unknown, file: string, root: string): Ru
       for (const [k, v] of Object.entries(raw.env)) {
         if (k.trim() === '') bad('env', 'has a blank key');
         else if (typeof v !== 'string') bad(`env.${k}`, `must be a string (got ${show(v)})`);
+        else if (nulProblem(k + v)) bad(`env.${k}`, 'must not contain a NUL byte');
         else env[k] = v;
       }
   }

@@ -5,6 +5,7 @@
 import type { Logger } from '../log';
 import { scopedLogger } from '../log';
 import { discoverPlugins } from '../plugins';
+import { redact } from '../redact';
 import type { PluginEntry, PluginSpec } from '../plugins/types';
 import { createDispatcher, decodeHookPayload, interceptClientFor, isHookPoint, type InterceptDispatcher } from '../intercepts';
 import { GenerationError, SessionRuntime, type RuntimeGeneration } from '../runtime';
@@ -285,7 +286,7 @@ class ComposedSession implements SessionEngine {
       for (const p of c.providers) {
         try {
           const r = resolveProviderRef(p.ref, declared);
-          out.push({ pluginId: c.pluginId, ref: p.ref, label: p.displayName, ...(r.model === undefined ? {} : { model: r.model }) });
+          out.push({ pluginId: c.pluginId, ref: p.ref, label: p.displayName === undefined ? undefined : redact(p.displayName), ...(r.model === undefined ? {} : { model: r.model }) });
         } catch (err) {
           if (!(err instanceof UnknownModelError)) throw err;
           this.log.warn(`[${c.pluginId}] catalog entry not offered: ${err.message}`);

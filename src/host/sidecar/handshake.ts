@@ -2,7 +2,7 @@
 import { PROTOCOL_ID, PROTOCOL_MAJOR, type ErrorReason, type InitializeParams, type InitializeResult, type UIActionDecl } from '../../protocol';
 import type { Logger } from '../log';
 import type { PluginSpec } from '../plugins/types';
-import { redact } from '../redact';
+import { redact, redactDeep } from '../redact';
 
 export type UiHost = 'desktop' | 'tui' | 'acp' | 'headless';
 export interface SessionContextInput {
@@ -83,5 +83,21 @@ export function acceptedUiActions(result: InitializeResult, logger: Logger): UIA
     seen.add(d.actionId);
     out.push(d.label === undefined ? { actionId: d.actionId } : { actionId: d.actionId, label: redact(d.label) });
   }
+  return out;
+}
+
+/**
+ * The initialize result as every face sees it: every sidecar-sourced string redacted once, here,
+ * so `check`, `models`, the tree and the logs never print a label, name or display name in clear.
+ * Identifiers the host matches on (protocolVersion, subscriptions, replaces, provider refs,
+ * action ids) are kept verbatim, as HOST_SPEC §7 keeps form field keys.
+ */
+export function redactInitializeResult(result: InitializeResult): InitializeResult {
+  const out = redactDeep(result);
+  out.protocolVersion = result.protocolVersion;
+  if (result.subscriptions) out.subscriptions = [...result.subscriptions];
+  if (result.replaces) out.replaces = [...result.replaces];
+  if (result.providers && out.providers) out.providers = out.providers.map((p, i) => ({ ...p, ref: result.providers![i].ref }));
+  if (result.uiActions && out.uiActions) out.uiActions = out.uiActions.map((a, i) => ({ ...a, actionId: result.uiActions![i].actionId }));
   return out;
 }

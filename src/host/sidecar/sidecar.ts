@@ -20,9 +20,10 @@ import {
   type UIRequestParams,
   type UIRequestResult,
 } from '../../protocol';
-import { acceptedUiActions, checkInitializeResult, initializeParams, type SessionContextInput, type UiHost } from './handshake';
+import { acceptedUiActions, checkInitializeResult, initializeParams, redactInitializeResult, type SessionContextInput, type UiHost } from './handshake';
 import { killTree, launch, resolveCommand } from './spawn';
 import { StderrRing } from './stderr';
+import { StderrLines } from './stderrLines';
 
 export type SidecarState = 'idle' | 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed' | 'failed';
 
@@ -32,6 +33,11 @@ export interface SidecarTimeouts {
   exitGraceMs: number;
   reapMs: number;
   writeStallMs: number;
+  /**
+   * How long to hold `extension/initialized` back after a valid initialize result (0: send it at
+   * once). `check` uses this to catch, every time, a sidecar that does not wait for it.
+   */
+  barrierProbeMs: number;
 }
 
 export const DEFAULT_TIMEOUTS: SidecarTimeouts = {
@@ -40,7 +46,20 @@ export const DEFAULT_TIMEOUTS: SidecarTimeouts = {
   exitGraceMs: 750,
   reapMs: 5_000,
   writeStallMs: 10_000,
+  barrierProbeMs: 0,
 };
+
+/** How the last `stop()` of a running sidecar went, for `check`'s shutdown verdict. */
+export interface StopOutcome {
+  /** The sidecar answered `extension/shutdown` (whatever it said). */
+  answered: boolean;
+  /** Why it did not answer: the process died, or the request timed out. */
+  problem?: { reason: ErrorReason; message: string };
+  /** It exited by itself within the grace after its stdin closed. */
+  exitedWithinGrace: boolean;
+  exitCode: number | null;
+  signal: string | null;
+}
 
 /** Sidecar→host traffic after the barrier; an absent handler answers -32601 unknown_method. */
 export interface HostHandlers {
@@ -94,6 +113,7 @@ interface Exit {
 /** One launched process and everything that lives exactly as long as it. */
 class Proc {
   readonly ring = new StderrRing();
+  lines: StderrLines | undefined;
   readonly content = new ContentStore();
   conn!: ValidatedConnection;
   exit: Exit | undefined;
@@ -101,6 +121,7 @@ class Proc {
   readonly closed: Promise<void>;
   seq = 0;
   eventDropWarned = false;
+  violationWarned = false;
   crashed = false;
   constructor(readonly child: ChildProcessWithoutNullStreams) {
     this.exited = new Promise<Exit>((resolve) => {
@@ -149,6 +170,7 @@ export class Sidecar {
   private _uiActions: UIActionDecl[] = [];
   private startPromise: Promise<void> | undefined;
   private stopPromise: Promise<void> | undefined;
+  private _lastStop: StopOutcome | undefined;
   private abortStart: ((problem: StartProblem) => void) | undefined;
   private readonly stateListeners = new Set<Listener<[SidecarState, SidecarState]>>();
   private readonly crashListeners = new Set<Listener<[FailureInfo]>>();
@@ -181,6 +203,9 @@ export class Sidecar {
   }
   get uiActions(): UIActionDecl[] {
     return this._uiActions.map((a) => ({ ...a }));
+  }
+  get lastStop(): StopOutcome | undefined {
+    return this._lastStop;
   }
   get content(): ContentStore {
     return this.proc?.content ?? this.lastContent;
@@ -321,23 +346,35 @@ export class Sidecar {
 
     this.wireProcess(proc, abort, cmd.command);
     try {
+      const probeMs = this.t.barrierProbeMs;
       const init = proc.conn.request<InitializeResult>('extension/initialize', initializeParams(this.plugin, this._session, this.opts.uiHost), {
         timeoutMs: this.t.handshakeMs,
         timeoutReason: 'internal',
+        // The barrier opens at the valid result's place in the wire (HOST_SPEC §2.4: "after
+        // validation the host marks the connection ready"), synchronously, so whether a frame
+        // written right behind the result is accepted never depends on how the pipe chunked it.
+        onResult: (r) => {
+          if (probeMs === 0 && !checkInitializeResult(this.plugin, r as InitializeResult)) proc.conn.markReady();
+        },
       });
       init.catch(noop);
       const result = await Promise.race([init, aborted.then(() => undefined)]);
       if (problem || !result) throw await this.failStart(proc, started, problem ?? { stage: 'handshake', reason: 'internal', message: 'handshake aborted' });
       const bad = checkInitializeResult(this.plugin, result);
       if (bad) throw await this.failStart(proc, started, { stage: 'handshake', ...bad });
-      this._initResult = result;
+      if (probeMs > 0) {
+        // Anything the sidecar sends now was sent before it could have read extension/initialized.
+        await Promise.race([new Promise((r) => setTimeout(r, probeMs)), aborted]);
+        if (problem) throw await this.failStart(proc, started, problem);
+      }
+      this._initResult = redactInitializeResult(result);
       this._uiActions = acceptedUiActions(result, this.log);
       proc.conn.markReady();
       proc.conn.notify('extension/initialized', {});
       this.abortStart = undefined;
       this._readyAt = Date.now();
       this.setState('running');
-      this.log.info(`running (pid ${child.pid}, ${result.name} ${result.version}) after ${this._readyAt - started} ms`);
+      this.log.info(`running (pid ${child.pid}, ${this._initResult.name} ${this._initResult.version}) after ${this._readyAt - started} ms`);
     } catch (err) {
       if (err instanceof StartError) throw err;
       throw await this.failStart(proc, started, problem ?? this.handshakeProblem(err));
@@ -393,11 +430,11 @@ export class Sidecar {
     child.stderr.on('data', (chunk: Buffer) => {
       proc.ring.push(chunk);
       if (this.debugOn()) {
-        for (const line of chunk.toString('utf8').split('\n')) {
-          if (line.trim()) this.log.debug(`stderr: ${redact(line.length > 2000 ? `${line.slice(0, 2000)}…` : line)}`);
-        }
+        proc.lines ??= new StderrLines((line) => this.log.debug(`stderr: ${line}`));
+        proc.lines.push(chunk);
       }
     });
+    child.stderr.once('close', () => proc.lines?.flush());
     child.on('error', (err: Error) => {
       if (child.pid === undefined) abort({ stage: 'spawn', reason: 'internal', message: `could not launch ${command}: ${err.message}` });
       else this.log.warn(`process error: ${redact(err.message)}`);
@@ -410,6 +447,12 @@ export class Sidecar {
       logger: this.log,
       traceEnabled: this.opts.traceEnabled,
       handlers: this.inboundHandlers(proc),
+    });
+    proc.conn.onPeerViolation((what) => {
+      // The most common author bug is a stray console.log on stdout: say so once per process.
+      if (proc.violationWarned) return this.log.debug(`protocol violation: ${what}`);
+      proc.violationWarned = true;
+      this.log.warn(`protocol violation: ${what} (further violations of this process are logged at debug)`);
     });
     proc.conn.onBarrierViolation((method) => {
       abort({ stage: 'handshake', reason: 'protocol_error', message: `the sidecar sent ${method} before extension/initialized` });
@@ -473,12 +516,17 @@ export class Sidecar {
     this.setState('stopping'); // before anything is sent, so the ensuing EOF is not a crash
     proc.crashed = true;
     proc.conn.beginShutdown();
+    const outcome: StopOutcome = { answered: false, exitedWithinGrace: false, exitCode: null, signal: null };
     if (wasRunning && !proc.conn.ended && !proc.exit) {
       try {
         await proc.conn.request('extension/shutdown', { timeoutMillis: this.t.shutdownRequestMs }, { timeoutMs: this.t.shutdownRequestMs, timeoutReason: 'shutdown_timeout' });
+        outcome.answered = true;
       } catch (err) {
+        outcome.problem = this.shutdownProblem(proc, err);
         this.log.debug(`extension/shutdown: ${redact((err as Error).message)}`);
       }
+    } else if (wasRunning) {
+      outcome.problem = this.shutdownProblem(proc, undefined);
     }
     proc.conn.end(); // close stdin
     if (!(await proc.waitExit(this.t.exitGraceMs))) {
@@ -486,11 +534,24 @@ export class Sidecar {
       killTree(proc.child);
       await proc.waitExit(this.t.reapMs);
     } else {
+      outcome.exitedWithinGrace = true;
       killTree(proc.child); // the leader is gone; reap anything it left in its group
     }
+    outcome.exitCode = proc.exit?.code ?? null;
+    outcome.signal = proc.exit?.signal ?? null;
+    this._lastStop = outcome;
     proc.conn.dispose('stopped');
     proc.content.clear();
     this.setState('stopped');
+  }
+
+  private shutdownProblem(proc: Proc, err: unknown): { reason: ErrorReason; message: string } {
+    if (err instanceof ProtocolError && err.reason === 'shutdown_timeout') return { reason: 'shutdown_timeout', message: redact(err.message) };
+    if (proc.exit || proc.conn.ended) {
+      const how = proc.exit ? describeExit(proc.exit) : `its connection ended: ${proc.conn.ended?.message ?? 'closed'}`;
+      return { reason: 'provider_interrupted', message: `the sidecar ended (${how}) instead of answering extension/shutdown` };
+    }
+    return { reason: 'protocol_error', message: `extension/shutdown failed: ${redact(String((err as Error)?.message ?? err))}` };
   }
 
   private inboundHandlers(proc: Proc) {

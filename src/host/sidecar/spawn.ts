@@ -2,11 +2,12 @@
 // ${REASONIX_PLUGIN_ROOT}, never a shell, args verbatim, own process group so the whole tree can
 // be killed, identity variables set last so the manifest cannot forge them.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
+import { commandProblem, isShell, windowsTreeKill } from '../plugins/commandRules';
 import type { PluginSpec } from '../plugins/types';
 
 const ROOT_VAR = '${REASONIX_PLUGIN_ROOT}';
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'fish', 'dash', 'ksh', 'cmd', 'cmd.exe', 'powershell', 'powershell.exe', 'pwsh', 'pwsh.exe']);
 
 export type CommandCheck = { ok: true; command: string } | { ok: false; message: string };
 
@@ -15,12 +16,36 @@ export function resolveCommand(plugin: PluginSpec): CommandCheck {
   let command = plugin.runtime.command;
   if (command.startsWith(ROOT_VAR)) command = plugin.root + command.slice(ROOT_VAR.length);
   if (!command) return { ok: false, message: 'runtime.command is empty' };
+  if (command.includes('\0')) return { ok: false, message: 'runtime.command must not contain a NUL byte' };
   command = path.normalize(command);
   if (!path.isAbsolute(command)) {
     return { ok: false, message: `runtime.command "${command}" is not an absolute path (no PATH lookup is done)` };
   }
-  const base = path.basename(command).toLowerCase();
-  if (SHELLS.has(base)) return { ok: false, message: `runtime.command "${command}" is a shell, which is not allowed` };
+  const problem = commandProblem(command, plugin.runtime.args);
+  if (problem) return { ok: false, message: `runtime.command ${problem}` };
+  // A symlink is judged by what it points at: bin/notashell → /bin/sh is a shell.
+  let real: string;
+  try {
+    real = realpathSync(command);
+  } catch {
+    return { ok: true, command }; // a missing file fails at spawn with its own message
+  }
+  if (real !== command) {
+    const through = commandProblem(real, plugin.runtime.args);
+    if (through) return { ok: false, message: `runtime.command "${command}" resolves to "${real}": it ${through}` };
+  }
+  // env running a program through a symlinked shell: judge the launched program's real path too.
+  if (path.basename(real).toLowerCase() === 'env') {
+    const launched = plugin.runtime.args.find((a) => path.isAbsolute(a));
+    if (launched) {
+      try {
+        const target = realpathSync(launched);
+        if (isShell(target)) return { ok: false, message: `runtime.command runs a shell through env ("${launched}" resolves to "${target}")` };
+      } catch {
+        // not a file: nothing to resolve
+      }
+    }
+  }
   return { ok: true, command };
 }
 
@@ -46,7 +71,10 @@ export function launch(plugin: PluginSpec, command: string): ChildProcessWithout
   });
 }
 
-/** SIGKILL to the child's process group (POSIX), falling back to the child alone. */
+/**
+ * SIGKILL to the child's process group (POSIX); on Windows, where there are no process groups,
+ * `taskkill /T /F` ends the whole tree so grandchildren die too. Falls back to the child alone.
+ */
 export function killTree(child: ChildProcessWithoutNullStreams): void {
   const pid = child.pid;
   if (pid === undefined) return;
@@ -56,6 +84,13 @@ export function killTree(child: ChildProcessWithoutNullStreams): void {
       return;
     } catch {
       // group already gone; fall through for the leader alone
+    }
+  } else {
+    const { command, args } = windowsTreeKill(pid);
+    try {
+      spawn(command, args, { windowsHide: true, stdio: 'ignore', shell: false }).on('error', () => undefined).unref();
+    } catch {
+      // taskkill unavailable: the leader alone below
     }
   }
   try {

@@ -18,6 +18,7 @@ import {
 import { silentLogger, type Logger } from '../log';
 import { redact } from '../redact';
 import { ACTION_ID, actionName, declareActions, type ActionSet } from './actions';
+import { SurfaceBudget, type SurfaceLimits } from './budget';
 import { decodePublishPayload, decodeRequestPayload } from './decode';
 import type { FieldKind, FormPayload, FormValues, PromptRequest, Surface, SurfaceOrigin } from './model';
 import type { ActionEntry, ActionResult, UiClient, UiFrontEnd } from './ports';
@@ -32,6 +33,8 @@ export interface UiHubOptions {
   logger?: Logger;
   /** Notifications held while no front end is attached (default 20). */
   maxHeldNotifications?: number;
+  /** Per-plugin surface caps (default 256 surfaces, 16 MiB of payload). */
+  surfaceLimits?: SurfaceLimits;
 }
 
 interface Binding {
@@ -43,6 +46,8 @@ interface Binding {
   /** Aborts prompts of this binding when its connection is gone. */
   life: AbortController;
   actions?: { source: string; set: ActionSet };
+  /** The user was told once that this plugin hit its surface limit. */
+  overBudgetWarned?: boolean;
 }
 
 export class UiHub {
@@ -53,9 +58,11 @@ export class UiHub {
   private readonly log: Logger;
   private readonly store: SurfaceStore;
   private readonly maxHeld: number;
+  private readonly budget: SurfaceBudget;
 
   constructor(private readonly opts: UiHubOptions) {
     this.store = opts.store;
+    this.budget = new SurfaceBudget(opts.store, opts.surfaceLimits);
     this.frontEnd = opts.frontEnd;
     this.log = opts.logger ?? silentLogger;
     this.maxHeld = opts.maxHeldNotifications ?? 20;
@@ -125,6 +132,7 @@ export class UiHub {
       return { accepted: false };
     }
     const content = decodePublishPayload(p.kind, p.payload);
+    if (content.kind !== 'notification') this.admit(b, p.surfaceId, content);
     const surface = this.store.upsert(this.origin(b), p.surfaceId, content);
     if (surface.kind === 'notification') this.deliverNotification(surface as NotificationSurface);
     return { accepted: true };
@@ -210,6 +218,20 @@ export class UiHub {
   /** Drops every binding and wakes held prompts (they answer cancelled). */
   dispose(): void {
     for (const id of [...this.bindings.keys()]) this.unbind(id);
+    this.budget.dispose();
+  }
+
+  /** Past the plugin's surface budget: refuse the publish (nothing stored), warn the user once. */
+  private admit(b: Binding, surfaceId: string, content: unknown): void {
+    try {
+      this.budget.admit(this.opts.sessionKey, b.pluginId, surfaceId, content);
+    } catch (err) {
+      if (!b.overBudgetWarned) {
+        b.overBudgetWarned = true;
+        this.log.warn(`${(err as Error).message}. Further refused publishes of ${b.pluginId} are not reported again until it restarts.`);
+      }
+      throw err;
+    }
   }
 
   private gate(pluginId: string): Binding {

@@ -81,6 +81,11 @@ export interface RequestOptions {
    * the caller guarantees the text is its exact serialisation, so the frame is byte-identical.
    */
   paramsJson?: string;
+  /**
+   * Called synchronously with the validated result, before any later frame of the same read is
+   * judged: the handshake opens the traffic barrier here, so the barrier holds in wire order.
+   */
+  onResult?: (result: unknown) => void;
 }
 
 export interface ValidatedConnectionOptions {
@@ -105,6 +110,14 @@ const INBOX_PAUSE_AT = 1024;
 // The reference host's wording (HOST_SPEC §14: envelope violations carry no `data`).
 const PARSE_ERROR: WireError = { code: -32700, message: 'parse error' };
 const INVALID_REQUEST: WireError = { code: -32600, message: 'invalid request' };
+
+/** At most this many paths per `extension/resources/changed` (HOST_SPEC §8, our policy). */
+const RESOURCES_PER_MESSAGE = 1000;
+
+/** A line of the input that is not JSON, queued in wire order with the frames around it. */
+class UnparsableLine {
+  constructor(readonly text: string) {}
+}
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -143,6 +156,7 @@ export class ValidatedConnection {
   private endAfterDrain: ConnectionEnd | undefined;
   // Frames whose numeric id was written with a fraction or an exponent (see receive()).
   private readonly nonIntegerIds = new WeakSet<object>();
+  private readonly violationListeners: ((what: string) => void)[] = [];
 
   constructor(opts: ValidatedConnectionOptions) {
     this.handlers = opts.handlers;
@@ -151,10 +165,8 @@ export class ValidatedConnection {
     this.reader = new NdjsonMessageReader(opts.input, { maxFrameBytes: opts.maxFrameBytes });
     this.writer = new NdjsonMessageWriter(opts.output, { maxFrameBytes: opts.maxFrameBytes, writeStallMs: opts.writeStallMs });
 
-    this.reader.onUnparsable((text) => {
-      if (this.traceOn()) this.logger.trace(`<- (not JSON) ${redact(text.slice(0, 2000))}`);
-      this.reply(null, PARSE_ERROR);
-    });
+    // A line that is not JSON waits its turn like any frame, so answers keep wire order.
+    this.reader.onUnparsable((text) => this.receive(new UnparsableLine(text)));
     this.reader.onError((err) => {
       const reason = err instanceof ProtocolError ? err.reason : 'provider_interrupted';
       this.finishAfterDrain({ reason, message: err.message, local: false });
@@ -188,6 +200,11 @@ export class ValidatedConnection {
     else this.endListeners.push(listener);
   }
 
+  /** The peer sent something that is not a JSON-RPC 2.0 message: a non-JSON line, a bare value, a broken envelope. */
+  onPeerViolation(listener: (what: string) => void): void {
+    this.violationListeners.push(listener);
+  }
+
   /** Sidecar→host traffic arrived before `markReady()`. */
   onBarrierViolation(listener: (method: string) => void): void {
     this.barrierListeners.push(listener);
@@ -214,6 +231,9 @@ export class ValidatedConnection {
     } catch (err) {
       return Promise.reject(err as Error); // oversize: this call fails, the connection stays
     }
+    // A sidecar that does not read cannot make us queue without bound: this call fails instead.
+    const full = this.writer.refusal(frame);
+    if (full) return Promise.reject(full);
     // One promise per call: the pending entry carries its own timer and abort listener, so the
     // response settles the caller's promise directly (no wrapper promise, no extra turns).
     const result = new Promise<R>((resolve, reject) => {
@@ -225,7 +245,9 @@ export class ValidatedConnection {
         resolve: (value) => {
           cleanup();
           try {
-            resolve(this.checkResult<R>(method as MethodName, value));
+            const checked = this.checkResult<R>(method as MethodName, value);
+            opts.onResult?.(checked);
+            resolve(checked);
           } catch (err) {
             reject(err as Error);
           }
@@ -269,7 +291,16 @@ export class ValidatedConnection {
     }
     const v = validateParams(method as MethodName, params);
     if (!v.ok) throw new ProtocolError('internal', `refusing to send invalid ${method} params: ${v.message}`);
+    if (method === 'extension/resources/changed') {
+      // Coalesced while the sidecar is not reading, so file churn never grows the queue.
+      const paths = (params as { paths: string[] }).paths;
+      if (this.traceOn()) this.logger.trace(`-> ${method} (${paths.length} paths; merged into a queued one if the sidecar is behind)`);
+      this.writer.writeMergeable({ key: method, items: paths, maxItems: RESOURCES_PER_MESSAGE, build: (items) => JSON.stringify({ jsonrpc: '2.0', method, params: { paths: items } }) }).catch(noop);
+      return;
+    }
     const frame = this.writer.encodeText({ jsonrpc: '2.0', method, params });
+    const full = this.writer.refusal(frame);
+    if (full) throw full;
     this.traceOut(frame);
     this.writer.writeFrame(frame).catch(noop);
   }
@@ -378,6 +409,7 @@ export class ValidatedConnection {
 
   private gate(raw: unknown): void {
     if (this.endInfo) return;
+    if (raw instanceof UnparsableLine) return this.unparsable(raw.text);
     if (this.traceOn()) this.logger.trace(`<- ${redact(JSON.stringify(raw).slice(0, 2000))}`);
     if (!isPlainObject(raw)) return this.reply(null, INVALID_REQUEST); // batch arrays, bare values
     const id = raw.id as unknown;
@@ -462,6 +494,11 @@ export class ValidatedConnection {
 
   private reply(id: JsonId, error: WireError): void {
     if (this.endInfo) return;
+    // Envelope violations are the -32600 answers without data (HOST_SPEC §14); barrier and
+    // shutdown refusals carry data and are reported where they happen.
+    if (error.code === INVALID_REQUEST.code && error.data === undefined) {
+      this.violation('a frame is not a JSON-RPC 2.0 message (answered -32600 invalid request)');
+    }
     const frame = this.writer.encodeText({ jsonrpc: '2.0', id, error });
     this.traceOut(frame);
     this.writer.writeFrame(frame).catch(noop);
@@ -528,6 +565,16 @@ export class ValidatedConnection {
 
   private interrupted(): ProtocolError {
     return new ProtocolError('provider_interrupted', `connection closed: ${this.endInfo?.message ?? 'not open'}`);
+  }
+
+  private unparsable(text: string): void {
+    if (this.traceOn()) this.logger.trace(`<- (not JSON) ${redact(text.slice(0, 2000))}`);
+    this.violation(`a line on stdout is not JSON (${JSON.stringify(redact(text.slice(0, 80)))}); stdout carries protocol frames only, write diagnostics to stderr`);
+    this.reply(null, PARSE_ERROR);
+  }
+
+  private violation(what: string): void {
+    for (const l of this.violationListeners) l(what);
   }
 
   private finish(end: ConnectionEnd): void {

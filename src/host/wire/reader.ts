@@ -2,7 +2,7 @@
 // Splitting happens on bytes, so a multi-byte UTF-8 character cut across chunks is decoded only
 // once its line is whole. The frame cap counts the newline; an oversize line is connection-fatal.
 import type { Readable } from 'node:stream';
-import { AbstractMessageReader, Emitter, type DataCallback, type Disposable, type Event, type Message } from 'vscode-jsonrpc/node';
+import { AbstractMessageReader, Emitter, type DataCallback, type Disposable, type Event, type Message } from './jsonrpcBase';
 import { LIMITS, ProtocolError } from '../../protocol';
 
 const NL = 0x0a;

@@ -2,7 +2,7 @@
 // interleave, back-pressure is honoured, nothing over the frame cap ever leaves, and a peer that
 // stops reading is detected by a stall watchdog instead of buffering forever.
 import type { Writable } from 'node:stream';
-import { AbstractMessageWriter, type Message, type MessageWriter } from 'vscode-jsonrpc/node';
+import { AbstractMessageWriter, type Message, type MessageWriter } from './jsonrpcBase';
 import { LIMITS, ProtocolError } from '../../protocol';
 
 export interface NdjsonWriterOptions {
@@ -14,6 +14,19 @@ export interface NdjsonWriterOptions {
   queueFrames?: number;
   /** How many queue slots best-effort frames may hold. Default 16. */
   bestEffortFrames?: number;
+  /** Queue bound in bytes (reliable and best-effort frames together). Default 32 MiB. */
+  queueBytes?: number;
+}
+
+/** Default bound of the bytes waiting in one writer's queue (four maximum-size frames). */
+export const QUEUE_BYTES = 32 * 1024 * 1024;
+
+/** A list message that may be merged into a queued one of the same key (resources/changed). */
+export interface Mergeable {
+  key: string;
+  items: string[];
+  maxItems: number;
+  build(items: string[]): string;
 }
 
 /**
@@ -25,6 +38,8 @@ export type Frame = Buffer | string;
 interface Entry {
   frame: Frame;
   bestEffort: boolean;
+  bytes: number;
+  merge?: { key: string; items: Set<string>; maxItems: number; build(items: string[]): string };
   resolve?: () => void;
   reject?: (err: Error) => void;
 }
@@ -42,6 +57,8 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
   private queue: (Entry | undefined)[] = [];
   private head = 0;
   private bestEffortQueued = 0;
+  private readonly byteCap: number;
+  private queuedBytes = 0;
   private current: Buffer | undefined; // rest of the frame being written
   private currentEntry: Entry | undefined;
   private blocked = false;
@@ -61,6 +78,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     this.stallMs = options.writeStallMs ?? 10_000;
     this.capacity = options.queueFrames ?? 256;
     this.bestEffortCap = options.bestEffortFrames ?? 16;
+    this.byteCap = options.queueBytes ?? QUEUE_BYTES;
     stream.on('drain', this.onDrain);
     stream.on('error', this.onStreamError);
   }
@@ -68,6 +86,11 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
   /** Frames queued and not yet handed to the stream. */
   get queued(): number {
     return this.queue.length - this.head + (this.current ? 1 : 0);
+  }
+
+  /** Bytes of the frames waiting in the queue. */
+  get queuedByteCount(): number {
+    return this.queuedBytes;
   }
 
   get failed(): Error | undefined {
@@ -120,9 +143,76 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
       this.put(frame, undefined);
       return Promise.resolve();
     }
+    const bytes = frameBytes(frame);
+    const full = this.fullFor(bytes);
+    if (full) return Promise.reject(full);
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ frame, bestEffort: false, resolve, reject });
+      this.enqueue({ frame, bestEffort: false, bytes, resolve, reject });
     });
+  }
+
+  /**
+   * Reliable write of a list message (`extension/resources/changed`) that a sidecar which is not
+   * reading must not turn into a growing queue: while a message of the same key waits unwritten,
+   * the new items are merged into it (de-duplicated, at most `maxItems` per message) instead of
+   * taking another slot. Only what does not fit takes a slot of its own, within the bounds;
+   * past them this throws (synchronously) the queue-full error.
+   */
+  writeMergeable(m: Mergeable): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.ending) return Promise.reject(new ProtocolError('provider_interrupted', 'the connection is closing'));
+    if (this.idle) return this.writeFrame(this.frameText(m.build(m.items)));
+    let rest = [...new Set(m.items)];
+    for (let i = this.head; i < this.queue.length && rest.length; i++) {
+      const e = this.queue[i];
+      if (!e?.merge || e.merge.key !== m.key) continue;
+      const merged = e.merge.items;
+      const before = merged.size;
+      const left: string[] = [];
+      for (const item of rest) {
+        if (merged.has(item)) continue; // already on its way
+        if (merged.size < e.merge.maxItems) merged.add(item);
+        else left.push(item);
+      }
+      rest = left;
+      if (merged.size === before) continue;
+      const frame = this.frameText(e.merge.build([...merged]));
+      this.queuedBytes += frameBytes(frame) - e.bytes;
+      e.bytes = frameBytes(frame);
+      e.frame = frame;
+    }
+    if (!rest.length) return Promise.resolve();
+    const frame = this.frameText(m.build(rest));
+    const bytes = frameBytes(frame);
+    const full = this.fullFor(bytes);
+    if (full) throw full; // synchronously, so the caller can report the loss
+    return new Promise<void>((resolve, reject) => {
+      this.enqueue({ frame, bestEffort: false, bytes, merge: { key: m.key, items: new Set(rest), maxItems: m.maxItems, build: m.build }, resolve, reject });
+    });
+  }
+
+  /** Why `frame` could not be written now (the queue is at its bound), or undefined. */
+  refusal(frame: Frame): ProtocolError | undefined {
+    return this.idle || this.failure || this.ending ? undefined : this.fullFor(frameBytes(frame));
+  }
+
+  private get idle(): boolean {
+    return !this.blocked && !this.current && this.head === this.queue.length;
+  }
+
+  /** Why a frame of `bytes` cannot be queued now, or undefined when it can. */
+  private fullFor(bytes: number): ProtocolError | undefined {
+    const frames = this.queue.length - this.head;
+    if (frames < this.capacity && this.queuedBytes + bytes <= this.byteCap) return undefined;
+    return new ProtocolError(
+      'provider_interrupted',
+      `the sidecar is not reading its stdin: ${frames} frames (${(this.queuedBytes / 1048576).toFixed(1)} MiB) already wait, the most one connection may queue is ${this.capacity} frames or ${(this.byteCap / 1048576).toFixed(0)} MiB`,
+    );
+  }
+
+  private enqueue(entry: Entry): void {
+    this.queuedBytes += entry.bytes;
+    this.queue.push(entry);
   }
 
   /**
@@ -133,7 +223,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     if (this.failure || this.ending) return false;
     // Check for room before encoding: a peer that stopped reading must not cost a stringify per drop.
     const direct = !this.blocked && !this.current && this.head === this.queue.length;
-    if (!direct && (this.bestEffortQueued >= this.bestEffortCap || this.queue.length - this.head >= this.capacity)) return false;
+    if (!direct && (this.bestEffortQueued >= this.bestEffortCap || this.queue.length - this.head >= this.capacity || this.queuedBytes >= this.byteCap)) return false;
     let frame: string;
     try {
       frame = this.encodeText(msg);
@@ -144,9 +234,10 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
       this.put(frame, undefined);
       return true;
     }
-    if (this.bestEffortQueued >= this.bestEffortCap || this.queue.length - this.head >= this.capacity) return false;
+    const bytes = frameBytes(frame);
+    if (this.bestEffortQueued >= this.bestEffortCap || this.fullFor(bytes)) return false;
     this.bestEffortQueued++;
-    this.queue.push({ frame, bestEffort: true });
+    this.enqueue({ frame, bestEffort: true, bytes });
     return true;
   }
 
@@ -203,6 +294,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
       }
       const entry = this.queue[this.head] as Entry;
       this.queue[this.head++] = undefined;
+      this.queuedBytes -= entry.bytes;
       if (entry.bestEffort) this.bestEffortQueued--;
       this.put(entry.frame, entry);
     }
@@ -241,6 +333,11 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     this.current = undefined;
     this.currentEntry = undefined;
     this.bestEffortQueued = 0;
+    this.queuedBytes = 0;
     for (const e of pending) e?.reject?.(err);
   }
+}
+
+function frameBytes(frame: Frame): number {
+  return typeof frame === 'string' ? Buffer.byteLength(frame, 'utf8') : frame.length;
 }

@@ -13,7 +13,7 @@ interface Report {
   message: string;
   initialize: { name: string; version: string; protocolVersion: string; providers?: { ref: string }[]; uiActions?: { actionId: string }[] } | null;
   timings: { readyMs: number | null; shutdownMs: number | null };
-  violations: { reason: string; message: string }[];
+  violations: { reason: string; stage: string; message: string }[];
   stderrTail: string;
 }
 
@@ -83,6 +83,66 @@ describe('reasonix-host check', function () {
     assert.equal(report.stage, 'handshake');
     assert.equal(report.reason, 'protocol_error');
     assert.match(report.message, /before extension\/initialized/);
+  });
+
+  // Issue 12 §3: what `check` used to call conforming.
+  it('fails a stray console.log on stdout before extension/initialized: protocol_error, stage handshake', async () => {
+    const { code, report } = await check([fixturePlugin(tmp.dir, 'chatty', 'well-behaved.js', { env: { FIX_STRAY_STDOUT: 'booting the plugin' } })]);
+    assert.equal(code, 1, report.message);
+    assert.equal(report.ok, false);
+    assert.equal(report.reason, 'protocol_error');
+    assert.equal(report.stage, 'handshake');
+    assert.match(report.message, /not JSON/);
+    assert.match(report.message, /booting the plugin/);
+  });
+
+  it('fails a non-JSON stdout line after extension/initialized: protocol_error, stage running', async () => {
+    const { code, report } = await check([fixturePlugin(tmp.dir, 'chatty2', 'well-behaved.js', { env: { FIX_LINES: JSON.stringify(['debug: got initialized']) } })]);
+    assert.equal(code, 1, report.message);
+    assert.equal(report.reason, 'protocol_error');
+    assert.equal(report.stage, 'running');
+    assert.deepEqual(report.violations.map((v) => v.stage), ['running']);
+    assert.match(report.violations[0].message, /debug: got initialized/);
+  });
+
+  it('fails JSON values that are not JSON-RPC messages: protocol_error, stage running', async () => {
+    for (const line of ['42', '{"hello":"world"}', '[]']) {
+      const { code, report } = await check([fixturePlugin(tmp.dir, `value${line.length}`, 'well-behaved.js', { env: { FIX_LINES: JSON.stringify([line]) } })]);
+      assert.equal(code, 1, `${line}: ${report.message}`);
+      assert.equal(report.reason, 'protocol_error', line);
+      assert.equal(report.stage, 'running', line);
+      assert.match(report.message, /not a JSON-RPC 2\.0 message/, line);
+    }
+  });
+
+  it('fails a sidecar that exits instead of answering extension/shutdown: provider_interrupted, stage shutdown', async () => {
+    for (const how of ['exit', 'sigkill']) {
+      const { code, report } = await check([fixturePlugin(tmp.dir, `quitter-${how}`, 'well-behaved.js', { env: { FIX_SHUTDOWN: how } })]);
+      assert.equal(code, 1, `${how}: ${report.message}`);
+      assert.equal(report.reason, 'provider_interrupted', how);
+      assert.equal(report.stage, 'shutdown', how);
+      assert.match(report.message, /instead of answering extension\/shutdown/, how);
+    }
+  });
+
+  it('fails a sidecar that answers shutdown but does not exit within the grace: shutdown_timeout, stage shutdown', async () => {
+    const { code, report } = await check([fixturePlugin(tmp.dir, 'linger', 'well-behaved.js', { env: { FIX_SHUTDOWN: 'linger' } })]);
+    assert.equal(code, 1, report.message);
+    assert.equal(report.reason, 'shutdown_timeout');
+    assert.equal(report.stage, 'shutdown');
+    assert.deepEqual(report.violations.map((v) => v.reason), ['shutdown_timeout'], 'reported once');
+    assert.match(report.message, /did not exit within 750 ms/);
+  });
+
+  it('gives a sidecar that publishes right behind its initialize result the same verdict every time', async () => {
+    const publish = JSON.stringify({ jsonrpc: '2.0', id: 'p1', method: 'host/ui/publish', params: { surfaceId: 's', sessionId: 'reasonix-host-check', generation: 1, kind: 'status', payload: { label: 'hi' } } });
+    const verdicts: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const { code, report } = await check([fixturePlugin(tmp.dir, `eager${i}`, 'well-behaved.js', { env: { FIX_AFTER_RESULT: JSON.stringify([publish]) } })]);
+      verdicts.push(`${code} ${report.stage} ${report.reason}`);
+      assert.match(report.message, /before extension\/initialized/);
+    }
+    assert.deepEqual(verdicts, Array(8).fill('1 handshake protocol_error'));
   });
 
   it('fails a sidecar that never answers within --handshake-timeout 300', async () => {

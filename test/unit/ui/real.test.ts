@@ -53,6 +53,34 @@ describe('ui: real UI sidecar', function () {
     await Promise.all(started.splice(0).map((s) => s.stop()));
   });
 
+  // Issue 12 §4: a plugin cannot make the host hold surfaces without limit.
+  it('refuses publishes past 256 live surfaces per plugin with invalid_params, stores nothing more, warns once', async () => {
+    const warnings: string[] = [];
+    hub = new UiHub({ sessionKey: 'k1', folderName: 'proj', store, frontEnd, logger: { trace() {}, debug() {}, info() {}, warn: (m) => warnings.push(m), error() {} } });
+    await start();
+    const report = (await run('flood', { count: '300' })) as unknown as { accepted: number; errors: [string, string][] };
+    assert.equal(report.accepted, 256);
+    assert.equal(report.errors.length, 1, JSON.stringify(report.errors));
+    assert.equal(report.errors[0][0], '-32602 invalid_params');
+    assert.match(report.errors[0][1], /surface limit: plugin ui already shows 256 surfaces/);
+    assert.equal(store.snapshot().length, 256, 'nothing past the cap is stored');
+    assert.equal(warnings.filter((w) => /surface limit/.test(w)).length, 1, 'one warning for 44 refusals');
+    // Updating an existing surface in place is still allowed at the cap.
+    assert.deepEqual(await run('publish', { kind: 'card', surfaceId: 'flood-3' }), { result: { accepted: true } });
+  });
+
+  it('refuses publishes past 16 MiB of payload per plugin, and a restart gives the room back', async () => {
+    await start();
+    const big = await run('flood', { count: '40', bytes: String(1024 * 1024) });
+    const report = big as unknown as { accepted: number; errors: [string, string][] };
+    assert.equal(report.accepted, 15, 'fifteen 1 MiB cards fit under 16 MiB, the sixteenth with its JSON overhead does not');
+    assert.match(report.errors[0][1], /over the 16\.0 MiB one plugin may/);
+    await started.pop()!.stop();
+    await start(2); // the next generation starts afresh: the old surfaces are dropped
+    const again = (await run('flood', { count: '3', bytes: String(1024 * 1024) })) as unknown as { accepted: number };
+    assert.equal(again.accepted, 3);
+  });
+
   it('status publish renders and re-publish replaces in place; card/form stored; notification shown not stored; all redacted (cases 56, 65 data side)', async () => {
     await start();
     assert.deepEqual(await run('publish', { kind: 'status' }), { result: { accepted: true } });

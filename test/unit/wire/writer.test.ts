@@ -83,7 +83,7 @@ describe('wire: NdjsonMessageWriter', () => {
     w.dispose();
   });
 
-  it('gives best-effort frames at most 16 queued slots, drops the rest, never refuses reliable frames', async () => {
+  it('gives best-effort frames at most 16 queued slots, drops the rest; reliable frames fill the 256-frame bound, then fail (issue 12 §4)', async () => {
     const sink = new GatedSink(false, 64);
     const w = new NdjsonMessageWriter(sink, { writeStallMs: 5000 });
     void w.write(note(0, 500)); // blocks the stream
@@ -92,11 +92,14 @@ describe('wire: NdjsonMessageWriter', () => {
     assert.deepEqual(accepted.slice(16), new Array(14).fill(false));
     const reliable = Array.from({ length: 300 }, (_, i) => w.write(note(1000 + i)));
     assert.equal(w.writeBestEffort(note(999)), false, 'still full');
+    const settled = await Promise.race([Promise.allSettled(reliable.slice(240)), new Promise((r) => setTimeout(() => r('hung'), 200))]);
+    assert.notEqual(settled, 'hung', 'frames past the bound fail at once');
+    for (const o of settled as PromiseSettledResult<void>[]) assert.ok(o.status === 'rejected' && /not reading its stdin/.test(String(o.reason)));
     sink.open();
-    await Promise.all(reliable);
+    await Promise.all(reliable.slice(0, 240));
     await until(() => w.queued === 0 && sink.writableLength === 0);
     const ns = (frames(sink) as { params: { n: number } }[]).map((f) => f.params.n);
-    assert.deepEqual(ns, [0, ...Array.from({ length: 16 }, (_, i) => 100 + i), ...Array.from({ length: 300 }, (_, i) => 1000 + i)]);
+    assert.deepEqual(ns, [0, ...Array.from({ length: 16 }, (_, i) => 100 + i), ...Array.from({ length: 240 }, (_, i) => 1000 + i)]);
     assert.equal(w.writeBestEffort(note(5)), true, 'slots free again');
     w.dispose();
   });

@@ -1,0 +1,61 @@
+// Issue 12 §1–2 through the CLI as a user runs it: a sidecar's text never drives the terminal,
+// never forges an output line, and its secrets (handshake labels, stderr cut across writes)
+// never appear in clear — in text mode, in --json, and in --verbose logs.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli, SIDECARS, tempDir } from './support';
+
+// Any C0 control but newline, DEL, or a C1 control.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+
+function hostilePlugin(parent: string): string {
+  const dir = join(parent, 'hostile-text');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'reasonix-plugin.json'),
+    JSON.stringify({ apiVersion: 'reasonix.io/plugin/v1', name: 'hostile-text', version: '1.0.0', runtime: { command: process.execPath, args: [join(SIDECARS, 'hostile-text.js')], capabilities: ['ui'] } }),
+  );
+  return dir;
+}
+
+describe('sidecar text on the terminal (issue 12 §1–2)', function () {
+  let tmp: ReturnType<typeof tempDir>;
+  beforeEach(() => (tmp = tempDir('hostile-text')));
+  afterEach(() => tmp.cleanup());
+
+  it('run (text): control sequences are shown escaped and a title cannot forge an output line', async () => {
+    const r = await runCli(['run', hostilePlugin(tmp.dir), '--for', '1', '--workspace', tmp.dir]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, CONTROL, 'no raw control character reaches stdout');
+    assert.match(r.stdout, /\\u001b\[2J/, 'ESC is shown visibly');
+    assert.match(r.stdout, /\\u001b\]52;c;/, 'the clipboard write is shown, not performed');
+    assert.match(r.stdout, /\\u009b31m/, 'a C1 CSI is shown visibly');
+    const lines = r.stdout.split('\n');
+    assert.ok(!lines.some((l) => l.startsWith('plugin other')), `no forged line:\n${r.stdout}`);
+    assert.ok(lines.some((l) => l.includes('Report\\u000aplugin other: running (pid 1)')), r.stdout);
+  });
+
+  it('run --verbose: stderr secrets split across writes and PEM blocks never reach the log', async () => {
+    const r = await runCli(['run', hostilePlugin(tmp.dir), '--for', '2', '--verbose', '--workspace', tmp.dir]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /stderr: auth with \[REDACTED\] done/, r.stderr);
+    assert.match(r.stderr, /stderr: key loaded/, 'lines after the key block still come through');
+    assert.doesNotMatch(r.stderr, /ABCDEFGHIJ|KLMNOPQRSTUVWXYZ0123456789/, 'neither half of the token');
+    assert.doesNotMatch(r.stderr, /secretbody/, 'no line of the key body');
+    assert.doesNotMatch(r.stderr, CONTROL);
+  });
+
+  it('check (text and --json): handshake labels are redacted at the source and the version cannot forge a verdict', async () => {
+    const text = await runCli(['check', hostilePlugin(tmp.dir)]);
+    assert.doesNotMatch(text.stdout, CONTROL);
+    assert.ok(!text.stdout.split('\n').some((l) => l.startsWith('✔ other')), text.stdout);
+    const json = await runCli(['check', hostilePlugin(tmp.dir), '--json']);
+    const report = JSON.parse(json.stdout) as { initialize: { version: string; uiActions: { actionId: string; label: string }[] } };
+    assert.doesNotMatch(json.stdout, /sk-live-abcdef0123456789XYZ/);
+    assert.match(report.initialize.uiActions[0].label, /\[REDACTED\]/);
+    assert.equal(report.initialize.uiActions[0].actionId, 'go', 'identifiers are kept verbatim');
+    assert.equal(report.initialize.version, '1.0.0\n✔ other 9.9.9 conforms: ready in 1 ms', '--json keeps the value, escaped by JSON');
+  });
+});
