@@ -242,7 +242,7 @@ class ComposedSession implements SessionEngine {
   async models(): Promise<ModelInfo[]> {
     const withProviders = this.running().filter((s) => s.plugin.runtime.capabilities.includes('providers'));
     const cats = await Promise.all(withProviders.map((s) => catalog(s, { logger: this.log })));
-    return cats.flatMap((c) => c.providers.map((p) => ({ pluginId: c.pluginId, ref: p.ref, label: p.displayName })));
+    return cats.flatMap((c) => c.providers.map((p) => ({ pluginId: c.pluginId, ref: p.ref, label: p.displayName, descriptor: p })));
   }
 
   async openStream(providerRef: string, request: unknown, o: { model?: string; signal?: AbortSignal } = {}): Promise<StreamHandle> {

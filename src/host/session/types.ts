@@ -1,6 +1,7 @@
 // The port between a front end (the VS Code face, the CLI) and one session of the engine. Front
 // ends talk to a session only through this interface; `composition.ts` builds it from the
 // runtime, UI hub, intercepts and streams, so a change in one engine module touches one adapter.
+import type { ProviderDescriptor } from '../../protocol';
 import type { PluginSpec } from '../plugins/types';
 import type { EngineState } from '../supervision';
 import type { FormValues, PromptAnswer, PromptRequest, Surface, SurfaceChange } from '../ui/model';
@@ -49,6 +50,8 @@ export interface ModelInfo {
   /** `plugin/<pluginId>/<name>/<model>`. */
   ref: string;
   label?: string;
+  /** The catalog entry as the plugin declared it (display name, context window, tools, vision…). */
+  descriptor?: ProviderDescriptor;
 }
 
 /** What a dispatched hook point came to (the engine's outcome, passed through). */
@@ -58,6 +61,10 @@ export interface HookOutcome {
   changedBy: string[];
   warnings: string[];
   reason?: string;
+  /** The plugin whose interceptor blocked (decision `block`). */
+  blockedBy?: string;
+  /** Decision `failed`: the required-class failure that aborted the operation (redacted). */
+  error?: { reason: string; message: string; pluginId: string };
 }
 
 export interface StreamHandle extends AsyncIterable<unknown> {
