@@ -8,6 +8,8 @@ import { registerCommands } from './commands';
 import { createSessionEngine, type SidecarFactory } from '../host/session';
 import { Enablement } from './enablement';
 import { LinkedFolders } from './linking';
+import { ModelDirectory } from './lm/directory';
+import { registerLanguageModels } from './lm/provider';
 import { createLog, type ExtensionLog } from './logging';
 import { VsCodePrompts } from './prompts';
 import { rowsOf } from './rows';
@@ -49,13 +51,17 @@ export class Ctx implements vscode.Disposable {
       isTrusted,
       showLogs: () => this.log.show(),
     });
-    const tree = new SupervisionTree(this.sessions, this.store);
+    const models = new ModelDirectory(this.sessions, isTrusted);
+    const tree = new SupervisionTree(this.sessions, this.store, models);
+    const lm = registerLanguageModels(models, this.log);
     this.surfaces = registerSurfaces(ext, surfaceSource(this.store, this.sessions, isTrusted), surfaceSink(this.sessions), this.log.channel);
     this.api = createApi(this.sessions, this.store, (a) => runAction(this.sessions, a), () => ({ activationMs: this.activationMs, activationCpuMs: this.activationCpuMs }));
     this.subs.push(
       this.log,
       this.linked,
       this.enablement,
+      models,
+      ...(lm ? [lm] : []),
       tree,
       vscode.window.registerTreeDataProvider('reasonix.extensions', tree),
       new StatusBar(this.sessions, this.store, isTrusted),
