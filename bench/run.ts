@@ -8,6 +8,7 @@ import { benchStartup } from './startup';
 import { benchBurst } from './burst';
 import { benchMemory } from './memory';
 import { benchActivation } from './activation';
+import { benchLm } from './lm';
 
 async function main(): Promise<void> {
   const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
     result.activation = a.activation;
     result.bundles = a.bundles;
   }
+  if (want('lm')) result.lmOverhead = benchLm(quick);
   result.loadAverageAtEnd = os.loadavg().map((n) => Math.round(n * 100) / 100);
   process.stdout.write(JSON.stringify(result, null, 2) + '\n');
 }

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../host/log';
 import { redact } from '../../host/redact';
 import type { ModelDirectory, ModelEntry } from './directory';
+import { CoalescingSink } from './coalesce';
 import { estimateTokens, LmInputError, toProviderRequest } from './request';
 import { LmResponseError, serveRequest, type PartSink } from './respond';
 import {
@@ -78,9 +79,7 @@ class ReasonixChatProvider implements LanguageModelChatProvider {
       throw err;
     }
     const abort = new AbortController();
-    const sub = token.onCancellationRequested(() => abort.abort());
-    if (token.isCancellationRequested) abort.abort();
-    const sink: PartSink = {
+    const direct: PartSink = {
       text: (value) => !abort.signal.aborted && progress.report(new cls.text(value)),
       toolCall: (id, name, input) => !abort.signal.aborted && progress.report(new cls.toolCall(id, name, input)),
       thinking: (value, signature) => {
@@ -88,16 +87,25 @@ class ReasonixChatProvider implements LanguageModelChatProvider {
         progress.report(new cls.thinking(value, undefined, signature ? { signature } : undefined));
       },
     };
+    const sink = new CoalescingSink(direct);
+    const cancel = () => {
+      sink.discard(); // nothing more after the cancel, not even text already received
+      abort.abort();
+    };
+    const sub = token.onCancellationRequested(cancel);
+    if (token.isCancellationRequested) cancel();
     const label = `[${session.folder.name}] [${entry.pluginId}] lm request ${entry.ref}`;
     try {
       const stats = await serveRequest(session.engine, { ref: entry.ref, pluginId: entry.pluginId, model: entry.descriptor.model }, mapped.request, sink, {
         interceptResponse: entry.responseInterceptors.length > 0,
         signal: abort.signal,
       });
+      sink.flush();
       const usage = stats.usage ? `, ${stats.usage.promptTokens} prompt + ${stats.usage.completionTokens} completion tokens` : '';
       const dropped = mapped.dropped ? `, ${mapped.dropped} unsupported part(s) dropped` : '';
       this.log.debug(`${label}: ${stats.outcome}, ${stats.chunks} chunk(s)${stats.assembled ? ' (assembled for provider.response)' : ''} in ${Date.now() - t0} ms${usage}${dropped}`);
     } catch (err) {
+      sink.flush(); // what arrived before the failure is shown, then the error
       const message = err instanceof LmResponseError ? err.message : redact(`Reasonix extension "${entry.pluginId}" (model ${entry.ref}) failed: ${(err as Error).message}`);
       this.log.debug(`${label}: failed after ${Date.now() - t0} ms (${err instanceof LmResponseError ? err.reason : 'error'})`);
       throw new Error(message);
