@@ -123,15 +123,16 @@ describe('Reasonix models in VS Code (vscode.lm, vendor reasonix)', function () 
     await assert.rejects(run(), (err: Error) => /blocked by extension "showcase"/.test(err.message) && /showcase blocks model requests marked \[showcase:block\]/.test(err.message));
   });
 
-  it('cancels mid-stream: no part after the cancel, and the sidecar gets stream/cancel', async () => {
+  it('cancels mid-stream: the response ends at once, and the sidecar gets stream/cancel', async () => {
     const before = Number(modelCard(api).Cancelled ?? 0);
     const cts = new vscode.CancellationTokenSource();
+    // 200 words at the showcase's 80 ms pace: about 16 s if it were not cancelled.
     const words = Array.from({ length: 200 }, (_, i) => `w${i}`).join(' ');
     const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(words)], {}, cts.token);
-    let atCancel = -1;
+    let cancelledAt = 0;
     const parts = await collect(response, (_p, all) => {
       if (all.length === 2) {
-        atCancel = all.length;
+        cancelledAt = Date.now();
         cts.cancel();
       }
     }).catch((err: Error) => {
@@ -139,7 +140,11 @@ describe('Reasonix models in VS Code (vscode.lm, vendor reasonix)', function () 
       assert.match(err.message, /cancel/i);
       return undefined;
     });
-    if (parts) assert.ok(parts.length <= atCancel + 1, `stopped after the cancel (${parts.length} parts, cancelled at ${atCancel})`);
+    assert.ok(cancelledAt > 0, 'cancelled after two parts');
+    // Parts the provider reported before the cancel reached it may still be in VS Code's
+    // pipeline; after that the provider reports nothing (unit-tested in test/unit/lm).
+    assert.ok(Date.now() - cancelledAt < 5_000, `ended soon after the cancel (${Date.now() - cancelledAt} ms)`);
+    if (parts) assert.ok(parts.length < 20, `stopped early (${parts.length} of about 200 parts)`);
     await waitFor(() => Number(modelCard(api).Cancelled ?? 0) === before + 1, 'the showcase to report the cancelled stream');
   });
 
