@@ -37,7 +37,7 @@ const BUDGET_MS = 30;
 const PROBE_PREFIX = 'REASONIX_BENCH_PROBE ';
 
 /** True when scripts/run-inhost-tests.mjs can run without provisioning (downloading) anything. */
-function codeServerProvisioned(): boolean {
+export function codeServerProvisioned(): boolean {
   const file = path.join(REPO, '.vscode-test/provisioned.json');
   if (!existsSync(file)) return false;
   try {

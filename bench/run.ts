@@ -9,6 +9,7 @@ import { benchBurst } from './burst';
 import { benchMemory } from './memory';
 import { benchActivation } from './activation';
 import { benchAgentHooks } from './agentHooks';
+import { benchLm } from './lm';
 
 async function main(): Promise<void> {
   const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
     result.bundles = a.bundles;
   }
   if (want('agentHooks')) result.agentHooks = await benchAgentHooks(quick);
+  if (want('lm')) result.lmOverhead = benchLm(quick);
   result.loadAverageAtEnd = os.loadavg().map((n) => Math.round(n * 100) / 100);
   process.stdout.write(JSON.stringify(result, null, 2) + '\n');
 }

@@ -9,6 +9,8 @@ import { registerCommands } from './commands';
 import { createSessionEngine, type SidecarFactory } from '../host/session';
 import { Enablement } from './enablement';
 import { LinkedFolders } from './linking';
+import { ModelDirectory } from './lm/directory';
+import { registerLanguageModels } from './lm/provider';
 import { createLog, type ExtensionLog } from './logging';
 import { VsCodePrompts } from './prompts';
 import { rowsOf } from './rows';
@@ -52,13 +54,20 @@ export class Ctx implements vscode.Disposable {
       showLogs: () => this.log.show(),
     });
     this.agentHooks = new AgentHooks(this.sessions, this.log, isTrusted);
-    const tree = new SupervisionTree(this.sessions, this.store, (row) => this.agentHooks.decisions(row.sessionKey, row.pluginId));
+    const models = new ModelDirectory(this.sessions, isTrusted);
+    const tree = new SupervisionTree(this.sessions, this.store, {
+      agentDecisions: (row) => this.agentHooks.decisions(row.sessionKey, row.pluginId),
+      models,
+    });
+    const lm = registerLanguageModels(models, this.log);
     this.surfaces = registerSurfaces(ext, surfaceSource(this.store, this.sessions, isTrusted), surfaceSink(this.sessions), this.log.channel);
     this.api = createApi(this.sessions, this.store, (a) => runAction(this.sessions, a), () => ({ activationMs: this.activationMs, activationCpuMs: this.activationCpuMs }), (key, id) => this.agentHooks.decisions(key, id));
     this.subs.push(
       this.log,
       this.linked,
       this.enablement,
+      models,
+      ...(lm ? [lm] : []),
       tree,
       this.agentHooks,
       this.agentHooks.onDidChange(() => tree.refresh()),

@@ -4,6 +4,7 @@
 // restart/stop/start/logs come from package.json menus keyed on `contextValue` =
 // `plugin.<state>[.linked]`.
 import * as vscode from 'vscode';
+import { redact } from '../host/redact';
 import type { SurfaceFeed } from '../host/session';
 import { formatUptime, fullTrustLines, type DisplayState } from '../host/supervision';
 import type { Severity, StatusPayload, Surface } from '../host/ui/model';
@@ -32,6 +33,19 @@ export type Node =
   | { kind: 'plugin'; row: Row; statuses: StatusSurface[] }
   | { kind: 'status'; row: Row; surface: StatusSurface };
 
+/** Model names a plugin of a session offers (the language-model directory). */
+export interface PluginModels {
+  modelsOf(sessionKey: string, pluginId: string): readonly string[];
+  onDidChange(listener: () => void): vscode.Disposable;
+}
+
+export interface TreeExtras {
+  /** Decisions the plugin made for VS Code's agents (agent hooks) this session. */
+  agentDecisions?: (row: Row) => number;
+  /** The models the plugin offers VS Code (language-model bridge). */
+  models?: PluginModels;
+}
+
 export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
@@ -41,10 +55,11 @@ export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Di
   constructor(
     private readonly sessions: SessionManager,
     private readonly surfaces?: SurfaceFeed,
-    /** Decisions the plugin made for VS Code's agents (agent hooks) this session. */
-    private readonly agentDecisions?: (row: Row) => number,
+    /** What a plugin's row tells besides its state: agent decisions, models. */
+    private readonly extras: TreeExtras = {},
   ) {
     this.subs.push(sessions.onDidChange(() => this.refresh()));
+    if (extras.models) this.subs.push(extras.models.onDidChange(() => this.refresh()));
     // Cards and notifications do not show here; only status changes (or removals) repaint.
     if (surfaces) this.subs.push(surfaces.onDidChange((c) => (c.type !== 'upsert' || c.surface.kind === 'status') && this.refresh()));
     // Uptime in descriptions: refresh twice a minute while something runs.
@@ -85,7 +100,11 @@ export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Di
       return item;
     }
     if (node.kind === 'status') return statusItem(node.row, node.surface);
-    const item = pluginItem(node.row, Date.now(), this.agentDecisions?.(node.row));
+    const row = node.row;
+    const item = pluginItem(row, Date.now(), {
+      agentDecisions: this.extras.agentDecisions?.(row),
+      models: this.extras.models?.modelsOf(row.sessionKey, row.pluginId),
+    });
     if (node.statuses.length) {
       item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
       // The tree keeps an item's collapsible state per id: a row that gains its first status
@@ -102,7 +121,8 @@ export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Di
   }
 }
 
-export function pluginItem(row: Row, now = Date.now(), agentDecisions?: number): vscode.TreeItem {
+export function pluginItem(row: Row, now = Date.now(), extras: { agentDecisions?: number; models?: readonly string[] } = {}): vscode.TreeItem {
+  const { agentDecisions, models = [] } = extras;
   const item = new vscode.TreeItem(row.status.spec?.displayName ?? row.pluginId, vscode.TreeItemCollapsibleState.None);
   item.id = `${row.sessionKey}#${row.pluginId}`;
   item.iconPath = ICONS[row.state];
@@ -122,6 +142,8 @@ export function pluginItem(row: Row, now = Date.now(), agentDecisions?: number):
   if (row.status.spec) md.appendCodeblock(fullTrustLines(row.status.spec).join('\n'), 'text');
   if (row.status.actions.length) md.appendText(`Actions: ${row.status.actions.map((a) => `/${row.pluginId}:${a.actionId}`).join(', ')}`);
   if (agentDecisions !== undefined) md.appendText(`${row.status.actions.length ? '\n\n' : ''}Agent decisions this session: ${agentDecisions}`);
+  // Sidecar-declared names: plain text, redacted.
+  if (models.length) md.appendText(`${row.status.actions.length || agentDecisions !== undefined ? '\n\n' : ''}Models: ${models.map((m) => redact(m)).join(', ')}`);
   item.tooltip = md;
   return item;
 }

@@ -1,6 +1,9 @@
 'use strict';
-// Rulings at `tool.before`. The host sends `{name, arguments}` where `arguments` is the tool's
-// JSON-object arguments as text. Answers:
+// Rulings at `tool.before` and `provider.request`. At `tool.before` the host sends
+// `{name, arguments}` where `arguments` is the tool's JSON-object arguments as text. At
+// `provider.request` it sends `{request}` (the ProviderRequest about to go to a model); a user
+// message containing [showcase:block] is refused and [showcase:rewrite] is replaced by
+// "(rewritten by showcase)" — markers, so ordinary requests pass untouched. Answers:
 //   block    — stop the tool call; `reason` is shown to the user
 //   replace  — substitute the payload (the host re-validates it strictly: same members only)
 //   continue — let the next interceptor (or the tool) see the payload unchanged
@@ -35,9 +38,26 @@ function toolBefore(payload) {
   return { decision: 'continue' };
 }
 
-/** The ruling for any intercept point; only tool.before is interesting here. */
+const BLOCK_MARKER = '[showcase:block]';
+const REWRITE_MARKER = '[showcase:rewrite]';
+
+function providerRequest(payload) {
+  const request = payload && typeof payload === 'object' ? payload.request : undefined;
+  if (!request || !Array.isArray(request.messages)) return { decision: 'continue' };
+  const userText = (m) => m && m.role === 'user' && typeof m.content === 'string';
+  if (request.messages.some((m) => userText(m) && m.content.includes(BLOCK_MARKER))) {
+    return { decision: 'block', reason: `showcase blocks model requests marked ${BLOCK_MARKER}` };
+  }
+  if (!request.messages.some((m) => userText(m) && m.content.includes(REWRITE_MARKER))) return { decision: 'continue' };
+  const messages = request.messages.map((m) => (userText(m) ? { ...m, content: m.content.split(REWRITE_MARKER).join('(rewritten by showcase)') } : m));
+  return { decision: 'replace', replacement: { ...payload, request: { ...request, messages } } };
+}
+
+/** The ruling for any intercept point. */
 function rule(event, payload) {
-  return event === 'tool.before' ? toolBefore(payload) : { decision: 'continue' };
+  if (event === 'tool.before') return toolBefore(payload);
+  if (event === 'provider.request') return providerRequest(payload);
+  return { decision: 'continue' };
 }
 
 module.exports = { rule };

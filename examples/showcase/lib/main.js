@@ -14,7 +14,7 @@ const ui = require('./surfaces');
 const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'reasonix-plugin.json'), 'utf8'));
 
 /** What this sidecar would like to receive; trimmed to the installed manifest at handshake. */
-const WANTED_POINTS = ['tool.before', 'session.start'];
+const WANTED_POINTS = ['tool.before', 'session.start', 'provider.request'];
 
 function log(msg) {
   // stderr is ours for diagnostics; stdout is protocol only.
@@ -65,12 +65,23 @@ function main() {
     changes: { notifications: 0, pathsReported: 0, recent: [], distinct: new Set() },
     indexTimer: undefined,
     notices: 0,
+    model: { streams: 0, completed: 0, cancelled: 0, toolCalls: 0, lastPrompt: '' },
   };
+  let stopping = false;
   const provider = new EchoProvider({
     pluginId,
     send: (method, params) => rpc.notify(method, params),
     chunkMillis: envMillis('SHOWCASE_CHUNK_MS', 80),
     log,
+    onEnd: (end) => {
+      const m = state.model;
+      m.streams++;
+      if (end.cancelled) m.cancelled++;
+      else m.completed++;
+      if (end.toolCall) m.toolCalls++;
+      m.lastPrompt = end.prompt.length > 120 ? `${end.prompt.slice(0, 117)}...` : end.prompt;
+      if (!stopping) publish('card', 'model', ui.modelCard(m));
+    },
   });
 
   // ---- talking to the host -------------------------------------------------------------------
@@ -159,6 +170,7 @@ function main() {
   });
 
   rpc.onRequest('extension/shutdown', (_params, ctx) => {
+    stopping = true; // streams cancelled below publish nothing any more
     clearTimeout(state.indexTimer);
     provider.cancelAll();
     ctx.afterReply(() => rpc.exit(0));

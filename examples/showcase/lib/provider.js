@@ -1,6 +1,9 @@
 'use strict';
 // A toy model provider: "echo-1" answers by repeating the last user message, streamed word by
-// word. It shows the stream contract a real provider must keep:
+// word. When the request offers tools it calls the first one instead (a `tool_call` chunk whose
+// arguments are `{"text": <the user message>}`), and when the last message is that tool's result
+// it echoes the result — a complete tool round trip. It shows the stream contract a real
+// provider must keep:
 //   * chunks are numbered seqBase, seqBase+1, … with no gaps (seqBase is the first seq);
 //   * the stream ends with exactly one `extension/provider/stream/end` carrying the last seq;
 //   * after `extension/provider/stream/cancel` no further chunk is sent and the end says
@@ -15,7 +18,7 @@ function descriptor(pluginId) {
     pricingCurrency: 'USD',
     inputPerMillion: 0,
     outputPerMillion: 0,
-    tools: false,
+    tools: true,
     vision: false,
     reasoning: false,
   };
@@ -25,6 +28,25 @@ function descriptor(pluginId) {
 function replyFor(request) {
   const lastUser = [...request.messages].reverse().find((m) => m.role === 'user' && typeof m.content === 'string');
   return lastUser ? `Echo: ${lastUser.content}` : 'Echo: (no user message)';
+}
+
+function contentText(content) {
+  return typeof content === 'string' ? content : JSON.stringify(content === undefined ? '' : content);
+}
+
+/**
+ * What to answer: a tool result is echoed; a user message with tools on offer becomes a call of
+ * the first tool; anything else is echoed as text.
+ */
+function plan(request, callId) {
+  const last = request.messages[request.messages.length - 1];
+  if (last && last.role === 'tool') return { text: `Echo: tool result ${last.tool_call_id || '?'}: ${contentText(last.content)}` };
+  const tool = request.tools[0];
+  if (tool && last && last.role === 'user') {
+    const text = typeof last.content === 'string' ? last.content : contentText(last.content);
+    return { text: `Calling ${tool.name}. `, call: { id: callId, name: tool.name, arguments: JSON.stringify({ text }) } };
+  }
+  return { text: replyFor(request) };
 }
 
 /** Splits text into word-sized pieces that join back to exactly the same text. */
@@ -41,12 +63,15 @@ function roughTokens(text) {
  * `chunkMillis` spaces the chunks out so a cancel can land mid-stream.
  */
 class EchoProvider {
-  constructor({ pluginId, send, chunkMillis, log }) {
+  constructor({ pluginId, send, chunkMillis, log, onEnd }) {
     this.pluginId = pluginId;
+    // Told {cancelled, toolCall, prompt} once per stream that ran, when it ends.
+    this.onEnd = onEnd || (() => {});
     this.send = send;
     this.chunkMillis = chunkMillis;
     this.log = log;
     this.streams = new Map(); // streamId → {timer, lastSeq}
+    this.calls = 0;
   }
 
   catalog() {
@@ -62,12 +87,14 @@ class EchoProvider {
   /** Validates an open; returns a function that starts streaming, or undefined to decline. */
   open(params) {
     if (!this.owns(params.providerRef) || this.streams.has(params.streamId)) return undefined;
-    const text = replyFor(params.request);
-    const promptText = params.request.messages.map((m) => m.content || '').join('\n');
+    const answer = plan(params.request, `call_${++this.calls}`);
+    const text = answer.text;
+    const promptText = params.request.messages.map((m) => contentText(m.content)).join('\n');
     const promptTokens = roughTokens(promptText);
-    const completionTokens = roughTokens(text);
+    const completionTokens = roughTokens(text + (answer.call ? answer.call.arguments : ''));
     const chunks = [
       ...pieces(text).map((t) => ({ type: 'text', text: t })),
+      ...(answer.call ? [{ type: 'tool_call_start', toolCall: { ...answer.call, arguments: '' } }, { type: 'tool_call', toolCall: answer.call }] : []),
       {
         type: 'usage',
         usage: {
@@ -77,27 +104,34 @@ class EchoProvider {
           cacheHitTokens: 0,
           cacheMissTokens: promptTokens,
           reasoningTokens: 0,
-          finishReason: 'stop',
+          finishReason: answer.call ? 'tool_calls' : 'stop',
         },
       },
       { type: 'done' },
     ];
     const streamId = params.streamId;
     const first = Math.max(params.seqBase, 1);
-    const state = { timer: undefined, lastSeq: first - 1 };
+    const lastUser = [...params.request.messages].reverse().find((m) => m.role === 'user');
+    const state = { timer: undefined, lastSeq: first - 1, info: { toolCall: Boolean(answer.call), prompt: lastUser ? contentText(lastUser.content) : '' } };
     this.streams.set(streamId, state);
 
     const step = (i) => {
       if (!this.streams.has(streamId)) return; // cancelled meanwhile
-      if (i === chunks.length) {
-        this.streams.delete(streamId);
-        this.send('extension/provider/stream/end', { streamId, lastSeq: state.lastSeq });
-        return;
+      // chunkMillis 0 (benchmarks): as fast as the pipe takes them, yielding every 64 chunks so a
+      // cancel can still land.
+      const burst = this.chunkMillis === 0 ? 64 : 1;
+      for (let n = 0; n < burst; n++, i++) {
+        if (i === chunks.length) {
+          this.streams.delete(streamId);
+          this.send('extension/provider/stream/end', { streamId, lastSeq: state.lastSeq });
+          this.onEnd({ cancelled: false, ...state.info });
+          return;
+        }
+        const seq = first + i;
+        this.send('extension/provider/stream/chunk', { streamId, seq, chunk: chunks[i] });
+        state.lastSeq = seq;
       }
-      const seq = first + i;
-      this.send('extension/provider/stream/chunk', { streamId, seq, chunk: chunks[i] });
-      state.lastSeq = seq;
-      state.timer = setTimeout(step, this.chunkMillis, i + 1);
+      state.timer = this.chunkMillis === 0 ? setTimeout(step, 0, i) : setTimeout(step, this.chunkMillis, i);
     };
     return () => {
       state.timer = setTimeout(step, this.chunkMillis, 0);
@@ -111,6 +145,7 @@ class EchoProvider {
     clearTimeout(state.timer);
     this.streams.delete(streamId);
     this.send('extension/provider/stream/end', { streamId, lastSeq: state.lastSeq, interrupted: true });
+    this.onEnd({ cancelled: true, ...state.info });
     return true;
   }
 

@@ -68,6 +68,20 @@ function recentChangesCard(changes) {
   return card;
 }
 
+/** What the echo model has served: published after every stream ends (none before the first). */
+function modelCard(model) {
+  return {
+    title: 'Echo model',
+    fields: [
+      { key: 'Streams', value: model.streams },
+      { key: 'Completed', value: model.completed },
+      { key: 'Cancelled', value: model.cancelled },
+      { key: 'Tool calls', value: model.toolCalls },
+      { key: 'Last prompt', value: model.lastPrompt },
+    ],
+  };
+}
+
 function sessionCard(state) {
   const started = state.sessionStart;
   return {
@@ -125,6 +139,7 @@ function readNotes(values) {
 }
 
 module.exports = {
+  modelCard,
   ACTIONS,
   THEMES,
   RECENT_LIMIT,

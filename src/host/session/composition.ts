@@ -286,7 +286,7 @@ class ComposedSession implements SessionEngine {
       for (const p of c.providers) {
         try {
           const r = resolveProviderRef(p.ref, declared);
-          out.push({ pluginId: c.pluginId, ref: p.ref, label: p.displayName === undefined ? undefined : redact(p.displayName), ...(r.model === undefined ? {} : { model: r.model }) });
+          out.push({ pluginId: c.pluginId, ref: p.ref, label: p.displayName === undefined ? undefined : redact(p.displayName), descriptor: p, ...(r.model === undefined ? {} : { model: r.model }) });
         } catch (err) {
           if (!(err instanceof UnknownModelError)) throw err;
           this.log.warn(`[${c.pluginId}] catalog entry not offered: ${err.message}`);

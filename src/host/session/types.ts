@@ -1,6 +1,7 @@
 // The port between a front end (the VS Code face, the CLI) and one session of the engine. Front
 // ends talk to a session only through this interface; `composition.ts` builds it from the
 // runtime, UI hub, intercepts and streams, so a change in one engine module touches one adapter.
+import type { ProviderDescriptor } from '../../protocol';
 import type { PluginSpec } from '../plugins/types';
 import type { EngineState } from '../supervision';
 import type { FormValues, PromptAnswer, PromptRequest, Surface, SurfaceChange } from '../ui/model';
@@ -51,6 +52,8 @@ export interface ModelInfo {
   label?: string;
   /** The model segment `stream/open` carries for this ref, when the declaration names one. */
   model?: string;
+  /** The catalog entry as the plugin declared it (display name, context window, tools, vision…). */
+  descriptor?: ProviderDescriptor;
 }
 
 export interface DispatchCallOptions {

@@ -47,7 +47,7 @@ describe('examples/showcase', function () {
       assert.equal((m as unknown as { apiVersion: string }).apiVersion, 'reasonix.io/plugin/v1');
       assert.equal(m.name, 'showcase');
       assert.deepEqual(m.runtime.capabilities, ['interceptors', 'providers', 'ui']);
-      assert.deepEqual(m.runtime.intercepts, ['tool.before', 'session.start']);
+      assert.deepEqual(m.runtime.intercepts, ['tool.before', 'session.start', 'provider.request']);
       const cmd = expandedCommand(ROOT, m);
       assert.ok(path.isAbsolute(cmd));
       assert.equal(path.basename(cmd), 'showcase');
@@ -317,6 +317,24 @@ describe('examples/showcase', function () {
       assert.equal((await check(intercept({ text: 'rm_rf' }, 'input.receive', 5))).decision, 'continue');
     });
 
+    it('blocks a provider.request marked [showcase:block], rewrites one marked [showcase:rewrite], continues otherwise', async () => {
+      const d = await started();
+      const req = (content: string) => ({ request: { messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content }], tools: [], maxTokens: 64 } });
+      const ask = async (payload: unknown, seq: number) => {
+        const params = intercept(payload, 'provider.request', seq);
+        assert.ok(validateParams('extension/intercept', params).ok);
+        return d.call<{ decision: string; reason?: string; replacement?: unknown }>('extension/intercept', params);
+      };
+      const blocked = await ask(req('please [showcase:block] this'), 1);
+      assert.equal(blocked.decision, 'block');
+      assert.match(blocked.reason ?? '', /\[showcase:block\]/);
+      const rewritten = await ask(req('hi [showcase:rewrite]!'), 2);
+      assert.equal(rewritten.decision, 'replace');
+      assert.ok(validateDef('HookProviderRequest', rewritten.replacement).ok, 'replacement fits the provider.request payload');
+      assert.deepEqual((rewritten.replacement as ReturnType<typeof req>).request.messages, [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi (rewritten by showcase)!' }]);
+      assert.equal((await ask(req('plain'), 3)).decision, 'continue');
+    });
+
     it('reads an externalized payload back through host/content/read', async () => {
       const store = new ContentStore();
       const big = { name: 'echo', arguments: JSON.stringify({ text: 'y'.repeat(300 * 1024) }) };
@@ -391,6 +409,41 @@ describe('examples/showcase', function () {
       assert.ok(seqs.length < 200, 'stopped early');
       const endAt = d.frames.findIndex((f) => f.method === 'extension/provider/stream/end');
       assert.ok(d.frames.slice(endAt).every((f) => f.method !== 'extension/provider/stream/chunk'));
+    });
+
+    it('calls the first offered tool, then echoes the tool result: a tool round trip', async () => {
+      const d = await started();
+      const tool = { name: 'lookup', description: 'Looks a word up', parameters: { type: 'object', properties: { text: { type: 'string' } } } };
+      const open = (streamId: string, messages: unknown[]) =>
+        d.call('extension/provider/stream/open', { streamId, providerRef: 'plugin/showcase/echo/echo-1', model: 'echo-1', request: { messages, tools: [tool], maxTokens: 64 }, seqBase: 1 });
+      const user = { role: 'user', content: 'find otters' };
+      assert.deepEqual(await open('es_t1', [user]), { accepted: true });
+      await endOf(d, 'es_t1');
+      const first = chunksOf(d, 'es_t1').map((f) => (f.params as { chunk: { type: string; text?: string; toolCall?: { id: string; name: string; arguments: string } } }).chunk);
+      for (const c of first) assert.ok(validateDef('ProviderChunk', c).ok, JSON.stringify(c));
+      const call = first.find((c) => c.type === 'tool_call')?.toolCall;
+      assert.ok(call, 'a tool_call chunk');
+      assert.equal(call.name, 'lookup');
+      assert.deepEqual(JSON.parse(call.arguments), { text: 'find otters' });
+      assert.equal(first.map((c) => c.text ?? '').join(''), 'Calling lookup. ');
+      const answer = [user, { role: 'assistant', content: '', tool_calls: [call] }, { role: 'tool', tool_call_id: call.id, content: 'otters are mustelids' }];
+      assert.deepEqual(await open('es_t2', answer), { accepted: true });
+      await endOf(d, 'es_t2');
+      const second = chunksOf(d, 'es_t2').map((f) => (f.params as { chunk: { type: string; text?: string } }).chunk);
+      assert.ok(!second.some((c) => c.type === 'tool_call'), 'no second call');
+      assert.equal(second.map((c) => c.text ?? '').join(''), `Echo: tool result ${call.id}: otters are mustelids`);
+    });
+
+    it('streams as fast as the pipe takes chunks with SHOWCASE_CHUNK_MS=0, complete and in order', async () => {
+      const d = await started({ env: { SHOWCASE_CHUNK_MS: '0' } });
+      const words = Array.from({ length: 999 }, (_, i) => `w${i}`).join(' ');
+      assert.deepEqual(await d.call('extension/provider/stream/open', openParams('es_f', words)), { accepted: true });
+      const end = (await endOf(d, 'es_f')).params as { lastSeq: number };
+      const chunks = chunksOf(d, 'es_f').map((f) => f.params as { seq: number; chunk: { type: string; text?: string } });
+      assert.equal(chunks.filter((c) => c.chunk.type === 'text').length, 1000);
+      assert.deepEqual(chunks.map((c) => c.seq), chunks.map((_, i) => i + 1));
+      assert.equal(end.lastSeq, chunks.length);
+      assert.equal(chunks.map((c) => c.chunk.text ?? '').join(''), `Echo: ${words}`);
     });
 
     it('declines a model it does not own', async () => {

@@ -1,0 +1,133 @@
+// Every model a running Reasonix extension declares, offered to VS Code as a language model
+// (vendor `reasonix`) through `vscode.lm.registerLanguageModelChatProvider` — where users pick
+// models and where other extensions find them with `vscode.lm.selectChatModels`. Feature-detected:
+// on VS Code builds and forks without the API nothing is registered and nothing else changes.
+import * as vscode from 'vscode';
+import type { Logger } from '../../host/log';
+import { redact } from '../../host/redact';
+import type { ModelDirectory, ModelEntry } from './directory';
+import { CoalescingSink } from './coalesce';
+import { estimateTokens, LmInputError, toProviderRequest } from './request';
+import { LmResponseError, serveRequest, type PartSink } from './respond';
+import {
+  detectLmApi, type LanguageModelChatInformation, type LanguageModelChatProvider, type LanguageModelChatRequestMessage, type LmApi, type ProvideLanguageModelChatResponseOptions,
+} from './vscodeLm';
+
+export const VENDOR = 'reasonix';
+/** `maxInputTokens` when a catalog entry declares no `contextWindow`. */
+export const DEFAULT_CONTEXT_WINDOW = 16_384;
+/** `maxOutputTokens`, and `maxTokens` of a request whose caller set none. */
+export const DEFAULT_MAX_OUTPUT = 4_096;
+
+/** `plugin/<id>/<provider>/<model>` → the provider segment. */
+export function familyOf(ref: string, pluginId: string): string {
+  return ref.split('/')[2] || pluginId;
+}
+
+export function infoOf(e: ModelEntry): LanguageModelChatInformation {
+  const d = e.descriptor;
+  const context = typeof d.contextWindow === 'number' && d.contextWindow > 0 ? Math.floor(d.contextWindow) : DEFAULT_CONTEXT_WINDOW;
+  const where = e.folderNames.length > 1 ? ` in ${e.folderNames.join(', ')}` : '';
+  const streaming = e.responseInterceptors.length
+    ? ` Responses arrive in one piece, not streamed: ${e.responseInterceptors.map((p) => `"${p}"`).join(', ')} ${e.responseInterceptors.length > 1 ? 'intercept' : 'intercepts'} provider.response.`
+    : '';
+  return {
+    id: e.ref,
+    name: redact(d.displayName || d.model || e.ref),
+    family: familyOf(e.ref, e.pluginId),
+    version: e.version,
+    maxInputTokens: context,
+    maxOutputTokens: Math.min(DEFAULT_MAX_OUTPUT, context),
+    capabilities: { toolCalling: d.tools === true, imageInput: d.vision === true },
+    detail: `Reasonix · ${e.pluginId}`,
+    tooltip: redact(`${e.ref}, served by the Reasonix extension "${e.pluginId}" v${e.version}${where}.${streaming}`),
+  };
+}
+
+class ReasonixChatProvider implements LanguageModelChatProvider {
+  readonly onDidChangeLanguageModelChatInformation: vscode.Event<void>;
+
+  constructor(
+    private readonly api: LmApi,
+    private readonly directory: ModelDirectory,
+    private readonly log: Logger,
+  ) {
+    this.onDidChangeLanguageModelChatInformation = directory.onDidChange;
+  }
+
+  async provideLanguageModelChatInformation(): Promise<LanguageModelChatInformation[]> {
+    return (await this.directory.list()).map(infoOf);
+  }
+
+  async provideLanguageModelChatResponse(
+    model: LanguageModelChatInformation,
+    messages: readonly LanguageModelChatRequestMessage[],
+    options: ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<unknown>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    const t0 = Date.now();
+    const routed = await this.directory.route(model.id);
+    if (!routed) throw new Error(`Reasonix model ${model.id} is not available: its extension is not running. Start it in the Reasonix view, or pick another model.`);
+    const { session, entry } = routed;
+    const cls = this.api.classes;
+    let mapped;
+    try {
+      mapped = toProviderRequest(messages, options, { ref: entry.ref, vision: entry.descriptor.vision === true, maxOutputTokens: Math.min(DEFAULT_MAX_OUTPUT, model.maxInputTokens) }, cls);
+    } catch (err) {
+      if (err instanceof LmInputError) throw new Error(redact(`Reasonix extension "${entry.pluginId}" (model ${entry.ref}): ${err.message}`));
+      throw err;
+    }
+    const abort = new AbortController();
+    const direct: PartSink = {
+      text: (value) => !abort.signal.aborted && progress.report(new cls.text(value)),
+      toolCall: (id, name, input) => !abort.signal.aborted && progress.report(new cls.toolCall(id, name, input)),
+      thinking: (value, signature) => {
+        if (abort.signal.aborted || !cls.thinking) return; // this VS Code has no thinking part: dropped
+        progress.report(new cls.thinking(value, undefined, signature ? { signature } : undefined));
+      },
+    };
+    const sink = new CoalescingSink(direct);
+    const cancel = () => {
+      sink.discard(); // nothing more after the cancel, not even text already received
+      abort.abort();
+    };
+    const sub = token.onCancellationRequested(cancel);
+    if (token.isCancellationRequested) cancel();
+    const label = `[${session.folder.name}] [${entry.pluginId}] lm request ${entry.ref}`;
+    try {
+      const stats = await serveRequest(session.engine, { ref: entry.ref, pluginId: entry.pluginId, model: entry.descriptor.model }, mapped.request, sink, {
+        interceptResponse: entry.responseInterceptors.length > 0,
+        signal: abort.signal,
+      });
+      sink.flush();
+      const usage = stats.usage ? `, ${stats.usage.promptTokens} prompt + ${stats.usage.completionTokens} completion tokens` : '';
+      const dropped = mapped.dropped ? `, ${mapped.dropped} unsupported part(s) dropped` : '';
+      this.log.debug(`${label}: ${stats.outcome}, ${stats.chunks} chunk(s)${stats.assembled ? ' (assembled for provider.response)' : ''} in ${Date.now() - t0} ms${usage}${dropped}`);
+    } catch (err) {
+      sink.flush(); // what arrived before the failure is shown, then the error
+      const message = err instanceof LmResponseError ? err.message : redact(`Reasonix extension "${entry.pluginId}" (model ${entry.ref}) failed: ${(err as Error).message}`);
+      this.log.debug(`${label}: failed after ${Date.now() - t0} ms (${err instanceof LmResponseError ? err.reason : 'error'})`);
+      throw new Error(message);
+    } finally {
+      sub.dispose();
+    }
+  }
+
+  async provideTokenCount(_model: LanguageModelChatInformation, text: string | LanguageModelChatRequestMessage): Promise<number> {
+    return estimateTokens(text, this.api.classes);
+  }
+}
+
+/**
+ * Registers the `reasonix` vendor when this VS Code has the API. Returns undefined (and logs why)
+ * on builds without it, where the rest of the product works as before.
+ */
+export function registerLanguageModels(directory: ModelDirectory, log: Logger): vscode.Disposable | undefined {
+  const api = detectLmApi(vscode);
+  if (!api) {
+    log.info(`VS Code ${vscode.version} has no language model provider API (needs 1.104 or later): Reasonix models are not offered to VS Code`);
+    return undefined;
+  }
+  return api.register(VENDOR, new ReasonixChatProvider(api, directory, log));
+}
