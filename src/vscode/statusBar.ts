@@ -2,7 +2,7 @@
 // a tooltip that is a small menu (logs, reload, per-plugin state) and the plugins' `status`
 // surfaces.
 import * as vscode from 'vscode';
-import { summarize } from '../host/supervision';
+import { statusBarAccessibleName, summarize } from '../host/supervision';
 import type { SurfaceFeed } from '../host/session';
 import { rowsOf } from './rows';
 import type { SessionManager } from './sessions';
@@ -40,6 +40,7 @@ export class StatusBar implements vscode.Disposable {
     const sum = summarize(rows);
     const bad = sum.worst === 'crashed' || sum.worst === 'failed';
     this.item.text = `${ICON[sum.worst]} Reasonix`;
+    this.item.accessibilityInformation = { label: statusBarAccessibleName(rows) };
     this.item.backgroundColor = bad ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     const md = new vscode.MarkdownString('', true);
     // Only our own command links are trusted; sidecar text goes in as escaped text.

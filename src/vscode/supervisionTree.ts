@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { redact } from '../host/redact';
 import type { SurfaceFeed } from '../host/session';
-import { formatUptime, fullTrustLines, type DisplayState } from '../host/supervision';
+import { formatUptime, fullTrustLines, pluginAccessibleName, type DisplayState } from '../host/supervision';
 import type { Severity, StatusPayload, Surface } from '../host/ui/model';
 import { rowsOf, type Row } from './rows';
 import type { FolderSession, SessionManager } from './sessions';
@@ -130,6 +130,7 @@ export function pluginItem(row: Row, now = Date.now(), extras: { agentDecisions?
   if (row.pid) bits.push(`pid ${row.pid}`);
   if (row.state === 'running' && row.readyAt) bits.push(`up ${formatUptime(now - row.readyAt)}`);
   item.description = bits.join(' · ');
+  item.accessibilityInformation = { label: pluginAccessibleName(row, now) };
   const linked = row.status.spec?.source === 'linked' ? '.linked' : '';
   item.contextValue = `plugin.${row.state}${linked}`;
   const md = new vscode.MarkdownString(undefined, false);
@@ -166,6 +167,6 @@ export function statusItem(row: Row, s: StatusSurface): vscode.TreeItem {
   item.contextValue = 'status';
   // Sidecar text: plain text only, never Markdown or links.
   item.tooltip = [`${row.pluginId}: ${p.label}`, pct ? `progress ${pct}` : undefined, p.detail, `severity ${p.severity ?? 'info'}`].filter(Boolean).join('\n');
-  item.accessibilityInformation = { label: `${row.pluginId} status: ${p.label}${pct ? `, ${pct}` : ''}${p.detail ? `, ${p.detail}` : ''}` };
+  item.accessibilityInformation = { label: `${row.pluginId} status: ${p.severity === 'warn' ? 'Warning: ' : p.severity === 'error' ? 'Error: ' : ''}${p.label}${pct ? `, ${pct}` : ''}${p.detail ? `, ${p.detail}` : ''}` };
   return item;
 }

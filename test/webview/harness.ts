@@ -42,6 +42,29 @@ const FAKE_API = `
 
 const TYPES: Record<string, string> = { js: 'text/javascript', css: 'text/css', ttf: 'font/ttf', svg: 'image/svg+xml' };
 
+/** The four themes whose real --vscode-* variables test/webview/themes/ holds (captured from code-server). */
+export const THEMES = ['light-modern', 'dark-modern', 'hc-dark', 'hc-light'] as const;
+export type ThemeName = (typeof THEMES)[number];
+
+export interface HarnessOptions {
+  /** Theme variables from test/webview/themes/<theme>.css; default: the small dark stand-in theme.css. */
+  theme?: ThemeName;
+  /**
+   * Load axe-core (node_modules/axe-core/axe.min.js) into the page the way its CSP allows: a
+   * second <script> carrying the page's nonce, served from the page's own origin. The CSP is
+   * unchanged and still enforced (violations are recorded as in every test).
+   */
+  axe?: boolean;
+}
+
+/** An axe-core result, reduced to what a failing assertion should print. */
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string; summary: string }[];
+}
+
 export class Harness {
   /** Every URL the page tried to fetch outside our own files (remote images, anything else). */
   readonly external: string[] = [];
@@ -49,6 +72,7 @@ export class Harness {
     readonly context: BrowserContext,
     public page: Page,
     private readonly profile: string,
+    readonly options: HarnessOptions,
   ) {}
 
   /** A new tab (fresh sessionStorage, so fresh webview state) with the view loaded. */
@@ -60,7 +84,7 @@ export class Harness {
     await this.open();
   }
 
-  static async launch(): Promise<Harness> {
+  static async launch(options: HarnessOptions = {}): Promise<Harness> {
     const profile = mkdtempSync(join(tmpdir(), 'reasonix-webview-'));
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
@@ -68,7 +92,7 @@ export class Harness {
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     const page = context.pages()[0] ?? (await context.newPage());
-    const h = new Harness(context, page, profile);
+    const h = new Harness(context, page, profile, options);
     await context.addInitScript(FAKE_API);
     await context.route('**/*', async (route) => {
       const url = new URL(route.request().url());
@@ -77,17 +101,21 @@ export class Harness {
         return route.fulfill({ status: 404, body: '' });
       }
       if (url.pathname === '/index.html') {
-        const html = surfacesHtml({
+        const nonce = newNonce();
+        const theme = options.theme ? `themes/${options.theme}` : 'theme';
+        let html = surfacesHtml({
           cspSource: ORIGIN,
-          nonce: newNonce(),
+          nonce,
           scriptUri: `${ORIGIN}/dist/webview.js`,
-          styleUris: [`${ORIGIN}/test/webview/theme.css`, `${ORIGIN}/dist/codicon.css`, `${ORIGIN}/media/webview.css`],
+          styleUris: [`${ORIGIN}/test/webview/${theme}.css`, `${ORIGIN}/dist/codicon.css`, `${ORIGIN}/media/webview.css`],
           title: 'Reasonix Surfaces',
         });
+        if (options.axe) html = html.replace(`<script nonce="${nonce}"`, `<script nonce="${nonce}" src="${ORIGIN}/node_modules/axe-core/axe.min.js"></script>\n    <script nonce="${nonce}"`);
         return route.fulfill({ status: 200, contentType: 'text/html', body: html });
       }
       const rel = url.pathname.replace(/^\/+/, '');
-      if (!/^(dist|media|test\/webview)\/[\w.-]+$/.test(rel)) return route.fulfill({ status: 404, body: '' });
+      const allowed = /^(dist|media|test\/webview|test\/webview\/themes)\/[\w.-]+$/.test(rel) || (options.axe && rel === 'node_modules/axe-core/axe.min.js');
+      if (!allowed) return route.fulfill({ status: 404, body: '' });
       try {
         const body = readFileSync(join(REPO, rel));
         return route.fulfill({ status: 200, contentType: TYPES[rel.split('.').pop() ?? ''] ?? 'application/octet-stream', body });
@@ -136,6 +164,26 @@ export class Harness {
       if (Date.now() > deadline) throw new Error(`view did not post the expected message; posted: ${JSON.stringify(await this.posted()).slice(0, 500)}`);
       await this.page.waitForTimeout(20);
     }
+  }
+
+  /**
+   * axe-core over the whole page (shadow roots included) with the WCAG 2.x A/AA rules and best
+   * practices, colour contrast on. Returns the violations of impact `minImpact` or worse.
+   */
+  async axe(minImpact: 'serious' | 'critical' = 'serious'): Promise<AxeViolation[]> {
+    if (!this.options.axe) throw new Error('Harness.axe(): launch the harness with { axe: true }');
+    const all = await this.page.evaluate(async () => {
+      type Raw = { id: string; impact: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] };
+      const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Raw[] }> } }).axe;
+      const r = await axe.run((globalThis as unknown as { document: unknown }).document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+        rules: { 'color-contrast': { enabled: true } },
+        resultTypes: ['violations'],
+      });
+      return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: JSON.stringify(n.target), summary: (n.failureSummary ?? '').slice(0, 300) })) }));
+    });
+    const rank = { minor: 0, moderate: 1, serious: 2, critical: 3 } as Record<string, number>;
+    return all.filter((v) => (rank[v.impact ?? 'minor'] ?? 0) >= rank[minImpact]);
   }
 
   async violations(): Promise<string[]> {

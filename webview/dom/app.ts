@@ -11,9 +11,10 @@ import { isAllowedLink } from '../../src/webviewProtocol/links';
 import type { ViewState } from '../state';
 import type { VsCodeApi } from '../vscodeApi';
 import type { ResultMessage, ViewContext } from './context';
+import { Announcer, shouldAnnounce, spokenText } from './announcer';
 import { renderEmptyState } from './emptyState';
 import { FormView } from './formView';
-import { h, icon, placeAt } from './h';
+import { h, icon, placeAt, srOnly } from './h';
 import { createSurfaceView, type SurfaceView } from './surfaceViews';
 
 interface PluginNode {
@@ -21,6 +22,8 @@ interface PluginNode {
   header: HTMLButtonElement;
   name: HTMLElement;
   badge: HTMLElement;
+  /** Words only a screen reader hears after the badge (" items"), so the name is "alpha, 3 items". */
+  badgeSuffix: HTMLElement;
   body: HTMLElement;
 }
 interface FolderNode {
@@ -39,6 +42,7 @@ export class App {
   private readonly promptsEl = h('div', { class: 'prompts', role: 'region', 'aria-label': 'Questions from extensions', hidden: true });
   private readonly groupsEl = h('div', { class: 'groups' });
   private readonly emptyEl = h('div', { class: 'empty', hidden: true });
+  private readonly announcer = new Announcer();
   private emptyState: EmptyState = null;
   private readonly ctx: ViewContext;
 
@@ -52,7 +56,7 @@ export class App {
       state,
       expect: (id, cb) => this.waiting.set(id, cb),
     };
-    root.replaceChildren(this.promptsEl, this.groupsEl, this.emptyEl);
+    root.replaceChildren(this.promptsEl, this.groupsEl, this.emptyEl, this.announcer.el);
     root.addEventListener('click', (e) => this.onLinkClick(e));
     root.addEventListener('auxclick', (e) => this.onLinkClick(e));
     root.addEventListener('keydown', (e) => this.onKey(e));
@@ -68,9 +72,12 @@ export class App {
         for (const p of m.prompts) this.showPrompt(p);
         this.state.prune((k) => this.model.get(k)?.kind === 'form' || m.prompts.some((p) => promptDraftKey(p.promptId) === k));
         break;
-      case 'upsert':
-        this.model.upsert(m.surface);
+      case 'upsert': {
+        const before = this.model.get(surfaceKey(m.surface));
+        const outcome = this.model.upsert(m.surface);
+        if (outcome.applied && shouldAnnounce(before, m.surface)) this.announcer.say(spokenText(m.surface) ?? '');
         break;
+      }
       case 'remove':
         this.model.remove(m.key);
         break;
@@ -184,8 +191,11 @@ export class App {
     const bodyId = `g-${this.plugins.size}-${Date.now().toString(36)}`;
     const name = h('span', { class: 'plugin-name', dir: 'auto' }, p.pluginId);
     const badge = h('span', { class: 'badge count' });
-    const header = h('button', { class: 'plugin-header', type: 'button', 'aria-expanded': String(!collapsed), 'aria-controls': bodyId }, icon('chevron-down', 'chevron'), name, badge);
-    const body = h('div', { class: 'plugin-body', id: bodyId, role: 'list', hidden: collapsed });
+    const badgeSuffix = srOnly('');
+    // Named by its visible text plus words for screen readers (no aria-label that could differ
+    // from what is seen): "alpha, 3 items", "archive, stopped, 2 items".
+    const header = h('button', { class: 'plugin-header', type: 'button', 'aria-expanded': String(!collapsed), 'aria-controls': bodyId }, icon('chevron-down', 'chevron'), name, srOnly(', '), badge, badgeSuffix);
+    const body = h('div', { class: 'plugin-body', id: bodyId, hidden: collapsed });
     const el = h('section', { class: 'plugin', 'data-plugin': p.pluginId }, header, body);
     header.addEventListener('click', () => {
       const open = header.getAttribute('aria-expanded') !== 'true';
@@ -193,7 +203,7 @@ export class App {
       body.hidden = !open;
       this.state.setCollapsed(p.id, !open);
     });
-    n = { el, header, name, badge, body };
+    n = { el, header, name, badge, badgeSuffix, body };
     this.plugins.set(p.id, n);
     return n;
   }
@@ -201,8 +211,9 @@ export class App {
   private updatePluginHeader(n: PluginNode, p: PluginGroup): void {
     n.el.classList.toggle('stale', p.stale);
     const count = p.surfaces.length;
+    const items = `${count} item${count === 1 ? '' : 's'}`;
     n.badge.textContent = p.stale ? 'stopped' : String(count);
-    n.header.setAttribute('aria-label', `${p.pluginId}, ${p.stale ? 'stopped, ' : ''}${count} item${count === 1 ? '' : 's'}`);
+    n.badgeSuffix.textContent = p.stale ? `, ${items}` : items.slice(String(count).length);
   }
 
   /** Markdown links open through the extension (which re-checks and asks VS Code to confirm). */

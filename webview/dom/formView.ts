@@ -6,7 +6,7 @@ import { initialValues, missingRequired, sameFieldShape, type FieldValue } from 
 import { promptDraftKey } from '../../src/webviewProtocol/messages';
 import { ResultLine, staleBadge } from './common';
 import type { ViewContext } from './context';
-import { h, newId, replace } from './h';
+import { h, icon, newId, replace } from './h';
 
 export type FormMode = { kind: 'surface'; key: string } | { kind: 'prompt'; promptId: string };
 
@@ -45,6 +45,7 @@ export class FormView {
   private controls: Control[] = [];
   private stale = false;
   private answered = false;
+  private submitting = false;
   private readonly draftKey: string;
   private readonly titleId = newId('f');
   private observer: IntersectionObserver | undefined;
@@ -153,7 +154,7 @@ export class FormView {
     const row = h('div', { class: `field field-${field.kind} pending`, 'data-field-key': field.key });
     // Until materialised, a row shows its label at the height of a built one (no jump later).
     row.append(h('span', { class: 'pending-label', dir: 'auto' }, labelText));
-    const error = h('div', { class: 'field-error', hidden: true }, 'Required');
+    const error = h('div', { class: 'field-error', id: newId('e'), hidden: true }, icon('error'), ` ${labelText} is required`);
     let pending: FieldValue | undefined = initial;
     let read: (() => FieldValue) | undefined;
     const c: Control = {
@@ -163,11 +164,14 @@ export class FormView {
       setInvalid: (invalid) => {
         row.classList.toggle('invalid', invalid);
         error.hidden = !invalid;
-        if (c.focusable && 'invalid' in c.focusable) (c.focusable as Invalidatable).invalid = invalid;
+        if (!c.focusable) return;
+        if ('invalid' in c.focusable) (c.focusable as Invalidatable).invalid = invalid;
+        c.focusable.setAttribute('aria-invalid', String(invalid));
+        void inner(c.focusable).then((el) => el?.setAttribute('aria-invalid', String(invalid)));
       },
       materialise: () => {
         if (c.focusable) return c.focusable;
-        const built = this.buildControl(field, labelText, pending);
+        const built = this.buildControl(field, labelText, pending, error);
         read = built.read;
         pending = undefined;
         c.focusable = built.focusable;
@@ -180,7 +184,7 @@ export class FormView {
     return c;
   }
 
-  private buildControl(field: FormField, labelText: string, value: FieldValue | undefined): { nodes: HTMLElement[]; focusable: HTMLElement; read: () => FieldValue } {
+  private buildControl(field: FormField, labelText: string, value: FieldValue | undefined, error: HTMLElement): { nodes: HTMLElement[]; focusable: HTMLElement; read: () => FieldValue } {
     const id = newId('c');
     const nodes: HTMLElement[] = [];
     const onEdit = () => {
@@ -224,6 +228,7 @@ export class FormView {
       } else if (field.kind === 'select') {
         const sel = document.createElement('vscode-single-select');
         sel.id = id;
+        sel.label = labelText;
         if (field.required) sel.setAttribute('aria-required', 'true');
         sel.setAttribute('aria-label', labelText);
         const current = typeof value === 'string' ? value : '';
@@ -235,6 +240,7 @@ export class FormView {
       } else {
         const ms = document.createElement('vscode-multi-select');
         ms.id = id;
+        ms.label = labelText;
         if (field.required) ms.setAttribute('aria-required', 'true');
         ms.setAttribute('aria-label', labelText);
         const chosen = new Set(Array.isArray(value) ? value : []);
@@ -243,6 +249,7 @@ export class FormView {
         focusable = ms;
       }
     }
+    tieDescription(focusable, error, !!field.required && field.kind !== 'confirm');
     focusable.addEventListener('input', onEdit);
     focusable.addEventListener('change', onEdit);
     focusable.dataset.fieldKey = field.key;
@@ -277,11 +284,15 @@ export class FormView {
       this.ctx.post({ type: 'answerPrompt', promptId: this.mode.promptId, answer: { cancelled: false, values } });
       return;
     }
+    if (this.submitting) return;
     const requestId = newId('s');
-    this.submitButton.disabled = true;
+    // Not disabled while waiting: a disabled button would drop the keyboard focus.
+    this.submitting = true;
+    this.submitButton.setAttribute('aria-busy', 'true');
     this.result.busy('Submitting…');
     this.ctx.expect(requestId, (r) => {
-      this.syncButtons();
+      this.submitting = false;
+      this.submitButton.removeAttribute('aria-busy');
       if (r.accepted) this.result.ok(r.message ? `Submitted: ${r.message}` : 'Submitted');
       else this.result.error(r.message ? `Rejected: ${r.message}` : 'Rejected');
     });
@@ -303,4 +314,29 @@ function option(value: string, text: string, selected: boolean): HTMLElement {
   o.textContent = text;
   if (selected) o.selected = true;
   return o;
+}
+
+type LitLike = HTMLElement & { updateComplete?: Promise<unknown> };
+
+/** The element inside a control's shadow root that takes focus (input, combobox), once rendered. */
+async function inner(host: HTMLElement): Promise<HTMLElement | null> {
+  await (host as LitLike).updateComplete;
+  return host.shadowRoot?.querySelector<HTMLElement>('input, [role="combobox"]') ?? null;
+}
+
+/**
+ * Ties the field's error message to its control and says "required" where focus lands. The
+ * host carries aria-describedby / aria-required (light DOM, so the id reference resolves); the
+ * focused element lives in the control's shadow root, where an id reference to the page cannot
+ * resolve, so it gets the error element by reference (ariaDescribedByElements, where the browser
+ * has it) and aria-required itself.
+ */
+function tieDescription(host: HTMLElement, error: HTMLElement, required: boolean): void {
+  host.setAttribute('aria-describedby', error.id);
+  if (required) host.setAttribute('aria-required', 'true');
+  void inner(host).then((el) => {
+    if (!el) return;
+    if (required) el.setAttribute('aria-required', 'true');
+    if ('ariaDescribedByElements' in el) (el as HTMLElement & { ariaDescribedByElements: Element[] }).ariaDescribedByElements = [error];
+  });
 }

@@ -6,7 +6,7 @@ import { fieldText } from '../logic/surfaceModel';
 import { ResultLine, progressBar, severityIcon, staleBadge } from './common';
 import type { ViewContext } from './context';
 import { FormView } from './formView';
-import { h, newId, replace } from './h';
+import { h, newId, placeAt, replace } from './h';
 import { markdownToDom } from './markdownDom';
 
 export interface SurfaceView {
@@ -55,16 +55,25 @@ class NotificationView implements SurfaceView {
   }
 }
 
+type ActionButton = HTMLElement & { disabled: boolean; secondary: boolean };
+
 class CardView implements SurfaceView {
   readonly kind = 'card';
-  readonly el = h('article', { class: 'surface card' });
+  // A labelled region (its title), so a screen reader lists every card by name.
+  readonly el = h('article', { class: 'surface card', role: 'region' });
   private readonly header = h('header', { class: 'surface-header' });
   private readonly body = h('div', { class: 'card-body' });
   private readonly actions = h('div', { class: 'actions' });
   private readonly result = new ResultLine();
+  private readonly titleId = newId('t');
+  /** Buttons by action id, patched in place so focus stays on a button across re-publishes. */
+  private buttons = new Map<string, ActionButton>();
+  /** Actions sent and not answered yet: a second press is ignored (the button keeps focus). */
+  private readonly running = new Set<string>();
   private last: Surface | undefined;
 
   constructor(private readonly ctx: ViewContext) {
+    this.el.setAttribute('aria-labelledby', this.titleId);
     this.el.append(this.header, this.body, this.actions, this.result.el);
   }
 
@@ -73,10 +82,8 @@ class CardView implements SurfaceView {
     this.last = s;
     const p: CardPayload = s.payload;
     const title = p.title ?? s.surfaceId;
-    const titleId = newId('t');
     this.el.classList.toggle('stale', s.stale);
-    this.el.setAttribute('aria-labelledby', titleId);
-    replace(this.header, h('h3', { class: 'surface-title', id: titleId, dir: 'auto' }, title), s.stale ? staleBadge() : null);
+    replace(this.header, h('h3', { class: 'surface-title', id: this.titleId, dir: 'auto' }, title), s.stale ? staleBadge() : null);
 
     const body: Node[] = [];
     if (p.markdown) {
@@ -93,29 +100,42 @@ class CardView implements SurfaceView {
     const bar = progressBar(p, `${title} progress`);
     if (bar) body.push(bar);
     this.body.replaceChildren(...body);
-
-    this.actions.replaceChildren(
-      ...(p.actions ?? []).map((a) => {
-        const b = document.createElement('vscode-button');
-        b.secondary = true;
-        b.disabled = s.stale;
-        b.textContent = a.label;
-        b.setAttribute('aria-label', a.label);
-        b.dataset.actionId = a.actionId;
-        b.addEventListener('click', () => this.run(b, a.actionId, a.label));
-        return b;
-      }),
-    );
-    this.actions.hidden = !p.actions?.length;
+    this.updateButtons(p.actions ?? [], s.stale);
   }
 
-  private run(button: HTMLElement & { disabled: boolean }, actionId: string, label: string): void {
-    if (!this.last || this.last.stale || button.disabled) return;
+  private updateButtons(actions: readonly { actionId: string; label: string }[], stale: boolean): void {
+    const next = new Map<string, ActionButton>();
+    actions.forEach((a, i) => {
+      let b = this.buttons.get(a.actionId);
+      if (!b) {
+        const button = document.createElement('vscode-button') as ActionButton;
+        button.secondary = true;
+        button.dataset.actionId = a.actionId;
+        button.addEventListener('click', () => this.run(button));
+        b = button;
+      }
+      if (b.textContent !== a.label) b.textContent = a.label;
+      b.dataset.label = a.label;
+      b.disabled = stale;
+      next.set(a.actionId, b);
+      placeAt(this.actions, b, i);
+    });
+    for (const [id, b] of this.buttons) if (!next.has(id)) b.remove();
+    this.buttons = next;
+    this.actions.hidden = actions.length === 0;
+  }
+
+  private run(button: ActionButton): void {
+    const actionId = button.dataset.actionId ?? '';
+    const label = button.dataset.label ?? actionId;
+    if (!this.last || this.last.stale || button.disabled || this.running.has(actionId)) return;
     const requestId = newId('a');
-    button.disabled = true;
+    this.running.add(actionId);
+    button.setAttribute('aria-busy', 'true');
     this.result.busy(`Running ${label}…`);
     this.ctx.expect(requestId, (r) => {
-      button.disabled = !!this.last?.stale;
+      this.running.delete(actionId);
+      button.removeAttribute('aria-busy');
       if (r.accepted) this.result.ok(r.message || `${label}: done`);
       else this.result.error(r.message || `${label}: not accepted`);
     });

@@ -73,10 +73,10 @@ function modelCard(model) {
   return {
     title: 'Echo model',
     fields: [
-      { key: 'Streams', value: model.streams },
-      { key: 'Completed', value: model.completed },
-      { key: 'Cancelled', value: model.cancelled },
-      { key: 'Tool calls', value: model.toolCalls },
+      { key: 'Streams', value: String(model.streams) },
+      { key: 'Completed', value: String(model.completed) },
+      { key: 'Cancelled', value: String(model.cancelled) },
+      { key: 'Tool calls', value: String(model.toolCalls) },
       { key: 'Last prompt', value: model.lastPrompt },
     ],
   };

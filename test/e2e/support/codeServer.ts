@@ -18,6 +18,8 @@ export interface CodeServerOptions {
   smokeTestDriver?: boolean;
   /** Reuse an extensions folder (e.g. one a .vsix was installed into); default: fresh, empty. */
   extensionsDir?: string;
+  /** User settings on top of the quiet defaults (e.g. `workbench.colorTheme`). */
+  settings?: Record<string, unknown>;
   readyTimeoutMs?: number;
 }
 
@@ -71,7 +73,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   // Quiet, deterministic workbench: no welcome page, no update/telemetry chatter, no tips.
   writeFileSync(
     join(userDataDir, 'User', 'settings.json'),
-    JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false, 'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false, 'chat.disableAIFeatures': true, 'workbench.secondarySideBar.defaultVisibility': 'hidden' }, null, 2),
+    JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false, 'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false, 'chat.disableAIFeatures': true, 'workbench.secondarySideBar.defaultVisibility': 'hidden', ...opts.settings }, null, 2),
   );
   const logFile = join(sandbox, 'code-server.log');
   const args = [

@@ -22,6 +22,8 @@ export interface UiSessionOptions {
   /** Environment of code-server and so of the extension host. */
   env?: Record<string, string> | ((sandbox: string) => Record<string, string>);
   timeouts?: WorkbenchTimeouts;
+  /** User settings of the test profile, on top of the quiet defaults. */
+  settings?: Record<string, unknown>;
   /** Artifact folder name if start-up fails (useUiSession passes the test's title). */
   name?: string;
 }
@@ -48,7 +50,7 @@ export class UiSession {
       for (const vsix of opts.vsix ?? []) await installVsix(provisioned, sandbox, vsix, extensionsDir);
       const env = typeof opts.env === 'function' ? opts.env(sandbox) : (opts.env ?? {});
       const workspace = typeof opts.workspace === 'function' ? opts.workspace(sandbox) : opts.workspace;
-      server = await startCodeServer({ provisioned, sandbox, env, extensionsDir });
+      server = await startCodeServer({ provisioned, sandbox, env, extensionsDir, settings: opts.settings });
       context = await launchBrowser(provisioned.chromium, sandbox);
       const page = context.pages()[0] ?? (await context.newPage());
       const workbench = new Workbench(page, opts.timeouts ?? defaultTimeouts);

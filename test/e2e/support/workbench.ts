@@ -56,7 +56,7 @@ export class Workbench {
    */
   async runCommand(label: string): Promise<void> {
     await this.openCommandPalette();
-    await this.quickInputBox.fill(`>${label}`);
+    await this.page.keyboard.type(label);
     const row = await waitFor(
       async () => {
         const match = await this.findRow(label);
@@ -70,6 +70,49 @@ export class Workbench {
     );
     await row.click();
     await this.waitQuickInputClosedOrChanged(label);
+  }
+
+  /**
+   * Runs a command with the keyboard alone: F1, its label typed, the arrow keys onto the row
+   * whose label ends with `label` (so "Focus on Surfaces View" finds "Reasonix: Focus on …"),
+   * Enter. No mouse event is sent.
+   */
+  async runCommandByKeyboard(label: string): Promise<void> {
+    await this.openCommandPalette();
+    await this.page.keyboard.type(label);
+    const focusedLabel = async () => normalise((await this.page.locator(`${QUICK_INPUT} .monaco-list-row.focused .label-name`).first().textContent().catch(() => '')) ?? '').trim();
+    await waitFor(
+      async () => {
+        if ((await focusedLabel()).endsWith(label)) return true;
+        const n = await this.rows().count();
+        if (n === 0) return false;
+        await this.page.keyboard.press('ArrowDown');
+        return false;
+      },
+      { timeoutMs: this.timeouts.stepMs, what: `command "${label}" focused in the Command Palette`, intervalMs: 150 },
+    );
+    await this.page.keyboard.press('Enter');
+    await this.waitQuickInputClosedOrChanged(label);
+  }
+
+  /**
+   * In an open QuickPick: enters `label` as one input event (in the colour theme picker every
+   * keystroke would preview a theme), arrows onto the row with exactly that label, Enter.
+   */
+  async pickQuickItemByKeyboard(label: string): Promise<void> {
+    await this.quickInputBox.waitFor({ state: 'visible', timeout: this.timeouts.stepMs });
+    await this.quickInputBox.fill(label);
+    const focusedLabel = async () => normalise((await this.page.locator(`${QUICK_INPUT} .monaco-list-row.focused .label-name`).first().textContent().catch(() => '')) ?? '').trim();
+    await waitFor(
+      async () => {
+        if ((await focusedLabel()) === label) return true;
+        if ((await this.rows().count()) > 0) await this.page.keyboard.press('ArrowDown');
+        return false;
+      },
+      { timeoutMs: this.timeouts.stepMs, what: `QuickPick item "${label}" focused`, intervalMs: 150 },
+    );
+    await this.page.keyboard.press('Enter');
+    await this.quickInput.waitFor({ state: 'hidden', timeout: this.timeouts.stepMs });
   }
 
   private async waitQuickInputClosedOrChanged(label: string): Promise<void> {

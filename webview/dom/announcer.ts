@@ -1,0 +1,52 @@
+// One polite live region for the whole view. A status that changes and a notification that
+// arrives are said once, from deltas only (never from a snapshot or a re-render that changed
+// nothing audible); several in one burst are said together.
+import type { Surface } from '../../src/host/ui/model';
+import { h } from './h';
+
+const SEVERITY_WORD = { info: '', warn: 'Warning: ', error: 'Error: ' } as const;
+
+function inProgress(s: Surface): boolean {
+  return s.kind === 'status' && typeof s.payload.progress === 'number' && s.payload.progress < 1;
+}
+
+/** What a screen reader hears for a status or notification; undefined for other kinds. */
+export function spokenText(s: Surface): string | undefined {
+  if (s.kind === 'status') return `${s.pluginId}: ${SEVERITY_WORD[s.payload.severity ?? 'info'] ?? ''}${s.payload.label}${s.payload.detail ? `, ${s.payload.detail}` : ''}`;
+  if (s.kind === 'notification') return `${s.pluginId}: ${SEVERITY_WORD[s.payload.severity ?? 'info'] ?? ''}${s.payload.title}`;
+  return undefined;
+}
+
+/**
+ * Whether the change from `before` to `after` is worth announcing: a new notification; a status
+ * that is new or says something else now. Progress ticks of a running status stay quiet (its
+ * start and its end are said); stale copies (the plugin stopped) are not news.
+ */
+export function shouldAnnounce(before: Surface | undefined, after: Surface): boolean {
+  if (after.stale) return false;
+  if (after.kind === 'notification') return !before;
+  if (after.kind !== 'status') return false;
+  if (!before || before.kind !== 'status' || before.stale) return true;
+  if (inProgress(before) && inProgress(after)) return false;
+  return spokenText(before) !== spokenText(after);
+}
+
+export class Announcer {
+  readonly el = h('div', { class: 'sr-only', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true', 'data-announcer': true });
+  private pending: string[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly delayMs = 100) {}
+
+  say(text: string): void {
+    this.pending.push(text);
+    this.timer ??= setTimeout(() => this.flush(), this.delayMs);
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    const text = this.pending.join('. ');
+    this.pending = [];
+    this.el.textContent = text;
+  }
+}
