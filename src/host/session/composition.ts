@@ -286,7 +286,9 @@ class ComposedSession implements SessionEngine {
       for (const p of c.providers) {
         try {
           const r = resolveProviderRef(p.ref, declared);
-          out.push({ pluginId: c.pluginId, ref: p.ref, label: p.displayName === undefined ? undefined : redact(p.displayName), descriptor: p, ...(r.model === undefined ? {} : { model: r.model }) });
+          // Sidecar-sourced names reach every face redacted (the catalog is not the handshake).
+          const label = p.displayName === undefined ? undefined : redact(p.displayName);
+          out.push({ pluginId: c.pluginId, ref: p.ref, label, descriptor: label === undefined ? p : { ...p, displayName: label }, ...(r.model === undefined ? {} : { model: r.model }) });
         } catch (err) {
           if (!(err instanceof UnknownModelError)) throw err;
           this.log.warn(`[${c.pluginId}] catalog entry not offered: ${err.message}`);

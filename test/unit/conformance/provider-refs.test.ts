@@ -94,7 +94,7 @@ describe('conformance: provider refs resolve against handshake declarations (iss
   it('models() lists only catalog entries that resolve, so every listed model can be opened', async () => {
     const e = await startEngine();
     const models = await e.models();
-    assert.deepEqual(models, [{ pluginId: 'p', ref: 'plugin/p/fake/echo', label: 'Fake echo', model: 'echo' }]);
+    assert.deepEqual(models, [{ pluginId: 'p', ref: 'plugin/p/fake/echo', label: 'Fake echo', model: 'echo', descriptor: { ref: 'plugin/p/fake/echo', displayName: 'Fake echo', model: 'echo' } }]);
     assert.ok(warnings.some((w) => /catalog entry not offered: unknown model "plugin\/p\/inorder\/m"/.test(w)), warnings.join('\n'));
   });
 
@@ -109,7 +109,7 @@ describe('conformance: provider refs resolve against handshake declarations (iss
     const plugin = pluginDir();
     const models = await runCli(['models', '--plugin', plugin, '--json'], { timeoutMs: 20000 });
     assert.equal(models.code, 0, models.stderr);
-    assert.deepEqual((JSON.parse(models.stdout) as { models: unknown[] }).models, [{ pluginId: 'p', ref: 'plugin/p/fake/echo', label: 'Fake echo', model: 'echo' }]);
+    assert.deepEqual((JSON.parse(models.stdout) as { models: unknown[] }).models, [{ pluginId: 'p', ref: 'plugin/p/fake/echo', label: 'Fake echo', model: 'echo', descriptor: { ref: 'plugin/p/fake/echo', displayName: 'Fake echo', model: 'echo' } }]);
 
     const ok = await runCli(['stream', '--plugin', plugin, '--model', 'plugin/p/fake', '--prompt', 'hi', '--json'], { timeoutMs: 20000 });
     assert.equal(ok.code, 0, ok.stderr);
