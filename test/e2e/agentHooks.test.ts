@@ -76,8 +76,10 @@ describe('Agent hooks: the contributed plugin answers agents from the running wo
       await wb.page.mouse.move(0, 0);
       await row.hover();
       const hover = wb.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'Agent decisions this session' }).first();
-      return (await hover.isVisible().catch(() => false)) ? (await hover.innerText()).replace(/\u00a0/g, ' ') : undefined;
-    }, { timeoutMs: 30_000, what: 'the showcase tooltip with its agent decisions' });
+      // The workbench shows a tree item's hover after its hover delay: wait for it, then re-hover.
+      const shown = await hover.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false);
+      return shown ? (await hover.innerText()).replace(/\u00a0/g, ' ') : undefined;
+    }, { timeoutMs: 45_000, what: 'the showcase tooltip with its agent decisions' });
     assert.match(tooltip, /Agent decisions this session: 1/);
     await wb.screenshot(join(shots, 'agent-hooks-tooltip.png'));
 
