@@ -29,8 +29,8 @@ export async function benchContent(quick: boolean): Promise<Figure & { payloadBy
       { warmup: 1, samples, minSamples: 3, maxMs: quick ? 5000 : 20_000, block: 1 },
     );
     const hs = summarize(h);
-    const fig = lowerIsBetter('ms', hs.median, summarize(f).median);
-    fig.notes = 'median of the whole round trip; the host path pages 32 base64 chunks of 256 KiB and checks sha256, the floor sends one inline frame';
+    const fig = lowerIsBetter('ms', hs.median, summarize(f).median, 1.8); // DESIGN.md budget
+    fig.notes = 'median of the whole round trip; the host path pages 32 base64 chunks of 256 KiB (the sidecar one page ahead) and checks sha256, the floor sends one inline frame';
     return { ...fig, payloadBytes: bytes, samples: hs.n };
   } finally {
     await sidecar?.stop();

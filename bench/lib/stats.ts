@@ -40,8 +40,14 @@ export function lowerIsBetter(unit: string, value: number, floor: number, goalRa
 }
 
 /** A figure where higher is better (throughput): ratio = floor / value, so 1.0 is the floor and more is worse. */
-export function higherIsBetter(unit: string, value: number, floor: number): Figure {
-  return { unit, value: round(value), floor: round(floor), ratio: round(floor / value) };
+export function higherIsBetter(unit: string, value: number, floor: number, goalRatio?: number): Figure {
+  const ratio = floor / value;
+  const fig: Figure = { unit, value: round(value), floor: round(floor), ratio: round(ratio) };
+  if (goalRatio !== undefined) {
+    fig.goal = `ratio <= ${goalRatio}`;
+    fig.met = ratio <= goalRatio;
+  }
+  return fig;
 }
 
 export function hrtimeMs(start: bigint): number {
