@@ -383,8 +383,10 @@ export class ValidatedConnection {
     const hasId = id !== undefined;
     // Envelope rules as the reference host's frame validator (issue 11 item 6): an id must be a
     // string, an integer written as one (`1.5` and `1e2` are not) or null; an id that is not
-    // parseable that way is answered as null.
-    const integerId = typeof id === 'number' && Number.isInteger(id) && isIntegerIdText(topLevelMemberText(this.reader.currentLine ?? '', 'id'));
+    // parseable that way is answered as null. How the id was written is read from the text only
+    // for frames with a method: responses (the intercept hot path) are matched by value.
+    const integerId = typeof id === 'number' && Number.isInteger(id)
+      && (raw.method === undefined || isIntegerIdText(topLevelMemberText(this.reader.currentLine ?? '', 'id')));
     const validId = id === null || typeof id === 'string' || integerId;
     const echo: JsonId = validId ? (id as JsonId) : null;
     if (hasId && !validId) return this.reply(null, INVALID_REQUEST);
