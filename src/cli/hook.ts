@@ -43,7 +43,8 @@ function note(text: string): void {
 }
 
 export async function hookCommand(argv: string[]): Promise<number> {
-  const startedAt = Date.now();
+  // The agent's clock started at spawn: the runtime's own start-up counts against the budget.
+  const startedAt = Date.now() - Math.round(process.uptime() * 1000);
   let values: Record<string, string | boolean | string[] | undefined>;
   let positionals: string[];
   try {

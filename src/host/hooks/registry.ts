@@ -81,6 +81,27 @@ export function listWindows(dir: string): WindowRecord[] {
   return out;
 }
 
+/** Removes the records (and sockets) of windows whose process is gone: a killed window leaves them. */
+export function removeStaleWindows(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.endsWith('.json')) continue;
+    try {
+      const r: unknown = JSON.parse(readFileSync(join(dir, name), 'utf8'));
+      if (!isRecord(r) || alive(r.pid)) continue;
+      rmSync(join(dir, name), { force: true });
+      if (r.endpoint.startsWith(dir)) rmSync(r.endpoint, { force: true });
+    } catch {
+      // being written by another window: leave it
+    }
+  }
+}
+
 const caseInsensitive = process.platform === 'win32' || process.platform === 'darwin';
 
 /** Depth of `folder` when it contains `path` (itself included), else -1. */

@@ -8,7 +8,7 @@ import type { Logger } from '../log';
 import { isAgentHookEvent } from './events';
 import { endpointPath, ensurePrivateDir, listenEndpoint, newId, newToken, PROTOCOL_VERSION, type HookReply, type HookRequest } from './endpoint';
 import { answerHookEvent, type DecisionRecord, type HookSessionPort } from './mapping';
-import { innermost, recordRuntime, removeWindowRecord, writeWindowRecord } from './registry';
+import { innermost, recordRuntime, removeStaleWindows, removeWindowRecord, writeWindowRecord } from './registry';
 
 export interface HookSessionEntry {
   /** Absolute folder path of the session. */
@@ -45,6 +45,7 @@ export class HookWindow {
   /** Creates the private directory, listens, records the runtime and this window. */
   static async open(opts: HookWindowOptions): Promise<HookWindow> {
     ensurePrivateDir(opts.dir);
+    removeStaleWindows(opts.dir);
     const id = newId();
     const token = newToken();
     const endpoint = endpointPath(opts.dir, id);

@@ -2,7 +2,7 @@
 // a running engine session behind a window endpoint, fed the documented hook inputs. One test per
 // row of the README's mapping table, then the failure rules.
 import { strict as assert } from 'node:assert';
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { listWindows } from '../../../src/host/hooks';
 import { fixture, hookOutput, runHook, scratch, TestWindow, type PluginDef } from './support';
@@ -165,9 +165,14 @@ describe('agent-hooks bridge: the mapping table, row by row (real sidecars, real
     assert.equal(rec.endpoint, w.window.endpoint);
   });
 
-  it('a stale record whose process is gone is ignored (no decision, no wait)', async () => {
+  it('a stale record whose process is gone is ignored, and the next window to open removes it', async () => {
     await open([]);
     writeFileSync(join(dir, 'dead.json'), JSON.stringify({ v: 1, id: 'dead', pid: 2 ** 22 + 17, endpoint: join(dir, 'dead.sock'), token: 'x', folders: [join(ws, 'inner')], startedAt: Date.now() + 1000 }));
+    writeFileSync(join(dir, 'dead.sock'), '');
     assert.equal(listWindows(dir).some((r) => r.id === 'dead'), false);
+    await win?.close();
+    win = await TestWindow.open(dir, ws, []);
+    assert.equal(existsSync(join(dir, 'dead.json')), false);
+    assert.equal(existsSync(join(dir, 'dead.sock')), false);
   });
 });
