@@ -14,7 +14,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 export async function benchStreams(quick: boolean): Promise<StreamFigures> {
   const chunks = quick ? 5000 : 20_000;
-  const runs = quick ? 2 : 5;
+  const runs = quick ? 3 : 11; // ~70 ms each: enough alternating runs that the medians settle
   let hub: StreamHub | undefined;
   const raw = new RawPeer(BENCH_SIDECAR);
   let sidecar: Sidecar | undefined;
