@@ -10,6 +10,7 @@ import { createSessionEngine } from '../../src/host/session';
 import type { SessionEngineOptions } from '../../src/host/session';
 import { Enablement } from '../../src/vscode/enablement';
 import { LinkedFolders } from '../../src/vscode/linking';
+import { ModelDirectory } from '../../src/vscode/lm/directory';
 import { VsCodePrompts } from '../../src/vscode/prompts';
 import { SessionManager, sessionIdFor, spawnAllowed } from '../../src/vscode/sessions';
 import { Sidecar } from '../../src/host/sidecar';
@@ -43,7 +44,7 @@ function alive(pid: number): boolean {
 }
 
 
-function manager(opts: { trusted: boolean; created?: SessionEngineOptions[] }): SessionManager {
+function manager(opts: { trusted: boolean | (() => boolean); created?: SessionEngineOptions[] }): SessionManager {
   const home = process.env.REASONIX_HOME;
   assert.ok(home, 'REASONIX_HOME is set by the in-host runner');
   const store = new SurfaceStore();
@@ -57,7 +58,7 @@ function manager(opts: { trusted: boolean; created?: SessionEngineOptions[] }): 
     linked: new LinkedFolders(new MemoryMemento()),
     enablement: new Enablement(new MemoryMemento()),
     frontEnd: new VsCodePrompts(() => undefined),
-    isTrusted: () => opts.trusted,
+    isTrusted: typeof opts.trusted === 'function' ? opts.trusted : () => opts.trusted as boolean,
     showLogs: () => undefined,
   });
 }
@@ -110,5 +111,32 @@ describe('sessions: one per folder, trust, stop budget', function () {
     await m.stopAll();
     assert.ok(Date.now() - t0 < 4000, 'stopped within the deactivate budget');
     await waitFor(() => aPids.every((p) => !alive(p)), 'no process left behind', 2000);
+  });
+
+  it('offers no language models while the workspace is untrusted, and the showcase model once it is trusted', async () => {
+    let trusted = false;
+    const isTrusted = () => trusted;
+    const m = manager({ trusted: isTrusted });
+    const models = new ModelDirectory(m, isTrusted);
+    try {
+      const dir = folder(mk(), 0);
+      await m.syncFolders([dir]);
+      assert.equal(m.sessions().length, 0, 'nothing runs untrusted');
+      assert.deepEqual(await models.list(), []);
+
+      trusted = true; // what VS Code's trust grant leads to: the folders are synced again
+      await m.syncFolders([dir]);
+      await waitFor(() => m.sessions()[0]?.engine.plugins().some((p) => p.pluginId === 'showcase' && p.state === 'running'), 'showcase running once trusted');
+      const offered = await models.list();
+      assert.ok(offered.some((e) => e.ref === 'plugin/showcase/echo/echo-1'), `the showcase model is offered: ${offered.map((e) => e.ref).join(', ')}`);
+      assert.ok(offered.every((e) => e.pluginId === 'showcase'), 'only the showcase serves models here');
+
+      // The directory itself asks the trust gate on every listing, not only the session manager.
+      trusted = false;
+      assert.deepEqual(await models.list(), []);
+    } finally {
+      models.dispose();
+      await m.stopAll();
+    }
   });
 });
