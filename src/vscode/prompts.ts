@@ -3,8 +3,8 @@
 // is visible, else one native step per field. Dismissal always answers {cancelled:true}; an
 // aborted request (the sidecar went away, a newer generation) closes whatever is showing.
 import * as vscode from 'vscode';
-import type { FieldKind, FormField, FormValues, PromptAnswer, PromptRequest, Surface } from '../host/ui/model';
 import type { UiFrontEnd } from '../host/session';
+import type { FieldKind, FormField, FormValues, PromptAnswer, PromptRequest, Surface } from '../protocol';
 
 /** What prompts need from the Surfaces view (src/vscode/surfaces). */
 export interface FormHost {

@@ -1,6 +1,6 @@
 // How a form's fields turn into answer values. Shared: the webview uses it to seed controls and
 // check required fields, the extension uses it to refuse submissions that don't fit the form.
-import type { FieldKind, FormField, FormPayload, FormValues, PromptRequest } from '../host/ui/model';
+import type { FieldKind, FormField, FormPayload, FormValues, PromptRequest } from '../protocol/surfaces';
 
 export type FieldValue = boolean | string | string[];
 

@@ -1,7 +1,7 @@
 // In-host: each host/ui/request kind answered through real VS Code quick input.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { FormField, PromptAnswer, PromptRequest } from '../../src/host/ui/model';
+import type { FormField, PromptAnswer, PromptRequest } from '../../src/protocol';
 import { VsCodePrompts, questionsOf } from '../../src/vscode/prompts';
 
 function request(kind: FormField['kind'], fields: FormField[], message = 'Question?'): PromptRequest {

@@ -4,7 +4,7 @@
 import type { ProviderDescriptor } from '../../protocol';
 import type { PluginSpec } from '../plugins/types';
 import type { EngineState } from '../supervision';
-import type { FormValues, PromptAnswer, PromptRequest, Surface, SurfaceChange } from '../ui/model';
+import type { FormValues, PromptAnswer, PromptRequest, Surface, SurfaceChange } from '../../protocol';
 
 export interface Disposable {
   dispose(): void;

@@ -6,6 +6,11 @@
 // only adds what the schema leaves open (the strict payload decoders).
 import {
   ProtocolError,
+  type FieldKind,
+  type FormPayload,
+  type FormValues,
+  type PromptRequest,
+  type SurfaceOrigin,
   type UIActionParams,
   type UIActionResult,
   type UIPublishParams,
@@ -20,7 +25,6 @@ import { redact } from '../redact';
 import { ACTION_ID, actionName, declareActions, type ActionSet } from './actions';
 import { SurfaceBudget, type SurfaceLimits } from './budget';
 import { decodePublishPayload, decodeRequestPayload } from './decode';
-import type { FieldKind, FormPayload, FormValues, PromptRequest, Surface, SurfaceOrigin } from './model';
 import type { ActionEntry, ActionResult, UiClient, UiFrontEnd } from './ports';
 import type { NotificationSurface, SurfaceStore } from './store';
 
@@ -304,5 +308,3 @@ function questionsOf(kind: FieldKind, form: FormPayload): FormPayload {
 function isStringRecord(v: unknown): v is Record<string, string> {
   return !!v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
 }
-
-export type { Surface };

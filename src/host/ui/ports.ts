@@ -1,7 +1,6 @@
 // The narrow ports of the UI hub: the sidecar connection it calls back (actions, submit) and the
 // front end that shows notifications and prompts (the VS Code face and the CLI each implement it).
-import type { ErrorReason, UIActionDecl } from '../../protocol';
-import type { PromptAnswer, PromptRequest, Surface } from './model';
+import type { ErrorReason, PromptAnswer, PromptRequest, Surface, UIActionDecl } from '../../protocol';
 
 export interface UiRequestOptions {
   timeoutMs?: number;

@@ -1,7 +1,7 @@
 // The surfaces every session's UI hub stores, keyed by (sessionKey, pluginId, surfaceId), with
 // change events for the front ends (snapshot, then deltas). Notifications are transient: only a
 // small bounded list of recent ones is kept.
-import { surfaceKey, type Surface, type SurfaceChange, type SurfaceOrigin, type SurfacePayload } from './model';
+import { surfaceKey, type Surface, type SurfaceChange, type SurfaceOrigin, type SurfacePayload } from '../../protocol';
 
 export interface Disposable {
   dispose(): void;

@@ -2,8 +2,7 @@
 // in Node: it feeds every connected webview (sidebar view, editor panel) a snapshot when the view
 // says `ready` and deltas after, decodes everything a view posts, and routes user intents to the
 // engine only after checking them against the surfaces the engine actually published.
-import type { FormValues, PromptAnswer, PromptRequest, Surface, SurfaceChange } from '../../host/ui/model';
-import { surfaceKey } from '../../host/ui/model';
+import { surfaceKey, type FormValues, type PromptAnswer, type PromptRequest, type Surface, type SurfaceChange } from '../../protocol';
 import { checkSubmission, promptFields } from '../../webviewProtocol/forms';
 import { isAllowedLink } from '../../webviewProtocol/links';
 import type { Drafts, EmptyState, HostToView, ViewPrompt, ViewToHost } from '../../webviewProtocol/messages';

@@ -1,6 +1,6 @@
 // Public API of the Surfaces webview for src/vscode/extension.ts.
 import type * as vscode from 'vscode';
-import type { FormValues, Surface, SurfaceChange } from '../../host/ui/model';
+import type { FormValues, Surface, SurfaceChange } from '../../protocol';
 import type { EmptyState } from '../../webviewProtocol/messages';
 import { createSurfaces, type SurfacesController } from './register';
 

@@ -1,7 +1,7 @@
 // VS Code wiring of the Surfaces webview: the sidebar view `reasonix.surfaces`, the optional
 // editor panel (restored after a window reload by a serializer), and the command that opens it.
 import * as vscode from 'vscode';
-import type { PromptAnswer, PromptRequest } from '../../host/ui/model';
+import type { PromptAnswer, PromptRequest } from '../../protocol';
 import type { Drafts } from '../../webviewProtocol/messages';
 import { SurfacesHub, type Connection, type HubSink, type HubSource } from './hub';
 import { newNonce, surfacesHtml } from './html';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { checkSubmission, defaultValue, initialValues, missingRequired, promptFields, sameFieldShape } from '../../../src/webviewProtocol/forms';
 import { isAllowedImage, isAllowedLink } from '../../../src/webviewProtocol/links';
 import { VIEW_LIMITS, decodeViewMessage } from '../../../src/webviewProtocol/validate';
-import type { FormField } from '../../../src/host/ui/model';
+import type { FormField } from '../../../src/protocol';
 
 const ok = (raw: unknown) => {
   const r = decodeViewMessage(raw);

@@ -1,50 +1,35 @@
-// The structured UI a sidecar may publish (HOST_SPEC §7.1/§7.2), as the UI hub stores it after
-// strict decoding and credential redaction. The webview and the CLI render exactly these shapes.
+// The surface model: the structured UI a sidecar may publish (HOST_SPEC §7.1/§7.2) as the UI hub
+// stores it after strict decoding and credential redaction. It lives on the contract floor so the
+// engine (src/host/ui), the VS Code face, the CLI and the webview share one set of shapes without
+// the webview importing the engine. The payloads are the generated decoder types (schema/host/
+// ui.json), named here for the readers; only what decoding changes is restated.
+import type {
+  UICardAction,
+  UICardField,
+  UICardPayload,
+  UIFieldKind,
+  UIFormField,
+  UIFormPayload,
+  UINotificationPayload,
+  UIPublishParams,
+  UISeverity,
+  UIStatusPayload,
+} from './generated/types';
 
-export type Severity = 'info' | 'warn' | 'error';
-export type SurfaceKind = 'status' | 'card' | 'form' | 'notification';
-export type FieldKind = 'confirm' | 'input' | 'select' | 'multiselect';
+export type Severity = UISeverity;
+export type SurfaceKind = UIPublishParams['kind'];
+export type FieldKind = UIFieldKind;
 
-export interface StatusPayload {
-  label: string;
-  detail?: string;
-  severity?: Severity;
-  progress?: number;
-}
-export interface CardField {
-  key: string;
-  value?: string;
-}
-export interface CardAction {
-  actionId: string;
-  label: string;
-}
-export interface CardPayload {
-  title?: string;
-  markdown?: string;
-  text?: string;
-  fields?: CardField[];
-  progress?: number;
-  actions?: CardAction[];
-}
-export interface FormField {
-  key: string;
-  label?: string;
-  kind: FieldKind;
-  options?: string[];
-  default?: unknown;
-  required?: boolean;
-}
-export interface FormPayload {
-  title?: string;
-  message?: string;
-  fields: FormField[];
-}
-export interface NotificationPayload {
-  title: string;
-  body?: string;
+/** A stored status: decoding turns the reference's `severity: ""` into `info`. */
+export interface StatusPayload extends Omit<UIStatusPayload, 'severity'> {
   severity?: Severity;
 }
+export type CardField = UICardField;
+export type CardAction = UICardAction;
+export type CardPayload = UICardPayload;
+export type FormField = UIFormField;
+export type FormPayload = UIFormPayload;
+export type NotificationPayload = UINotificationPayload;
 
 export type SurfacePayload =
   | { kind: 'status'; payload: StatusPayload }
