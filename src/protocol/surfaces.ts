@@ -68,6 +68,18 @@ export interface PromptRequest extends SurfaceOrigin {
 }
 export type PromptAnswer = { cancelled: true } | { cancelled: false; values: FormValues };
 
+/**
+ * The questions a `host/ui/request` asks (HOST_SPEC §7.2): its fields, or, when it has none, one
+ * question keyed `value` of the request's kind, labelled by the request's message (unlabelled
+ * without one). The UI hub expands requests with it before any front end sees them; the native
+ * prompts and the webview form ask exactly these.
+ */
+export function promptFields(req: { kind: FieldKind; payload: FormPayload }): FormField[] {
+  if (req.payload.fields.length > 0) return req.payload.fields;
+  const { kind, payload } = req;
+  return [payload.message !== undefined ? { key: 'value', kind, label: payload.message } : { key: 'value', kind }];
+}
+
 /** The identity of a surface: re-publishing the same key replaces it in place. */
 export function surfaceKey(s: { sessionKey: string; pluginId: string; surfaceId: string }): string {
   return JSON.stringify([s.sessionKey, s.pluginId, s.surfaceId]);

@@ -6,8 +6,7 @@
 // only adds what the schema leaves open (the strict payload decoders).
 import {
   ProtocolError,
-  type FieldKind,
-  type FormPayload,
+  promptFields,
   type FormValues,
   type PromptRequest,
   type SurfaceOrigin,
@@ -149,7 +148,8 @@ export class UiHub {
       this.log.debug(`stale request from ${pluginId} (session ${redact(p.sessionId)}, generation ${p.generation}) cancelled`);
       return { cancelled: true };
     }
-    const payload = questionsOf(p.kind, decodeRequestPayload(p.payload));
+    const form = decodeRequestPayload(p.payload);
+    const payload = { ...form, fields: promptFields({ kind: p.kind, payload: form }) };
     const req: PromptRequest = { ...this.origin(b), surfaceId: p.surfaceId, kind: p.kind, payload };
     const life = AbortSignal.any([signal, b.life.signal]);
     const frontEnd = await this.waitForFrontEnd(life);
@@ -296,13 +296,6 @@ export class UiHub {
       signal.addEventListener('abort', done, { once: true });
     });
   }
-}
-
-/** An empty form becomes one question keyed `value` of the request's kind, labelled by the message. */
-function questionsOf(kind: FieldKind, form: FormPayload): FormPayload {
-  if (form.fields.length > 0) return form;
-  const field = form.message !== undefined ? { key: 'value', kind, label: form.message } : { key: 'value', kind };
-  return { ...form, fields: [field] };
 }
 
 function isStringRecord(v: unknown): v is Record<string, string> {
