@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { PromptAnswer, PromptRequest } from '../../protocol';
 import type { Drafts } from '../../webviewProtocol/messages';
-import { SurfacesHub, type Connection, type HubSink, type HubSource } from './hub';
+import { SurfacesHub, type Connection, type SurfaceSink, type SurfacesViewFeed } from './hub';
 import { newNonce, surfacesHtml } from './html';
 
 export const SURFACES_VIEW_ID = 'reasonix.surfaces';
@@ -21,7 +21,7 @@ export interface SurfacesController extends vscode.Disposable {
   openAsPanel(): void;
 }
 
-export function createSurfaces(context: vscode.ExtensionContext, source: HubSource, sink: HubSink, log: vscode.LogOutputChannel): SurfacesController {
+export function createSurfaces(context: vscode.ExtensionContext, source: SurfacesViewFeed, sink: SurfaceSink, log: vscode.LogOutputChannel): SurfacesController {
   const roots = [vscode.Uri.joinPath(context.extensionUri, 'dist'), vscode.Uri.joinPath(context.extensionUri, 'media')];
   const hub = new SurfacesHub({
     source,
