@@ -19,5 +19,15 @@ export default tseslint.config(
     files: ['src/host/**/*.ts', 'src/protocol/**/*.ts', 'src/cli/**/*.ts', 'src/cli.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/host, src/protocol and the CLI must stay free of vscode.' }] }] },
   },
+  {
+    // The webview and its protocol sit on the contract floor: they may use src/protocol, never the engine.
+    files: ['webview/**/*.ts', 'src/webviewProtocol/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)src/host(/|$)|^(\\.\\./)+host(/|$)', message: 'webview/ and src/webviewProtocol/ must not import src/host: use src/protocol (e.g. src/protocol/surfaces.ts) or src/webviewProtocol.' }] },
+      ],
+    },
+  },
   { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );

@@ -2,8 +2,7 @@
 // values and which plugin groups are collapsed. Written synchronously with setState on every edit
 // (cheap, and nothing is lost if the view is torn down a moment later); mirrored to the extension
 // with a short trailing delay so another view (sidebar ↔ panel) picks the drafts up too.
-import type { FormValues } from '../src/host/ui/model';
-import type { Drafts } from '../src/webviewProtocol/messages';
+import type { Drafts, FormValues } from '../src/webviewProtocol/messages';
 import type { VsCodeApi } from './vscodeApi';
 
 interface Persisted {

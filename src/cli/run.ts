@@ -5,7 +5,7 @@ import { watch } from 'node:fs';
 import { resolve } from 'node:path';
 import { windowsTreeKill } from '../host/plugins/commandRules';
 import { ChangeBatcher } from '../host/resources';
-import type { PromptAnswer, PromptRequest, Surface } from '../host/ui/model';
+import type { PromptAnswer, PromptRequest, Surface } from '../protocol';
 import { intOption, jsonOption, makeOut, parse, UsageError, type Out } from './args';
 import { openHeadlessSession, stderrLogger } from './headless';
 import { loadPlugins } from './loadPlugin';

@@ -3,3 +3,4 @@ export * from './generated/contract';
 export type * from './generated/types';
 export * from './errors';
 export * from './validate';
+export * from './surfaces';

@@ -1,6 +1,6 @@
 // The API other VS Code extensions get from `vscode.extensions.getExtension('reasonix.reasonix-vscode-host').exports`
 // (documented in docs/api.md). It reads the live sessions; it never starts anything itself.
-import type { Surface, SurfaceChange } from '../host/ui/model';
+import type { Surface, SurfaceChange } from '../protocol';
 import type { RunActionArgs, RunOutcome } from './actions';
 import type { ActionInfo, Disposable, HookOutcome, ModelInfo, StreamHandle, SurfaceFeed } from '../host/session';
 import { rowsOf } from './rows';

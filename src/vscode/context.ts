@@ -18,7 +18,7 @@ import { SessionManager } from './sessions';
 import { readSettings } from './settings';
 import { StatusBar } from './statusBar';
 import { registerSurfaces, type SurfacesController } from './surfaces';
-import { surfaceSink, surfaceSource } from './surfacesBridge';
+import { surfaceSink, surfacesViewFeed } from './surfacesBridge';
 import { SupervisionTree } from './supervisionTree';
 
 export class Ctx implements vscode.Disposable {
@@ -60,7 +60,7 @@ export class Ctx implements vscode.Disposable {
       models,
     });
     const lm = registerLanguageModels(models, this.log);
-    this.surfaces = registerSurfaces(ext, surfaceSource(this.store, this.sessions, isTrusted), surfaceSink(this.sessions), this.log.channel);
+    this.surfaces = registerSurfaces(ext, surfacesViewFeed(this.store, this.sessions, isTrusted), surfaceSink(this.sessions), this.log.channel);
     this.api = createApi(this.sessions, this.store, (a) => runAction(this.sessions, a), () => ({ activationMs: this.activationMs, activationCpuMs: this.activationCpuMs }), (key, id) => this.agentHooks.decisions(key, id));
     this.subs.push(
       this.log,

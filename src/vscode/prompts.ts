@@ -3,8 +3,8 @@
 // is visible, else one native step per field. Dismissal always answers {cancelled:true}; an
 // aborted request (the sidecar went away, a newer generation) closes whatever is showing.
 import * as vscode from 'vscode';
-import type { FieldKind, FormField, FormValues, PromptAnswer, PromptRequest, Surface } from '../host/ui/model';
 import type { UiFrontEnd } from '../host/session';
+import { promptFields, type FieldKind, type FormField, type FormValues, type PromptAnswer, type PromptRequest, type Surface } from '../protocol';
 
 /** What prompts need from the Surfaces view (src/vscode/surfaces). */
 export interface FormHost {
@@ -14,12 +14,6 @@ export interface FormHost {
 
 const CANCELLED: PromptAnswer = { cancelled: true };
 type Answer = boolean | string | string[];
-
-/** A request with no fields is one question keyed `value` of the request's kind (HOST_SPEC §7.2). */
-export function questionsOf(req: PromptRequest): FormField[] {
-  if (req.payload.fields.length > 0) return req.payload.fields;
-  return [{ key: 'value', kind: req.kind, label: req.payload.message ?? req.payload.title ?? 'Answer' }];
-}
 
 export class VsCodePrompts implements UiFrontEnd {
   constructor(
@@ -43,7 +37,7 @@ export class VsCodePrompts implements UiFrontEnd {
 
   async prompt(req: PromptRequest, signal: AbortSignal): Promise<PromptAnswer> {
     if (signal.aborted) return CANCELLED;
-    const questions = questionsOf(req);
+    const questions = promptFields(req);
     const host = this.formHost();
     if (questions.length > 1 && host?.isVisible()) return host.showPrompt(req, signal);
     const values: FormValues = {};

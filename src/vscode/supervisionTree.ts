@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { redact } from '../host/redact';
 import type { SurfaceFeed } from '../host/session';
 import { formatUptime, fullTrustLines, pluginAccessibleName, type DisplayState } from '../host/supervision';
-import type { Severity, StatusPayload, Surface } from '../host/ui/model';
+import type { Severity, StatusPayload, Surface } from '../protocol';
 import { rowsOf, type Row } from './rows';
 import type { FolderSession, SessionManager } from './sessions';
 

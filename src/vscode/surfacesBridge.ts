@@ -5,9 +5,9 @@ import * as vscode from 'vscode';
 import type { SurfaceStore } from '../host/ui';
 import { rowsOf } from './rows';
 import type { SessionManager } from './sessions';
-import type { EmptyState, SurfaceSink, SurfaceSource } from './surfaces';
+import type { EmptyState, SurfaceSink, SurfacesViewFeed } from './surfaces';
 
-export function surfaceSource(store: SurfaceStore, sessions: SessionManager, isTrusted: () => boolean): SurfaceSource {
+export function surfacesViewFeed(store: SurfaceStore, sessions: SessionManager, isTrusted: () => boolean): SurfacesViewFeed {
   const emptyState = (): EmptyState => {
     if (!isTrusted()) return 'untrusted';
     const rows = rowsOf(sessions.sessions());

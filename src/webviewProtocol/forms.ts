@@ -1,14 +1,11 @@
 // How a form's fields turn into answer values. Shared: the webview uses it to seed controls and
 // check required fields, the extension uses it to refuse submissions that don't fit the form.
-import type { FieldKind, FormField, FormPayload, FormValues, PromptRequest } from '../host/ui/model';
+import type { FieldKind, FormField, FormPayload, FormValues } from '../protocol/surfaces';
+
+/** The questions a prompt asks (one `value` question when it has no fields), shared with the engine. */
+export { promptFields } from '../protocol/surfaces';
 
 export type FieldValue = boolean | string | string[];
-
-/** A request with no fields is one question keyed `value` of the request's kind (HOST_SPEC §7.2). */
-export function promptFields(req: Pick<PromptRequest, 'kind' | 'payload'>): FormField[] {
-  if (req.payload.fields.length > 0) return req.payload.fields;
-  return [{ key: 'value', kind: req.kind, label: req.payload.message ?? 'Value', required: req.kind !== 'confirm' }];
-}
 
 /** The value a control starts with: the declared default when it fits the kind, else empty. */
 export function defaultValue(field: FormField): FieldValue {

@@ -1,7 +1,13 @@
 // The typed message protocol between the Surfaces webview and the extension host. Both sides
 // import these types; the extension validates every view→host message (validate.ts) because a
 // webview is an untrusted renderer as far as the extension is concerned.
-import type { FormValues, PromptAnswer, PromptRequest, Surface } from '../host/ui/model';
+// The surface model comes from the contract floor (src/protocol/surfaces.ts, not the protocol
+// barrel, which would pull the validators into the browser bundle); it is re-exported here so the
+// view has one door and never reaches into the engine.
+import type { FormValues, PromptAnswer, PromptRequest, Surface } from '../protocol/surfaces';
+
+export type { CardPayload, FormField, FormValues, NotificationPayload, Severity, StatusPayload, Surface, SurfaceKind } from '../protocol/surfaces';
+export { surfaceKey } from '../protocol/surfaces';
 
 export type EmptyState = 'no-extensions' | 'untrusted' | 'all-stopped' | null;
 

@@ -1,7 +1,7 @@
 // Strict decoder of every view→host message. The webview renders sidecar content, so the
 // extension treats whatever it posts as untrusted input: unknown types, unknown keys, wrong
 // types and oversize values are all refused with a reason that can be logged.
-import type { FormValues, PromptAnswer } from '../host/ui/model';
+import type { FormValues, PromptAnswer } from '../protocol/surfaces';
 import type { Drafts, ViewToHost } from './messages';
 
 export const VIEW_LIMITS = {

@@ -1,8 +1,8 @@
 // In-host: each host/ui/request kind answered through real VS Code quick input.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { FormField, PromptAnswer, PromptRequest } from '../../src/host/ui/model';
-import { VsCodePrompts, questionsOf } from '../../src/vscode/prompts';
+import { promptFields, type FormField, type PromptAnswer, type PromptRequest } from '../../src/protocol';
+import { VsCodePrompts } from '../../src/vscode/prompts';
 
 function request(kind: FormField['kind'], fields: FormField[], message = 'Question?'): PromptRequest {
   return { sessionKey: 'file:///ws', folderName: 'ws', pluginId: 'demo', generation: 1, surfaceId: 'q', kind, payload: { title: 'Demo', message, fields } };
@@ -29,7 +29,7 @@ describe('prompts: host/ui/request in native VS Code UI', function () {
   const accept = 'workbench.action.acceptSelectedQuickOpenItem';
 
   it('asks an empty-fields request as one question keyed "value"', () => {
-    const q = questionsOf(request('input', []));
+    const q = promptFields(request('input', []));
     assert.deepEqual(q, [{ key: 'value', kind: 'input', label: 'Question?' }]);
   });
 

@@ -3,8 +3,7 @@
 // --vscode-* variables test/webview/themes/ holds; focus kept across re-renders; one polite
 // announcement per change; errors tied to their fields; reduced motion; a narrow, zoomed side bar.
 import * as assert from 'node:assert/strict';
-import type { Surface } from '../../src/host/ui/model';
-import { surfaceKey } from '../../src/host/ui/model';
+import { surfaceKey, type Surface } from '../../src/protocol';
 import type { HostToView, ViewPrompt } from '../../src/webviewProtocol/messages';
 import { card, form, notification, republish, status } from '../unit/webview/fixtures';
 import { Harness, THEMES, type AxeViolation } from './harness';

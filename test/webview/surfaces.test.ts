@@ -1,7 +1,6 @@
 // The built webview in headless Chromium under the extension's real CSP.
 import * as assert from 'node:assert/strict';
-import type { Surface } from '../../src/host/ui/model';
-import { surfaceKey } from '../../src/host/ui/model';
+import { surfaceKey, type Surface } from '../../src/protocol';
 import type { HostToView, ViewToHost } from '../../src/webviewProtocol/messages';
 import { card, form, notification, republish, status } from '../unit/webview/fixtures';
 import { Harness } from './harness';

@@ -1,7 +1,7 @@
 // One polite live region for the whole view. A status that changes and a notification that
 // arrives are said once, from deltas only (never from a snapshot or a re-render that changed
 // nothing audible); several in one burst are said together.
-import type { Surface } from '../../src/host/ui/model';
+import type { Surface } from '../../src/webviewProtocol/messages';
 import { h } from './h';
 
 const SEVERITY_WORD = { info: '', warn: 'Warning: ', error: 'Error: ' } as const;

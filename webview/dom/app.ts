@@ -1,11 +1,8 @@
 // The whole view: prompts on top, then folders → plugins → surfaces. Every update is a
 // reconciliation against keyed DOM nodes: existing nodes are patched or moved, never rebuilt, so
 // focus, scroll position and typed text survive, and nothing jumps.
-import type { Surface } from '../../src/host/ui/model';
-import { surfaceKey } from '../../src/host/ui/model';
 import { promptFields } from '../../src/webviewProtocol/forms';
-import type { EmptyState, HostToView, ViewPrompt } from '../../src/webviewProtocol/messages';
-import { promptDraftKey } from '../../src/webviewProtocol/messages';
+import { promptDraftKey, surfaceKey, type EmptyState, type HostToView, type Surface, type ViewPrompt } from '../../src/webviewProtocol/messages';
 import { SurfaceModel, type FolderGroup, type PluginGroup } from '../logic/surfaceModel';
 import { isAllowedLink } from '../../src/webviewProtocol/links';
 import type { ViewState } from '../state';

@@ -1,5 +1,5 @@
 // Pieces shared by the surface views: severity icons, progress bars, result lines.
-import type { Severity } from '../../src/host/ui/model';
+import type { Severity } from '../../src/webviewProtocol/messages';
 import { clampProgress } from '../logic/surfaceModel';
 import { h, icon, srOnly } from './h';
 

@@ -1,9 +1,8 @@
 // A form (published surface or multi-field prompt) built from @vscode-elements controls.
 // Typed values go to the persisted drafts on every edit; a re-publish that keeps the same fields
 // only patches title/message, so focus, caret and typed text are untouched.
-import type { FormField, FormValues } from '../../src/host/ui/model';
 import { initialValues, missingRequired, sameFieldShape, type FieldValue } from '../../src/webviewProtocol/forms';
-import { promptDraftKey } from '../../src/webviewProtocol/messages';
+import { promptDraftKey, type FormField, type FormValues } from '../../src/webviewProtocol/messages';
 import { ResultLine, staleBadge } from './common';
 import type { ViewContext } from './context';
 import { h, icon, newId, replace } from './h';

@@ -1,6 +1,5 @@
 // One DOM view per surface, patched in place when the surface is re-published.
-import type { CardPayload, NotificationPayload, StatusPayload, Surface } from '../../src/host/ui/model';
-import { surfaceKey } from '../../src/host/ui/model';
+import { surfaceKey, type CardPayload, type NotificationPayload, type StatusPayload, type Surface } from '../../src/webviewProtocol/messages';
 import { renderMarkdown } from '../logic/markdown';
 import { fieldText } from '../logic/surfaceModel';
 import { ResultLine, progressBar, severityIcon, staleBadge } from './common';

@@ -5,8 +5,7 @@
 // place instead of jumping to the top (no layout jumps). Generations: per (session, plugin) only
 // the newest generation seen is shown; anything older is dropped on arrival, so a late message
 // from a stopped generation can never resurrect it.
-import type { Surface, SurfaceKind } from '../../src/host/ui/model';
-import { surfaceKey } from '../../src/host/ui/model';
+import { surfaceKey, type Surface, type SurfaceKind } from '../../src/webviewProtocol/messages';
 
 export interface PluginGroup {
   /** Stable id of the group: JSON [sessionKey, pluginId]. */

@@ -4,7 +4,8 @@
 import type { ProviderDescriptor } from '../../protocol';
 import type { PluginSpec } from '../plugins/types';
 import type { EngineState } from '../supervision';
-import type { FormValues, PromptAnswer, PromptRequest, Surface, SurfaceChange } from '../ui/model';
+import type { FormValues } from '../../protocol';
+import type { UiFrontEnd } from '../ui/ports';
 
 export interface Disposable {
   dispose(): void;
@@ -80,11 +81,8 @@ export interface StreamHandle extends AsyncIterable<unknown> {
   cancel(): void;
 }
 
-/** The front end a session asks questions through (implemented by prompts.ts). */
-export interface UiFrontEnd {
-  notify(n: Surface & { kind: 'notification' }): void;
-  prompt(req: PromptRequest, signal: AbortSignal): Promise<PromptAnswer>;
-}
+/** The UI hub's ports, part of the session's port: the front end it asks, the surfaces it feeds. */
+export type { SurfaceFeed, UiFrontEnd } from '../ui/ports';
 
 export interface SessionEngine {
   readonly sessionId: string;
@@ -132,10 +130,4 @@ export interface SessionEngineOptions {
   frontEnd: UiFrontEnd;
   maxParallelStarts: number;
   startupBudgetMs: number;
-}
-
-/** The surfaces of every session, for the Surfaces view and the exported API. */
-export interface SurfaceFeed {
-  snapshot(): Surface[];
-  onDidChange(listener: (change: SurfaceChange) => void): Disposable;
 }

@@ -3,9 +3,9 @@
 // either, the publish is refused with an error and nothing is stored; replacing a surface in place
 // only counts the difference. The budget follows the store (a removed or reset surface gives its
 // room back), so the hub only asks `admit` before it upserts.
-import { ProtocolError } from '../../protocol';
-import { surfaceKey } from './model';
-import type { Disposable, SurfaceStore } from './store';
+import { ProtocolError, surfaceKey } from '../../protocol';
+import type { Disposable } from '../runtime/emitter';
+import type { SurfaceStore } from './store';
 
 export const MAX_SURFACES_PER_PLUGIN = 256;
 export const MAX_SURFACE_BYTES_PER_PLUGIN = 16 * 1024 * 1024;

@@ -1,9 +1,20 @@
 // Strict payload decoders for host/ui/publish and host/ui/request (HOST_SPEC §7.1/§7.2), followed
 // by credential redaction of every sidecar-sourced string. Form field keys are kept verbatim
 // because answers are correlated by them.
-import { ProtocolError, validateDef, type DefName } from '../../protocol';
+import {
+  ProtocolError,
+  validateDef,
+  type CardPayload,
+  type DefName,
+  type FormField,
+  type FormPayload,
+  type NotificationPayload,
+  type Severity,
+  type StatusPayload,
+  type SurfaceKind,
+  type SurfacePayload,
+} from '../../protocol';
 import { redact, redactDeep } from '../redact';
-import type { CardPayload, FormField, FormPayload, NotificationPayload, Severity, StatusPayload, SurfaceKind, SurfacePayload } from './model';
 
 const DEFS: Record<SurfaceKind, DefName> = {
   status: 'UIStatusPayload',

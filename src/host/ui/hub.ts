@@ -6,6 +6,10 @@
 // only adds what the schema leaves open (the strict payload decoders).
 import {
   ProtocolError,
+  promptFields,
+  type FormValues,
+  type PromptRequest,
+  type SurfaceOrigin,
   type UIActionParams,
   type UIActionResult,
   type UIPublishParams,
@@ -20,7 +24,6 @@ import { redact } from '../redact';
 import { ACTION_ID, actionName, declareActions, type ActionSet } from './actions';
 import { SurfaceBudget, type SurfaceLimits } from './budget';
 import { decodePublishPayload, decodeRequestPayload } from './decode';
-import type { FieldKind, FormPayload, FormValues, PromptRequest, Surface, SurfaceOrigin } from './model';
 import type { ActionEntry, ActionResult, UiClient, UiFrontEnd } from './ports';
 import type { NotificationSurface, SurfaceStore } from './store';
 
@@ -145,7 +148,8 @@ export class UiHub {
       this.log.debug(`stale request from ${pluginId} (session ${redact(p.sessionId)}, generation ${p.generation}) cancelled`);
       return { cancelled: true };
     }
-    const payload = questionsOf(p.kind, decodeRequestPayload(p.payload));
+    const form = decodeRequestPayload(p.payload);
+    const payload = { ...form, fields: promptFields({ kind: p.kind, payload: form }) };
     const req: PromptRequest = { ...this.origin(b), surfaceId: p.surfaceId, kind: p.kind, payload };
     const life = AbortSignal.any([signal, b.life.signal]);
     const frontEnd = await this.waitForFrontEnd(life);
@@ -294,15 +298,6 @@ export class UiHub {
   }
 }
 
-/** An empty form becomes one question keyed `value` of the request's kind, labelled by the message. */
-function questionsOf(kind: FieldKind, form: FormPayload): FormPayload {
-  if (form.fields.length > 0) return form;
-  const field = form.message !== undefined ? { key: 'value', kind, label: form.message } : { key: 'value', kind };
-  return { ...form, fields: [field] };
-}
-
 function isStringRecord(v: unknown): v is Record<string, string> {
   return !!v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
 }
-
-export type { Surface };

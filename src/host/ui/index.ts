@@ -2,7 +2,6 @@
 export { ACTION_ID, actionName, declareActions, parseActionName, type ActionSet, type DeclaredAction } from './actions';
 export { decodePublishPayload, decodeRequestPayload } from './decode';
 export { UiHub, type UiHubOptions } from './hub';
-export * from './model';
-export type { ActionEntry, ActionResult, UiClient, UiFrontEnd, UiRequestOptions } from './ports';
+export type { ActionEntry, ActionResult, SurfaceFeed, UiClient, UiFrontEnd, UiRequestOptions } from './ports';
 export { attachSidecar, uiHandlers, type UiHandlers, type UiSidecar } from './sidecar';
-export { SurfaceStore, type Disposable, type NotificationSurface, type SurfaceStoreOptions } from './store';
+export { SurfaceStore, type NotificationSurface, type SurfaceStoreOptions } from './store';

@@ -3,7 +3,7 @@
 import type { UIActionDecl, UIPublishParams, UIPublishResult, UIRequestParams, UIRequestResult } from '../../protocol';
 import type { UiHub } from './hub';
 import type { UiRequestOptions } from './ports';
-import type { Disposable } from './store';
+import type { Disposable } from '../runtime/emitter';
 
 export interface UiHandlers {
   uiPublish(params: UIPublishParams): UIPublishResult;

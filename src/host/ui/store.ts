@@ -1,11 +1,9 @@
 // The surfaces every session's UI hub stores, keyed by (sessionKey, pluginId, surfaceId), with
 // change events for the front ends (snapshot, then deltas). Notifications are transient: only a
 // small bounded list of recent ones is kept.
-import { surfaceKey, type Surface, type SurfaceChange, type SurfaceOrigin, type SurfacePayload } from './model';
-
-export interface Disposable {
-  dispose(): void;
-}
+import { surfaceKey, type Surface, type SurfaceChange, type SurfaceOrigin, type SurfacePayload } from '../../protocol';
+import { Emitter, type Disposable } from '../runtime/emitter';
+import type { SurfaceFeed } from './ports';
 
 export type NotificationSurface = Surface & { kind: 'notification' };
 
@@ -15,10 +13,11 @@ export interface SurfaceStoreOptions {
   now?: () => number;
 }
 
-export class SurfaceStore {
+export class SurfaceStore implements SurfaceFeed {
   private readonly surfaces = new Map<string, Surface>();
   private readonly recent: NotificationSurface[] = [];
-  private readonly listeners = new Set<(change: SurfaceChange) => void>();
+  /** A broken front end cannot break the hub or the other front ends: the emitter isolates listeners. */
+  private readonly changes = new Emitter<SurfaceChange>();
   private revision = 0;
   private readonly maxNotifications: number;
   private readonly now: () => number;
@@ -33,7 +32,7 @@ export class SurfaceStore {
     const surface = { ...origin, ...content, surfaceId, revision: ++this.revision, updatedAt: this.now(), stale: false } as Surface;
     if (surface.kind === 'notification') return this.addNotification(surface as NotificationSurface);
     this.surfaces.set(surfaceKey(surface), surface);
-    this.emit({ type: 'upsert', surface });
+    this.changes.fire({ type: 'upsert', surface });
     return surface;
   }
 
@@ -47,7 +46,7 @@ export class SurfaceStore {
       if (s.sessionKey !== sessionKey || s.pluginId !== pluginId || s.stale) continue;
       const next = { ...s, stale: true, revision: ++this.revision, updatedAt: this.now() };
       this.surfaces.set(key, next);
-      this.emit({ type: 'upsert', surface: next });
+      this.changes.fire({ type: 'upsert', surface: next });
     }
   }
 
@@ -56,7 +55,7 @@ export class SurfaceStore {
     for (const [key, s] of [...this.surfaces]) {
       if (s.sessionKey !== sessionKey || s.pluginId !== pluginId || !s.stale) continue;
       this.surfaces.delete(key);
-      this.emit({ type: 'remove', key });
+      this.changes.fire({ type: 'remove', key });
     }
   }
 
@@ -65,14 +64,14 @@ export class SurfaceStore {
     for (const [key, s] of [...this.surfaces]) {
       if (s.sessionKey !== sessionKey) continue;
       this.surfaces.delete(key);
-      this.emit({ type: 'remove', key });
+      this.changes.fire({ type: 'remove', key });
     }
   }
 
   clear(): void {
     this.surfaces.clear();
     this.recent.length = 0;
-    this.emit({ type: 'reset' });
+    this.changes.fire({ type: 'reset' });
   }
 
   /** Stored surfaces, newest first. */
@@ -86,23 +85,12 @@ export class SurfaceStore {
   }
 
   onDidChange(listener: (change: SurfaceChange) => void): Disposable {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    return this.changes.event(listener);
   }
 
   private addNotification(n: NotificationSurface): NotificationSurface {
     this.recent.push(n);
     if (this.recent.length > this.maxNotifications) this.recent.splice(0, this.recent.length - this.maxNotifications);
     return n;
-  }
-
-  private emit(change: SurfaceChange): void {
-    for (const l of [...this.listeners]) {
-      try {
-        l(change);
-      } catch {
-        // A broken front end must not break the hub or the other front ends.
-      }
-    }
   }
 }

@@ -2,17 +2,15 @@
 // in Node: it feeds every connected webview (sidebar view, editor panel) a snapshot when the view
 // says `ready` and deltas after, decodes everything a view posts, and routes user intents to the
 // engine only after checking them against the surfaces the engine actually published.
-import type { FormValues, PromptAnswer, PromptRequest, Surface, SurfaceChange } from '../../host/ui/model';
-import { surfaceKey } from '../../host/ui/model';
+import type { Disposable } from '../../host/runtime/emitter';
+import type { SurfaceFeed } from '../../host/session';
+import { surfaceKey, type FormValues, type PromptAnswer, type PromptRequest, type Surface, type SurfaceChange } from '../../protocol';
 import { checkSubmission, promptFields } from '../../webviewProtocol/forms';
 import { isAllowedLink } from '../../webviewProtocol/links';
 import type { Drafts, EmptyState, HostToView, ViewPrompt, ViewToHost } from '../../webviewProtocol/messages';
 import { promptDraftKey } from '../../webviewProtocol/messages';
 import { decodeViewMessage } from '../../webviewProtocol/validate';
 
-export interface Disposable {
-  dispose(): void;
-}
 export interface Origin {
   sessionKey: string;
   pluginId: string;
@@ -21,13 +19,13 @@ export interface Verdict {
   accepted: boolean;
   message?: string;
 }
-export interface HubSource {
-  snapshot(): Surface[];
-  onDidChange(listener: (change: SurfaceChange) => void): Disposable;
+/** What the Surfaces view shows: the window's surface feed, and why it is empty when it is. */
+export interface SurfacesViewFeed extends SurfaceFeed {
   emptyState(): EmptyState;
   onDidChangeEmptyState(listener: () => void): Disposable;
 }
-export interface HubSink {
+/** Where the view's user intents go: the session and plugin a surface came from. */
+export interface SurfaceSink {
   runAction(origin: Origin, actionId: string): Promise<Verdict>;
   submitForm(origin: Origin, surfaceId: string, values: FormValues): Promise<Verdict>;
 }
@@ -37,8 +35,8 @@ export interface HubLog {
   warn(msg: string): void;
 }
 export interface HubDeps {
-  source: HubSource;
-  sink: HubSink;
+  source: SurfacesViewFeed;
+  sink: SurfaceSink;
   log: HubLog;
   /** Open an already-validated http/https/mailto URL (VS Code shows its own confirmation). */
   openExternal(url: string): Promise<unknown>;

@@ -1,9 +1,9 @@
 // VS Code wiring of the Surfaces webview: the sidebar view `reasonix.surfaces`, the optional
 // editor panel (restored after a window reload by a serializer), and the command that opens it.
 import * as vscode from 'vscode';
-import type { PromptAnswer, PromptRequest } from '../../host/ui/model';
+import type { PromptAnswer, PromptRequest } from '../../protocol';
 import type { Drafts } from '../../webviewProtocol/messages';
-import { SurfacesHub, type Connection, type HubSink, type HubSource } from './hub';
+import { SurfacesHub, type Connection, type SurfaceSink, type SurfacesViewFeed } from './hub';
 import { newNonce, surfacesHtml } from './html';
 
 export const SURFACES_VIEW_ID = 'reasonix.surfaces';
@@ -21,7 +21,7 @@ export interface SurfacesController extends vscode.Disposable {
   openAsPanel(): void;
 }
 
-export function createSurfaces(context: vscode.ExtensionContext, source: HubSource, sink: HubSink, log: vscode.LogOutputChannel): SurfacesController {
+export function createSurfaces(context: vscode.ExtensionContext, source: SurfacesViewFeed, sink: SurfaceSink, log: vscode.LogOutputChannel): SurfacesController {
   const roots = [vscode.Uri.joinPath(context.extensionUri, 'dist'), vscode.Uri.joinPath(context.extensionUri, 'media')];
   const hub = new SurfacesHub({
     source,

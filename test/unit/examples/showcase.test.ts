@@ -3,10 +3,9 @@ import * as assert from 'node:assert/strict';
 import { accessSync, constants, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { validateParams, validateResult, validateDef, type UIRequestParams } from '../../../src/protocol';
+import { validateParams, validateResult, validateDef, type CardPayload, type StatusPayload, type SurfaceKind, type UIRequestParams } from '../../../src/protocol';
 import { ContentStore } from '../../../src/host/content/store';
 import { decodePublishPayload, decodeRequestPayload, ACTION_ID } from '../../../src/host/ui';
-import type { CardPayload, StatusPayload, SurfaceKind } from '../../../src/host/ui';
 import { EXAMPLES, SidecarDriver, expandedCommand, readManifest, type DriverOptions, type Frame } from './driver';
 
 const ROOT = path.join(EXAMPLES, 'showcase');

@@ -1,6 +1,6 @@
 // In-process doubles for the UI hub's ports.
-import type { UIActionDecl } from '../../../src/protocol';
-import type { PromptAnswer, PromptRequest, Surface, UiClient, UiFrontEnd } from '../../../src/host/ui';
+import type { PromptAnswer, PromptRequest, Surface, UIActionDecl } from '../../../src/protocol';
+import type { UiClient, UiFrontEnd } from '../../../src/host/ui';
 
 export class FakeUiClient implements UiClient {
   state = 'running';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { ProtocolError, type UIPublishParams, type UIRequestParams } from '../../../src/protocol';
-import { SurfaceStore, UiHub, type SurfaceChange } from '../../../src/host/ui';
+import { ProtocolError, type SurfaceChange, type UIPublishParams, type UIRequestParams } from '../../../src/protocol';
+import { SurfaceStore, UiHub } from '../../../src/host/ui';
 import { FakeFrontEnd, FakeUiClient } from './fakes';
 
 const SECRET = 'api_key=sk-live-abcdef0123456789XYZ';

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { SurfaceStore, surfaceKey, type SurfaceChange } from '../../../src/host/ui';
+import { surfaceKey, type SurfaceChange } from '../../../src/protocol';
+import { SurfaceStore } from '../../../src/host/ui';
 
 const origin = (sessionKey: string, pluginId: string, generation = 1) => ({ sessionKey, folderName: sessionKey, pluginId, generation });
 

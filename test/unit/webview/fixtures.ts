@@ -1,5 +1,5 @@
 // Surface builders shared by the Node and browser tests of the Surfaces webview.
-import type { CardPayload, FormPayload, NotificationPayload, StatusPayload, Surface } from '../../../src/host/ui/model';
+import type { CardPayload, FormPayload, NotificationPayload, StatusPayload, Surface } from '../../../src/protocol';
 
 let revision = 0;
 let clock = 1_700_000_000_000;

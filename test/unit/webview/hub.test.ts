@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { FormValues, PromptRequest, Surface, SurfaceChange } from '../../../src/host/ui/model';
-import { surfaceKey } from '../../../src/host/ui/model';
+import { surfaceKey, type FormValues, type PromptRequest, type Surface, type SurfaceChange } from '../../../src/protocol';
 import type { Drafts, EmptyState, HostToView } from '../../../src/webviewProtocol/messages';
 import { SurfacesHub, type HubDeps, type Origin, type Verdict } from '../../../src/vscode/surfaces/hub';
 import { card, form, republish, status } from './fixtures';

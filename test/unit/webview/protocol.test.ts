@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { checkSubmission, defaultValue, initialValues, missingRequired, promptFields, sameFieldShape } from '../../../src/webviewProtocol/forms';
 import { isAllowedImage, isAllowedLink } from '../../../src/webviewProtocol/links';
 import { VIEW_LIMITS, decodeViewMessage } from '../../../src/webviewProtocol/validate';
-import type { FormField } from '../../../src/host/ui/model';
+import type { FormField } from '../../../src/protocol';
 
 const ok = (raw: unknown) => {
   const r = decodeViewMessage(raw);
@@ -81,7 +81,8 @@ describe('webview protocol: forms', () => {
   ];
 
   it('treats an empty-field request as one question keyed value', () => {
-    assert.deepEqual(promptFields({ kind: 'select', payload: { message: 'Pick', fields: [] } }), [{ key: 'value', kind: 'select', label: 'Pick', required: true }]);
+    assert.deepEqual(promptFields({ kind: 'select', payload: { message: 'Pick', fields: [] } }), [{ key: 'value', kind: 'select', label: 'Pick' }]);
+    assert.deepEqual(promptFields({ kind: 'confirm', payload: { title: 'Deploy', fields: [] } }), [{ key: 'value', kind: 'confirm' }], 'no message: an unlabelled question, as the UI hub asks it');
     assert.equal(promptFields({ kind: 'input', payload: { fields } }), fields);
   });
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { surfaceKey } from '../../../src/host/ui/model';
+import { surfaceKey } from '../../../src/protocol';
 import { RECENT_NOTIFICATIONS, SurfaceModel, clampProgress, fieldText } from '../../../webview/logic/surfaceModel';
 import { card, form, notification, republish, status } from './fixtures';
 

@@ -1,0 +1,92 @@
+// The surface model: the structured UI a sidecar may publish (HOST_SPEC §7.1/§7.2) as the UI hub
+// stores it after strict decoding and credential redaction. It lives on the contract floor so the
+// engine (src/host/ui), the VS Code face, the CLI and the webview share one set of shapes without
+// the webview importing the engine. The payloads are the generated decoder types (schema/host/
+// ui.json), named here for the readers; only what decoding changes is restated.
+import type {
+  UICardAction,
+  UICardField,
+  UICardPayload,
+  UIFieldKind,
+  UIFormField,
+  UIFormPayload,
+  UINotificationPayload,
+  UIPublishParams,
+  UISeverity,
+  UIStatusPayload,
+} from './generated/types';
+
+export type Severity = UISeverity;
+export type SurfaceKind = UIPublishParams['kind'];
+export type FieldKind = UIFieldKind;
+
+/** A stored status: decoding turns the reference's `severity: ""` into `info`. */
+export interface StatusPayload extends Omit<UIStatusPayload, 'severity'> {
+  severity?: Severity;
+}
+export type CardField = UICardField;
+export type CardAction = UICardAction;
+export type CardPayload = UICardPayload;
+export type FormField = UIFormField;
+export type FormPayload = UIFormPayload;
+export type NotificationPayload = UINotificationPayload;
+
+export type SurfacePayload =
+  | { kind: 'status'; payload: StatusPayload }
+  | { kind: 'card'; payload: CardPayload }
+  | { kind: 'form'; payload: FormPayload }
+  | { kind: 'notification'; payload: NotificationPayload };
+
+/** Where a surface came from. `sessionKey` is the host's session (one per workspace folder). */
+export interface SurfaceOrigin {
+  sessionKey: string;
+  /** Display name of the session's folder. */
+  folderName: string;
+  pluginId: string;
+  generation: number;
+}
+
+/** One stored surface, keyed by (sessionKey, pluginId, surfaceId); re-publishing replaces it. */
+export type Surface = SurfaceOrigin &
+  SurfacePayload & {
+    surfaceId: string;
+    /** Monotonic per store; newest first ordering and cheap change detection. */
+    revision: number;
+    updatedAt: number;
+    /** True once the plugin stopped or crashed; cleared when its next generation starts. */
+    stale: boolean;
+  };
+
+/** Values a user answers a form or prompt with: confirm → boolean, input/select → string, multiselect → string[]. */
+export type FormValues = Record<string, boolean | string | string[]>;
+
+/** A blocking `host/ui/request` the front end must answer. */
+export interface PromptRequest extends SurfaceOrigin {
+  surfaceId: string;
+  kind: FieldKind;
+  payload: FormPayload;
+}
+export type PromptAnswer = { cancelled: true } | { cancelled: false; values: FormValues };
+
+/**
+ * The questions a `host/ui/request` asks (HOST_SPEC §7.2): its fields, or, when it has none, one
+ * question keyed `value` of the request's kind, labelled by the request's message (unlabelled
+ * without one). The UI hub expands requests with it before any front end sees them; the native
+ * prompts and the webview form ask exactly these.
+ */
+export function promptFields(req: { kind: FieldKind; payload: FormPayload }): FormField[] {
+  if (req.payload.fields.length > 0) return req.payload.fields;
+  const { kind, payload } = req;
+  return [payload.message !== undefined ? { key: 'value', kind, label: payload.message } : { key: 'value', kind }];
+}
+
+/** The identity of a surface: re-publishing the same key replaces it in place. */
+export function surfaceKey(s: { sessionKey: string; pluginId: string; surfaceId: string }): string {
+  return JSON.stringify([s.sessionKey, s.pluginId, s.surfaceId]);
+}
+
+/** What a surface store reports to its front ends. */
+export type SurfaceChange =
+  | { type: 'upsert'; surface: Surface }
+  | { type: 'remove'; key: string }
+  | { type: 'reset' };
