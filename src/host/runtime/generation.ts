@@ -2,7 +2,7 @@
 // Building it is all-or-nothing with respect to required plugins; optional failures are warnings.
 import { silentLogger, scopedLogger, type Logger } from '../log';
 import type { PluginSpec } from '../plugins/types';
-import { Emitter } from './emitter';
+import { Emitter, type Disposable } from './emitter';
 import { GenerationError } from './errors';
 import { launchAll } from './launch';
 import type { Sidecar } from '../sidecar';
@@ -12,7 +12,6 @@ import {
   type FailureInfo,
   type HostHandlers,
   type SessionContext,
-  type SidecarDisposable,
   type SidecarFactory,
   type SidecarHandle,
   type SidecarState,
@@ -59,7 +58,7 @@ export class RuntimeGeneration<S extends SidecarHandle = Sidecar> {
   /** Every plugin the generation was built for, sorted by id, started or not. */
   readonly plugins: readonly PluginSpec[];
   private readonly map = new Map<string, S>();
-  private readonly subscriptions = new Map<string, SidecarDisposable>();
+  private readonly subscriptions = new Map<string, Disposable>();
   private readonly failureList: FailureInfo[];
   private readonly changed = new Emitter<GenerationChange>();
   private stopping: Promise<void> | undefined;

@@ -4,11 +4,10 @@
 import type { ProviderDescriptor } from '../../protocol';
 import type { PluginSpec } from '../plugins/types';
 import type { EngineState } from '../supervision';
+import type { Disposable } from '../runtime/emitter';
 import type { FormValues, PromptAnswer, PromptRequest, Surface, SurfaceChange } from '../ui/model';
 
-export interface Disposable {
-  dispose(): void;
-}
+export type { Disposable };
 
 /** Why a sidecar failed to start or crashed (the engine's FailureInfo, redacted). */
 export interface FailureInfo {
