@@ -22,7 +22,8 @@ export interface SidecarHandle {
   onStateChange(listener: () => void): Disposable;
 }
 
-export type SidecarFactory<S extends SidecarHandle> = (opts: SidecarOptions) => S;
+/** Builds one sidecar of a generation; without a type argument it builds the engine's real `Sidecar`. */
+export type SidecarFactory<S extends SidecarHandle = Sidecar> = (opts: SidecarOptions) => S;
 
 export const realSidecarFactory: SidecarFactory<Sidecar> = (opts) => new Sidecar(opts);
 
