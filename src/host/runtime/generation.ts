@@ -18,7 +18,7 @@ import {
   type SidecarTimeouts,
   type UiHost,
 } from './port';
-import { findSlotCollision } from './slots';
+import { validateSlots } from '../intercepts/slots';
 
 export const DEFAULT_MAX_CONCURRENT = 4;
 export const DEFAULT_STARTUP_BUDGET_MS = 30_000;
@@ -196,8 +196,8 @@ export async function startGeneration<S extends SidecarHandle = Sidecar>(opts: G
       throw new GenerationError('duplicate_plugin', `plugin id "${plugins[i].id}" appears twice (${plugins[i - 1].root} and ${plugins[i].root})`, [], plugins[i].id);
     }
   }
-  const collision = findSlotCollision(plugins);
-  if (collision) throw new GenerationError('slot_collision', `runtime generation ${opts.session.generation} not started: ${collision}`);
+  const slots = validateSlots(plugins.map((p) => ({ pluginId: p.id, runtime: p.runtime })));
+  if (!slots.ok) throw new GenerationError('slot_collision', `runtime generation ${opts.session.generation} not started: ${slots.message}`);
 
   // Without a factory S is the real Sidecar (the type default); the cast only restates that.
   const factory = opts.sidecarFactory ?? (realSidecarFactory as unknown as SidecarFactory<S>);

@@ -3,5 +3,4 @@ export { RuntimeGeneration, startGeneration, DEFAULT_MAX_CONCURRENT, DEFAULT_STA
 export { SessionRuntime, type SessionRuntimeOptions, type SessionChange, type SessionRuntimePhase, type ReloadResult } from './session';
 export { GenerationError, type GenerationErrorKind } from './errors';
 export { launchAll, STOPPED_BEFORE_LAUNCH } from './launch';
-export { findSlotCollision } from './slots';
 export { realSidecarFactory, type FailureInfo, type SessionContext, type SidecarFactory, type SidecarHandle, type SidecarState } from './port';
