@@ -1,7 +1,7 @@
 // One `extension/intercept` round trip to one client: externalize the payload if needed, send
 // with the effective budget, validate the answer, and resolve/decode a replacement. Every way it
 // can go wrong comes back as a Failure (never a throw), except the caller's own cancellation.
-import { ProtocolError, isErrorReason, validateDef, type ErrorReason, type InterceptParams, type InterceptResult } from '../../protocol';
+import { ProtocolError, isErrorReason, type ErrorReason, type InterceptParams, type InterceptResult } from '../../protocol';
 import { externalizePayload, resolveReplacement, type SerializedPayload } from '../content/externalize';
 import { redact } from '../redact';
 import type { InterceptClient } from './client';
@@ -66,21 +66,15 @@ export async function ask(client: InterceptClient, ctx: AskContext): Promise<Ans
   const paramsJson = wire.externalized || ctx.payload.value === undefined
     ? undefined
     : `{"event":${JSON.stringify(params.event)},"seq":${params.seq},"payload":${ctx.payload.json},"timeoutMillis":${budget}}`;
-  let raw: unknown;
+  // The result arrives schema-valid: the client's connection checks every result once.
+  let result: InterceptResult;
   try {
-    raw = await client.request<unknown>('extension/intercept', params, { timeoutMs: budget, timeoutReason: 'intercept_timeout', signal: ctx.signal, paramsJson });
+    result = await client.request<InterceptResult>('extension/intercept', params, { timeoutMs: budget, timeoutReason: 'intercept_timeout', signal: ctx.signal, paramsJson });
   } catch (err) {
     throwIfAborted(ctx.signal);
     return failureFrom(err);
   }
   throwIfAborted(ctx.signal);
-  let result: InterceptResult;
-  if (client.validatesResults) result = raw as InterceptResult;
-  else {
-    const shape = validateDef<InterceptResult>('InterceptResult', raw);
-    if (!shape.ok) return failure('protocol_error', `invalid intercept result: ${shape.message}`);
-    result = shape.value;
-  }
   if (result.decision !== 'replace' && result.externalized !== undefined && result.externalized.length > 0) {
     // The reference validates an envelope on any answer (issue 11 item 7): a bad one is a
     // protocol error of this plugin even when the decision itself carries no replacement.

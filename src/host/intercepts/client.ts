@@ -24,11 +24,9 @@ export interface InterceptClient {
   /** Per-connection counter starting at 1; consumed once per intercept actually sent. */
   nextInterceptSeq(): number;
   /**
-   * True when `request` already resolves only with a schema-valid InterceptResult (the real
-   * connection checks every result), so the dispatcher need not validate it a second time.
-   */
-  readonly validatesResults?: boolean;
-  /** Rejects with ProtocolError (timeout → intercept_timeout, dead connection → provider_interrupted). */
+   * Resolves only with a schema-valid InterceptResult: the connection checks every result once
+   * (one check per frame), so the dispatcher never validates it again.
+   * Rejects with ProtocolError (timeout → intercept_timeout, dead connection → provider_interrupted). */
   request<R>(method: 'extension/intercept', params: InterceptParams, opts: InterceptRequestOptions): Promise<R>;
   /** Best-effort `extension/event`; false when the event was dropped. */
   sendEvent(params: EventParams): boolean;

@@ -15,8 +15,9 @@ export interface HookContextPrepare { messages?: ProviderMessage[] }
 export interface HookProviderRequest { request: ProviderRequest }
 export interface HookProviderResponse { text?: string; reasoning?: string; signature?: string; calls?: ProviderToolCall[]; usage?: ProviderUsage }
 export interface HookCompactionPrepare { messages?: ProviderMessage[]; guidance?: string }
-export interface HookSession<Phase extends SessionPhase = SessionPhase> { sessionPath?: string; phase: Phase }
-export type SessionPhase = 'start' | 'end' | 'load' | 'save' | 'rotate';
+export interface HookSession<Phase extends SessionEventPhase = SessionEventPhase> { sessionPath?: string; phase: Phase }
+/** The `phase` a `session.*` hook payload carries (not the SessionRuntime's lifecycle). */
+export type SessionEventPhase = 'start' | 'end' | 'load' | 'save' | 'rotate';
 
 /** Payload type per hook point. */
 export interface HookPayloadMap {

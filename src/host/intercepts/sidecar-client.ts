@@ -7,8 +7,6 @@ export function interceptClientFor(sidecar: Sidecar, registration: number): Inte
   return {
     pluginId: sidecar.pluginId,
     registration,
-    // ValidatedConnection checks each extension/intercept result against InterceptResult.
-    validatesResults: true,
     get runtime() {
       return sidecar.plugin.runtime;
     },

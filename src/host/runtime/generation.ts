@@ -2,7 +2,7 @@
 // Building it is all-or-nothing with respect to required plugins; optional failures are warnings.
 import { silentLogger, scopedLogger, type Logger } from '../log';
 import type { PluginSpec } from '../plugins/types';
-import { Emitter } from './emitter';
+import { Emitter, type Disposable } from './emitter';
 import { GenerationError } from './errors';
 import { launchAll } from './launch';
 import type { Sidecar } from '../sidecar';
@@ -12,14 +12,13 @@ import {
   type FailureInfo,
   type HostHandlers,
   type SessionContext,
-  type SidecarDisposable,
   type SidecarFactory,
   type SidecarHandle,
   type SidecarState,
   type SidecarTimeouts,
   type UiHost,
 } from './port';
-import { findSlotCollision } from './slots';
+import { validateSlots } from '../intercepts/slots';
 
 export const DEFAULT_MAX_CONCURRENT = 4;
 export const DEFAULT_STARTUP_BUDGET_MS = 30_000;
@@ -59,7 +58,7 @@ export class RuntimeGeneration<S extends SidecarHandle = Sidecar> {
   /** Every plugin the generation was built for, sorted by id, started or not. */
   readonly plugins: readonly PluginSpec[];
   private readonly map = new Map<string, S>();
-  private readonly subscriptions = new Map<string, SidecarDisposable>();
+  private readonly subscriptions = new Map<string, Disposable>();
   private readonly failureList: FailureInfo[];
   private readonly changed = new Emitter<GenerationChange>();
   private stopping: Promise<void> | undefined;
@@ -197,8 +196,8 @@ export async function startGeneration<S extends SidecarHandle = Sidecar>(opts: G
       throw new GenerationError('duplicate_plugin', `plugin id "${plugins[i].id}" appears twice (${plugins[i - 1].root} and ${plugins[i].root})`, [], plugins[i].id);
     }
   }
-  const collision = findSlotCollision(plugins);
-  if (collision) throw new GenerationError('slot_collision', `runtime generation ${opts.session.generation} not started: ${collision}`);
+  const slots = validateSlots(plugins.map((p) => ({ pluginId: p.id, runtime: p.runtime })));
+  if (!slots.ok) throw new GenerationError('slot_collision', `runtime generation ${opts.session.generation} not started: ${slots.message}`);
 
   // Without a factory S is the real Sidecar (the type default); the cast only restates that.
   const factory = opts.sidecarFactory ?? (realSidecarFactory as unknown as SidecarFactory<S>);

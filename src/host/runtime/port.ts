@@ -2,6 +2,7 @@
 // (src/host/sidecar) satisfies it structurally and is the default; tests or other hosts may
 // pass any factory producing something of this shape.
 import type { PluginSpec } from '../plugins/types';
+import type { Disposable } from './emitter';
 import { Sidecar, type FailureInfo, type SessionContextInput, type SidecarOptions, type SidecarState } from '../sidecar';
 
 export type { FailureInfo, SidecarState, SidecarOptions };
@@ -9,10 +10,6 @@ export type { HostHandlers, SidecarTimeouts, UiHost } from '../sidecar';
 
 /** What each sidecar of a session is told about it in `extension/initialize`. */
 export type SessionContext = SessionContextInput;
-
-export interface SidecarDisposable {
-  dispose(): void;
-}
 
 export interface SidecarHandle {
   readonly pluginId: string;
@@ -22,10 +19,11 @@ export interface SidecarHandle {
   stop(): Promise<void>;
   restart(session?: SessionContext): Promise<void>;
   /** The generation only needs to know that something changed; it reads `state` itself. */
-  onStateChange(listener: () => void): SidecarDisposable;
+  onStateChange(listener: () => void): Disposable;
 }
 
-export type SidecarFactory<S extends SidecarHandle> = (opts: SidecarOptions) => S;
+/** Builds one sidecar of a generation; without a type argument it builds the engine's real `Sidecar`. */
+export type SidecarFactory<S extends SidecarHandle = Sidecar> = (opts: SidecarOptions) => S;
 
 export const realSidecarFactory: SidecarFactory<Sidecar> = (opts) => new Sidecar(opts);
 

@@ -9,10 +9,11 @@ import { RuntimeGeneration, startGeneration, type GenerationOptions } from './ge
 import type { Sidecar } from '../sidecar';
 import type { SessionContext, SidecarHandle, SidecarState } from './port';
 
-export type SessionPhase = 'idle' | 'starting' | 'running' | 'reloading' | 'failed' | 'stopping' | 'stopped';
+/** Where the SessionRuntime's own lifecycle stands (not the `session.*` hook phase). */
+export type SessionRuntimePhase = 'idle' | 'starting' | 'running' | 'reloading' | 'failed' | 'stopping' | 'stopped';
 
 export type SessionChange =
-  | { kind: 'phase'; phase: SessionPhase }
+  | { kind: 'phase'; phase: SessionRuntimePhase }
   | { kind: 'generation'; generation: number; previous?: number }
   | { kind: 'sidecar'; generation: number; pluginId: string; state: SidecarState };
 
@@ -38,7 +39,7 @@ export class SessionRuntime<S extends SidecarHandle = Sidecar> {
   private currentGeneration: RuntimeGeneration<S> | undefined;
   private currentSub: Disposable | undefined;
   private counter = 0;
-  private phaseNow: SessionPhase = 'idle';
+  private phaseNow: SessionRuntimePhase = 'idle';
   private queue: Promise<unknown> = Promise.resolve();
   private building: AbortController | undefined;
   private stopping: Promise<void> | undefined;
@@ -64,7 +65,7 @@ export class SessionRuntime<S extends SidecarHandle = Sidecar> {
     return this.counter;
   }
 
-  get phase(): SessionPhase {
+  get phase(): SessionRuntimePhase {
     return this.phaseNow;
   }
 
@@ -182,7 +183,7 @@ export class SessionRuntime<S extends SidecarHandle = Sidecar> {
     return run;
   }
 
-  private setPhase(phase: SessionPhase): void {
+  private setPhase(phase: SessionRuntimePhase): void {
     if (phase === this.phaseNow) return;
     this.phaseNow = phase;
     this.changed.fire({ kind: 'phase', phase });

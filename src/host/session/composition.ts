@@ -11,7 +11,7 @@ import { createDispatcher, decodeHookPayload, interceptClientFor, isHookPoint, t
 import { GenerationError, SessionRuntime, type RuntimeGeneration } from '../runtime';
 import { Emitter } from '../runtime/emitter';
 import type { Sidecar, SidecarOptions } from '../sidecar';
-import { failureOf } from '../runtime/port';
+import { failureOf, type SidecarFactory } from '../runtime/port';
 import { catalog, resolveProviderRef, streamHandlers, StreamHub, UnknownModelError, type ProviderDeclarations, type ProviderRequestInput } from '../streams';
 import { attachSidecar, uiHandlers, UiHub, type SurfaceStore } from '../ui';
 import type { EngineState } from '../supervision';
@@ -22,7 +22,6 @@ import type {
 
 /** The engine's sidecar; the factory decides how it logs. */
 export type HostSidecar = Sidecar;
-export type SidecarFactory = (opts: SidecarOptions) => Sidecar;
 
 export interface CompositionDeps {
   createSidecar: SidecarFactory;

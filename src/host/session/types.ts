@@ -6,10 +6,9 @@ import type { PluginSpec } from '../plugins/types';
 import type { EngineState } from '../supervision';
 import type { FormValues } from '../../protocol';
 import type { UiFrontEnd } from '../ui/ports';
+import type { Disposable } from '../runtime/emitter';
 
-export interface Disposable {
-  dispose(): void;
-}
+export type { Disposable };
 
 /** Why a sidecar failed to start or crashed (the engine's FailureInfo, redacted). */
 export interface FailureInfo {

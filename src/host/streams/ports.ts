@@ -1,10 +1,9 @@
 // The narrow view of one sidecar connection that provider streams need. The real `Sidecar`
 // satisfies it structurally; unit tests use in-process fakes.
 import type { ErrorReason, ProviderChunk } from '../../protocol';
+import type { Disposable } from '../runtime/emitter';
 
-export interface Disposable {
-  dispose(): void;
-}
+export type { Disposable };
 
 /** Lifecycle states of a client; only `running` serves calls. */
 export type ClientState = 'idle' | 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed' | 'failed';

@@ -27,6 +27,7 @@ import {
 } from '../../protocol';
 import { silentLogger, type Logger } from '../log';
 import { redact } from '../redact';
+import { Emitter, type Disposable } from '../runtime/emitter';
 import { EncodedResult } from './encoded';
 import { isIntegerIdText, topLevelMemberText } from './envelope';
 import { NdjsonMessageReader } from './reader';
@@ -145,8 +146,11 @@ export class ValidatedConnection {
   private ready = false;
   private shuttingDown = false;
   private endInfo: ConnectionEnd | undefined;
-  private readonly endListeners: ((end: ConnectionEnd) => void)[] = [];
-  private readonly barrierListeners: ((method: string) => void)[] = [];
+  // The rare events (end, barrier and peer violations) use the engine's one Emitter; the gate's
+  // hot path never touches them.
+  private readonly endReached = new Emitter<ConnectionEnd>();
+  private readonly barrierViolated = new Emitter<string>();
+  private readonly peerViolated = new Emitter<string>();
   // Frames of the current read not judged yet, in arrival order (see the header).
   private inbox: unknown[] = [];
   private inboxHead = 0;
@@ -156,7 +160,6 @@ export class ValidatedConnection {
   private endAfterDrain: ConnectionEnd | undefined;
   // Frames whose numeric id was written with a fraction or an exponent (see receive()).
   private readonly nonIntegerIds = new WeakSet<object>();
-  private readonly violationListeners: ((what: string) => void)[] = [];
 
   constructor(opts: ValidatedConnectionOptions) {
     this.handlers = opts.handlers;
@@ -195,19 +198,21 @@ export class ValidatedConnection {
     this.shuttingDown = true;
   }
 
-  onEnd(listener: (end: ConnectionEnd) => void): void {
-    if (this.endInfo) listener(this.endInfo);
-    else this.endListeners.push(listener);
+  /** Fires once when the connection ends; a listener added after the end is called at once. */
+  onEnd(listener: (end: ConnectionEnd) => void): Disposable {
+    if (!this.endInfo) return this.endReached.event(listener);
+    listener(this.endInfo);
+    return { dispose: () => undefined };
   }
 
   /** The peer sent something that is not a JSON-RPC 2.0 message: a non-JSON line, a bare value, a broken envelope. */
-  onPeerViolation(listener: (what: string) => void): void {
-    this.violationListeners.push(listener);
+  onPeerViolation(listener: (what: string) => void): Disposable {
+    return this.peerViolated.event(listener);
   }
 
   /** Sidecar→host traffic arrived before `markReady()`. */
-  onBarrierViolation(listener: (method: string) => void): void {
-    this.barrierListeners.push(listener);
+  onBarrierViolation(listener: (method: string) => void): Disposable {
+    return this.barrierViolated.event(listener);
   }
 
   /**
@@ -435,7 +440,7 @@ export class ValidatedConnection {
 
     if (!this.ready) {
       if (hasId) this.reply(echo, wireError('protocol_error', `${method} arrived before extension/initialized`));
-      for (const l of this.barrierListeners) l(method);
+      this.barrierViolated.fire(method);
       return;
     }
     const meta = methodMeta(method);
@@ -574,7 +579,7 @@ export class ValidatedConnection {
   }
 
   private violation(what: string): void {
-    for (const l of this.violationListeners) l(what);
+    this.peerViolated.fire(what);
   }
 
   private finish(end: ConnectionEnd): void {
@@ -590,6 +595,7 @@ export class ValidatedConnection {
     this.pending.clear();
     for (const call of calls) call.reject(this.interrupted());
     this.writer.dispose();
-    for (const l of this.endListeners.splice(0)) l(end);
+    this.endReached.fire(end);
+    this.endReached.clear();
   }
 }

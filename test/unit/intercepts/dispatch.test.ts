@@ -260,13 +260,17 @@ describe('intercept dispatch (HOST_SPEC §4, fakes)', () => {
     assert.equal((await d.dispatch('compaction.prepare', { guidance: 'g' })).warnings.length, 0);
   });
 
-  it('slot collisions name both plugins', () => {
+  it('slot collisions name the slot, both plugins (in id order, whatever the input order) and the fix', () => {
     const a = new FakeClient('alpha', { replaces: ['context'] });
     const b = new FakeClient('beta', { replaces: ['context'] });
-    const check = validateSlots([a, b]);
-    assert.equal(check.ok, false);
-    assert.match((check as { message: string }).message, /alpha.*beta/);
-    assert.throws(() => new InterceptDispatcher([a, b]), SlotCollisionError);
+    const expected = 'strategy slot "context" is replaced by both "alpha" and "beta"; disable one of them';
+    for (const clients of [[a, b], [b, a]]) {
+      const check = validateSlots(clients);
+      assert.equal(check.ok, false);
+      assert.equal((check as { message: string }).message, expected);
+      assert.deepEqual((check as { plugins: string[] }).plugins, ['alpha', 'beta']);
+    }
+    assert.throws(() => new InterceptDispatcher([b, a]), (err: unknown) => err instanceof SlotCollisionError && err.message === expected && err.slot === 'context');
     assert.equal(validateSlots([a, new FakeClient('g', { replaces: ['compaction'] })]).ok, true);
   });
 

@@ -323,3 +323,24 @@ describe('wire: ValidatedConnection outbound', () => {
     ]);
   });
 });
+
+describe('wire: ValidatedConnection end listeners', () => {
+  it('fire once in registration order; a later one is called at once; a disposed or throwing one never blocks the rest', () => {
+    const { conn, ends } = setup();
+    const order: string[] = [];
+    conn.onEnd(() => {
+      order.push('throws');
+      throw new Error('a listener bug');
+    });
+    conn.onEnd((e) => order.push(`second:${e.local}`)).dispose();
+    conn.onEnd((e) => order.push(`third:${e.reason}`));
+    conn.dispose('closing on purpose');
+    conn.dispose('a second close is not a second end');
+    assert.deepEqual(order, ['throws', 'third:provider_interrupted']);
+    assert.equal(ends.length, 1, 'the setup listener, registered first, also fired once');
+    assert.equal(ends[0].message, 'closing on purpose');
+    const late: ConnectionEnd[] = [];
+    conn.onEnd((e) => late.push(e));
+    assert.deepEqual(late, [ends[0]], 'a listener added after the end gets the same end at once');
+  });
+});

@@ -40,7 +40,6 @@ function harness(answer: (id: number, line: string) => object | undefined, maxFr
   const client: InterceptClient = {
     pluginId: 'p',
     registration: 0,
-    validatesResults: true,
     runtime: { intercepts: ['input.receive'], replaces: [], priority: 0, required: false, timeoutMillis: 0 },
     content: new ContentStore(),
     isLive: () => conn.ended === undefined,
