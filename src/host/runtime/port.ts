@@ -5,6 +5,7 @@ import type { PluginSpec } from '../plugins/types';
 import { Sidecar, type FailureInfo, type SessionContextInput, type SidecarOptions, type SidecarState } from '../sidecar';
 
 export type { FailureInfo, SidecarState, SidecarOptions };
+export { failureOf } from '../sidecar';
 export type { HostHandlers, SidecarTimeouts, UiHost } from '../sidecar';
 
 /** What each sidecar of a session is told about it in `extension/initialize`. */
@@ -28,10 +29,3 @@ export interface SidecarHandle {
 export type SidecarFactory<S extends SidecarHandle> = (opts: SidecarOptions) => S;
 
 export const realSidecarFactory: SidecarFactory<Sidecar> = (opts) => new Sidecar(opts);
-
-/** Reads the FailureInfo a StartError carries, or describes an unexpected rejection. */
-export function failureOf(err: unknown, pluginId: string, elapsedMs: number): FailureInfo {
-  const info = (err as { info?: FailureInfo } | null)?.info;
-  if (info && typeof info.message === 'string') return info;
-  return { pluginId, stage: 'spawn', reason: 'internal', message: err instanceof Error ? err.message : String(err), stderrTail: '', elapsedMs };
-}

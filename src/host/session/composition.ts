@@ -10,8 +10,7 @@ import type { PluginEntry, PluginSpec } from '../plugins/types';
 import { createDispatcher, decodeHookPayload, interceptClientFor, isHookPoint, type InterceptDispatcher } from '../intercepts';
 import { GenerationError, SessionRuntime, type RuntimeGeneration } from '../runtime';
 import { Emitter } from '../runtime/emitter';
-import type { Sidecar, SidecarOptions } from '../sidecar';
-import { failureOf } from '../runtime/port';
+import { failureOf, SidecarFailure, type Sidecar, type SidecarOptions } from '../sidecar';
 import { catalog, resolveProviderRef, streamHandlers, StreamHub, UnknownModelError, type ProviderDeclarations, type ProviderRequestInput } from '../streams';
 import { attachSidecar, uiHandlers, UiHub, type SurfaceStore } from '../ui';
 import type { EngineState } from '../supervision';
@@ -183,7 +182,7 @@ class ComposedSession implements SessionEngine {
     } catch (err) {
       const info = failureOf(err, id, Date.now() - t0);
       this.startFailed.fire(info);
-      throw Object.assign(new Error(info.message), { info, reported: true });
+      throw new SidecarFailure(info, { cause: err, reported: true }); // its failure notification is up
     }
   }
 

@@ -23,7 +23,7 @@ describe('sidecar transport (real process)', () => {
   async function answersTo(lines: string[], count: number, extraEnv: Record<string, string> = {}) {
     const s = fleet.make({
       plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: ctx.scratch.file('rx'), FIX_LINES: JSON.stringify(lines), ...extraEnv } }),
-      handlers: { uiPublish: () => ({ accepted: true }) },
+      handlers: { 'host/ui/publish': () => ({ accepted: true }) },
     });
     await s.start();
     const answers = () => (ctx.scratch.records('rx') as Frame[]).filter((f) => typeof f === 'object' && f.method === undefined);
