@@ -81,7 +81,7 @@ class ComposedSession implements SessionEngine {
 
   /** Every new sidecar: bind it in the UI hub, give it a stream hub, report its crash once. */
   private wire(init: SidecarOptions): Sidecar {
-    const s = this.deps.createSidecar({ ...init, logger: scopedLogger(this.log, init.plugin.id) });
+    const s = this.deps.createSidecar({ ...init, logger: this.log }); // the sidecar prefixes its own id
     const id = init.plugin.id;
     this.streamHubs.get(id)?.dispose();
     this.streamHubs.set(id, new StreamHub(s, { logger: this.log }));

@@ -120,7 +120,10 @@ export class Sidecar {
   readonly plugin: PluginSpec;
   private readonly opts: SidecarOptions;
   private readonly t: SidecarTimeouts;
+  /** Lines about this plugin, prefixed with its id. */
   private readonly log: Logger;
+  /** The caller's logger, for failure messages that already name the plugin (one id per line). */
+  private readonly failureLog: Logger;
   private readonly debugOn: () => boolean;
   private _state: SidecarState = 'idle';
   private _session: SessionContextInput;
@@ -142,7 +145,8 @@ export class Sidecar {
     this.pluginId = opts.plugin.id;
     this._session = { ...opts.session };
     this.t = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
-    this.log = scopedLogger(opts.logger ?? silentLogger, opts.plugin.id);
+    this.failureLog = opts.logger ?? silentLogger;
+    this.log = scopedLogger(this.failureLog, opts.plugin.id);
     const hasLogger = opts.logger !== undefined && opts.logger !== silentLogger;
     this.debugOn = opts.debugEnabled ?? (() => hasLogger);
   }
@@ -358,7 +362,7 @@ export class Sidecar {
       info.elapsedMs = Date.now() - started;
     }
     if (this.proc === proc) this.setState('failed');
-    this.log.error(info.message);
+    this.failureLog.error(info.message);
     return new SidecarFailure(info, { cause });
   }
 
@@ -437,7 +441,7 @@ export class Sidecar {
         exitCode: proc.exit?.code ?? null,
         signal: proc.exit?.signal ?? null,
       });
-      this.log.error(info.message);
+      this.failureLog.error(info.message);
       for (const l of [...this.crashListeners]) {
         try {
           l(info);
