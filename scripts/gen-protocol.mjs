@@ -65,7 +65,13 @@ let typesTs = banner + '/* eslint-disable */\n' + await typesFor(seed, 'Protocol
 for (const s of hostSchemas) typesTs += await typesFor(s, s.title.replace(/\W/g, ''));
 
 // The contract's tables as constants (methods, errors, limits, intercept events).
-const contractTs = banner + `export const PROTOCOL_ID = ${JSON.stringify(seed.protocolID)} as const;
+const defName = (slot) => (slot ? slot.$ref.split('/').pop() : null);
+const typeNames = [...new Set(Object.values(seed.methods).flatMap((v) => [defName(v.params), defName(v.result)]).filter(Boolean))].sort();
+const methodTypes = Object.entries(seed.methods)
+  .map(([m, v]) => `  ${JSON.stringify(m)}: { params: ${defName(v.params) ?? 'null'}; result: ${defName(v.result) ?? 'null'} };`)
+  .join('\n');
+const contractTs = banner + `import type { ${typeNames.join(', ')} } from './types';
+export const PROTOCOL_ID = ${JSON.stringify(seed.protocolID)} as const;
 export const PROTOCOL_MAJOR = ${JSON.stringify(String(seed.protocolMajor))} as const;
 export const LIMITS = ${JSON.stringify(seed.limits, null, 2)} as const;
 export const INTERCEPT_EVENTS = ${JSON.stringify(seed.interceptEvents)} as const;
@@ -77,6 +83,10 @@ export const METHODS = ${JSON.stringify(Object.fromEntries(Object.entries(seed.m
   params: v.params ? v.params.$ref.split('/').pop() : null, result: v.result ? v.result.$ref.split('/').pop() : null,
 }])), null, 2)} as const;
 export type MethodName = keyof typeof METHODS;
+/** Each method's params and result as types (\`null\`: none), so handler maps can be keyed by method. */
+export interface MethodTypes {
+${methodTypes}
+}
 `;
 
 const outputs = { 'validators.js': validatorsJs, 'validators.d.ts': validatorsDts, 'types.ts': typesTs, 'contract.ts': contractTs };

@@ -1,7 +1,7 @@
 // `reasonix-host check <pluginDir>`: start the plugin's runtime exactly as the extension would,
 // complete the handshake, shut it down, and report whether the sidecar conformed.
 import { resolve } from 'node:path';
-import { DEFAULT_TIMEOUTS, Sidecar, StartError } from '../host/sidecar';
+import { DEFAULT_TIMEOUTS, Sidecar, SidecarFailure } from '../host/sidecar';
 import type { Logger } from '../host/log';
 import type { ErrorReason, InitializeResult } from '../protocol';
 import { intOption, makeOut, parse, UsageError } from './args';
@@ -91,7 +91,7 @@ export async function runCheck(pluginDir: string, opts: { workspace: string; han
     report.stage = 'running';
     report.initialize = sidecar.initializeResult ?? null;
   } catch (err) {
-    const info = err instanceof StartError ? err.info : undefined;
+    const info = err instanceof SidecarFailure ? err.info : undefined;
     report.stage = info?.stage ?? 'handshake';
     report.reason = info?.reason ?? 'internal';
     report.message = info?.message ?? (err as Error).message;

@@ -1,6 +1,7 @@
 // Every `reasonix.*` command. Tree items pass their node; the palette passes nothing and gets
 // a picker. Commands return their outcome so tests (and keybindings via the API) can check it.
 import * as vscode from 'vscode';
+import { SidecarFailure } from '../host/sidecar';
 import { pickAndRunAction, runAction, isRunActionArgs, type RunOutcome } from './actions';
 import type { Enablement } from './enablement';
 import { linkFolderCommand, unlinkFolderCommand, type LinkedFolders } from './linking';
@@ -52,7 +53,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     try {
       await run(t);
     } catch (err) {
-      if ((err as { reported?: boolean }).reported) return; // its failure notification is already up
+      if (err instanceof SidecarFailure && err.reported) return; // its failure notification is already up
       void vscode.window.showErrorMessage(`${title} "${t.pluginId}" failed: ${(err as Error).message}`, 'Show Logs').then((c) => c && d.showLogs());
     }
   };

@@ -1,6 +1,6 @@
 // One runtime generation of one session: the set of sidecars started together (HOST_SPEC §2.5).
 // Building it is all-or-nothing with respect to required plugins; optional failures are warnings.
-import { silentLogger, scopedLogger, type Logger } from '../log';
+import { silentLogger, type Logger } from '../log';
 import type { PluginSpec } from '../plugins/types';
 import { Emitter, type Disposable } from './emitter';
 import { GenerationError } from './errors';
@@ -208,7 +208,7 @@ export async function startGeneration<S extends SidecarHandle = Sidecar>(opts: G
       uiHost: opts.uiHost,
       handlers: opts.handlers?.(plugin),
       timeouts: opts.timeouts,
-      logger: scopedLogger(logger, plugin.id),
+      logger, // the sidecar prefixes its lines with its own id
     });
   if (plugins.length === 0) return new RuntimeGeneration<S>(opts.session, [], [], [], create, logger);
 

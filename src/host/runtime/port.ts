@@ -6,6 +6,7 @@ import type { Disposable } from './emitter';
 import { Sidecar, type FailureInfo, type SessionContextInput, type SidecarOptions, type SidecarState } from '../sidecar';
 
 export type { FailureInfo, SidecarState, SidecarOptions };
+export { failureOf } from '../sidecar';
 export type { HostHandlers, SidecarTimeouts, UiHost } from '../sidecar';
 
 /** What each sidecar of a session is told about it in `extension/initialize`. */
@@ -26,10 +27,3 @@ export interface SidecarHandle {
 export type SidecarFactory<S extends SidecarHandle = Sidecar> = (opts: SidecarOptions) => S;
 
 export const realSidecarFactory: SidecarFactory<Sidecar> = (opts) => new Sidecar(opts);
-
-/** Reads the FailureInfo a StartError carries, or describes an unexpected rejection. */
-export function failureOf(err: unknown, pluginId: string, elapsedMs: number): FailureInfo {
-  const info = (err as { info?: FailureInfo } | null)?.info;
-  if (info && typeof info.message === 'string') return info;
-  return { pluginId, stage: 'spawn', reason: 'internal', message: err instanceof Error ? err.message : String(err), stderrTail: '', elapsedMs };
-}

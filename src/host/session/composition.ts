@@ -10,8 +10,8 @@ import type { PluginEntry, PluginSpec } from '../plugins/types';
 import { createDispatcher, decodeHookPayload, interceptClientFor, isHookPoint, type InterceptDispatcher } from '../intercepts';
 import { GenerationError, SessionRuntime, type RuntimeGeneration } from '../runtime';
 import { Emitter } from '../runtime/emitter';
-import type { Sidecar, SidecarOptions } from '../sidecar';
-import { failureOf, type SidecarFactory } from '../runtime/port';
+import { failureOf, SidecarFailure, type Sidecar, type SidecarOptions } from '../sidecar';
+import type { SidecarFactory } from '../runtime/port';
 import { catalog, resolveProviderRef, streamHandlers, StreamHub, UnknownModelError, type ProviderDeclarations, type ProviderRequestInput } from '../streams';
 import { attachSidecar, uiHandlers, UiHub, type SurfaceStore } from '../ui';
 import type { EngineState } from '../supervision';
@@ -81,7 +81,7 @@ class ComposedSession implements SessionEngine {
 
   /** Every new sidecar: bind it in the UI hub, give it a stream hub, report its crash once. */
   private wire(init: SidecarOptions): Sidecar {
-    const s = this.deps.createSidecar({ ...init, logger: scopedLogger(this.log, init.plugin.id) });
+    const s = this.deps.createSidecar({ ...init, logger: this.log }); // the sidecar prefixes its own id
     const id = init.plugin.id;
     this.streamHubs.get(id)?.dispose();
     this.streamHubs.set(id, new StreamHub(s, { logger: this.log }));
@@ -182,7 +182,7 @@ class ComposedSession implements SessionEngine {
     } catch (err) {
       const info = failureOf(err, id, Date.now() - t0);
       this.startFailed.fire(info);
-      throw Object.assign(new Error(info.message), { info, reported: true });
+      throw new SidecarFailure(info, { cause: err, reported: true }); // its failure notification is up
     }
   }
 

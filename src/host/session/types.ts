@@ -10,16 +10,9 @@ import type { Disposable } from '../runtime/emitter';
 
 export type { Disposable };
 
-/** Why a sidecar failed to start or crashed (the engine's FailureInfo, redacted). */
-export interface FailureInfo {
-  pluginId: string;
-  /** What was happening: spawn, handshake, initialized, running, shutdown… */
-  stage: string;
-  reason: string;
-  message: string;
-  stderrTail: string;
-  elapsedMs: number;
-}
+/** Why a sidecar failed to start or crashed (redacted; declared with the sidecar). */
+export type { FailureInfo } from '../sidecar/failures';
+import type { FailureInfo } from '../sidecar/failures';
 
 export interface ActionInfo {
   actionId: string;

@@ -1,25 +1,15 @@
 // One plugin runtime: its process, its validated connection and its lifecycle (HOST_SPEC §2).
-// Each start creates a fresh `Proc`; events from an older process are ignored by identity.
+// Each start creates a fresh `Proc`; events from an older process are ignored by identity. What
+// the host serves lives in handlers.ts (one map by method), what went wrong in failures.ts.
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { ContentStore } from '../content/store';
 import { scopedLogger, silentLogger, type Logger } from '../log';
 import type { PluginSpec } from '../plugins/types';
 import { redact } from '../redact';
-import { PeerError, ValidatedConnection, type ConnectionEnd, type RequestOptions } from '../wire';
-import {
-  ProtocolError,
-  type ContentReadParams,
-  type ErrorReason,
-  type EventParams,
-  type InitializeResult,
-  type StreamChunkParams,
-  type StreamEndParams,
-  type UIActionDecl,
-  type UIPublishParams,
-  type UIPublishResult,
-  type UIRequestParams,
-  type UIRequestResult,
-} from '../../protocol';
+import { ValidatedConnection, type ConnectionEnd, type RequestOptions } from '../wire';
+import { ProtocolError, type ErrorReason, type EventParams, type InitializeResult, type UIActionDecl } from '../../protocol';
+import { crashFailure, describeExit, handshakeProblem, shutdownProblem, SidecarFailure, startFailure, type FailureInfo, type StartProblem } from './failures';
+import { inboundHandlers, type HostHandlers } from './handlers';
 import { acceptedUiActions, checkInitializeResult, initializeParams, redactInitializeResult, type SessionContextInput, type UiHost } from './handshake';
 import { killTree, launch, resolveCommand } from './spawn';
 import { StderrRing } from './stderr';
@@ -61,18 +51,11 @@ export interface StopOutcome {
   signal: string | null;
 }
 
-/** Sidecar→host traffic after the barrier; an absent handler answers -32601 unknown_method. */
-export interface HostHandlers {
-  uiPublish?(params: UIPublishParams): UIPublishResult | Promise<UIPublishResult>;
-  uiRequest?(params: UIRequestParams, signal: AbortSignal): Promise<UIRequestResult>;
-  streamChunk?(params: StreamChunkParams): void;
-  streamEnd?(params: StreamEndParams): void;
-}
-
 export interface SidecarOptions {
   plugin: PluginSpec;
   session: SessionContextInput;
   uiHost: UiHost;
+  /** What the host serves this sidecar besides `host/content/read`, which the sidecar serves itself. */
   handlers?: HostHandlers;
   timeouts?: Partial<SidecarTimeouts>;
   /** Protocol frames at trace (redacted), stderr lines at debug. */
@@ -81,28 +64,6 @@ export interface SidecarOptions {
   traceEnabled?: () => boolean;
   /** stderr lines are logged only while this returns true (default: whenever a logger is given). */
   debugEnabled?: () => boolean;
-}
-
-export type FailureStage = 'spawn' | 'handshake' | 'running' | 'shutdown';
-
-export interface FailureInfo {
-  pluginId: string;
-  stage: FailureStage;
-  reason: ErrorReason;
-  /** Redacted, readable, names the plugin. */
-  message: string;
-  /** Redacted, at most 16 KiB. */
-  stderrTail: string;
-  elapsedMs: number;
-  exitCode?: number | null;
-  signal?: string | null;
-}
-
-export class StartError extends ProtocolError {
-  constructor(readonly info: FailureInfo) {
-    super(info.reason, info.message);
-    this.name = 'StartError';
-  }
 }
 
 interface Exit {
@@ -159,7 +120,10 @@ export class Sidecar {
   readonly plugin: PluginSpec;
   private readonly opts: SidecarOptions;
   private readonly t: SidecarTimeouts;
+  /** Lines about this plugin, prefixed with its id. */
   private readonly log: Logger;
+  /** The caller's logger, for failure messages that already name the plugin (one id per line). */
+  private readonly failureLog: Logger;
   private readonly debugOn: () => boolean;
   private _state: SidecarState = 'idle';
   private _session: SessionContextInput;
@@ -181,7 +145,8 @@ export class Sidecar {
     this.pluginId = opts.plugin.id;
     this._session = { ...opts.session };
     this.t = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
-    this.log = scopedLogger(opts.logger ?? silentLogger, opts.plugin.id);
+    this.failureLog = opts.logger ?? silentLogger;
+    this.log = scopedLogger(this.failureLog, opts.plugin.id);
     const hasLogger = opts.logger !== undefined && opts.logger !== silentLogger;
     this.debugOn = opts.debugEnabled ?? (() => hasLogger);
   }
@@ -328,7 +293,7 @@ export class Sidecar {
     try {
       child = launch(this.plugin, cmd.command);
     } catch (err) {
-      throw await this.failStart(undefined, started, { stage: 'spawn', reason: 'internal', message: `could not launch ${cmd.command}: ${(err as Error).message}` });
+      throw await this.failStart(undefined, started, { stage: 'spawn', reason: 'internal', message: `could not launch ${cmd.command}: ${(err as Error).message}` }, err);
     }
     const proc = new Proc(child);
     this.proc = proc;
@@ -376,34 +341,15 @@ export class Sidecar {
       this.setState('running');
       this.log.info(`running (pid ${child.pid}, ${this._initResult.name} ${this._initResult.version}) after ${this._readyAt - started} ms`);
     } catch (err) {
-      if (err instanceof StartError) throw err;
-      throw await this.failStart(proc, started, problem ?? this.handshakeProblem(err));
+      if (err instanceof SidecarFailure) throw err;
+      throw await this.failStart(proc, started, problem ?? handshakeProblem(err, this.t.handshakeMs), err);
     }
-  }
-
-  private handshakeProblem(err: unknown): StartProblem {
-    if (err instanceof ProtocolError) {
-      const message = err.message.replace(/^invalid extension\/initialize result:/, 'invalid initialize result:');
-      if (err.reason === 'internal' && /no answer within/.test(message)) {
-        return { stage: 'handshake', reason: 'internal', message: `no answer to extension/initialize within ${this.t.handshakeMs} ms` };
-      }
-      return { stage: 'handshake', reason: err.reason, message };
-    }
-    if (err instanceof PeerError) return { stage: 'handshake', reason: 'internal', message: `extension/initialize failed (${err.code}): ${err.message}` };
-    return { stage: 'handshake', reason: 'internal', message: redact(String((err as Error)?.message ?? err)) };
   }
 
   /** Kills what was launched, waits (bounded) for it, records the failure and builds the error. */
-  private async failStart(proc: Proc | undefined, started: number, problem: StartProblem): Promise<StartError> {
+  private async failStart(proc: Proc | undefined, started: number, problem: StartProblem, cause?: unknown): Promise<SidecarFailure> {
     this.abortStart = undefined;
-    const info: FailureInfo = {
-      pluginId: this.pluginId,
-      stage: problem.stage,
-      reason: problem.reason,
-      message: `plugin ${this.pluginId} failed to start: ${redact(problem.message)}`,
-      stderrTail: '',
-      elapsedMs: Date.now() - started,
-    };
+    const info = startFailure(this.pluginId, problem, Date.now() - started);
     if (proc) {
       proc.crashed = true; // a process that never reached running is never reported as a crash
       killTree(proc.child);
@@ -416,8 +362,8 @@ export class Sidecar {
       info.elapsedMs = Date.now() - started;
     }
     if (this.proc === proc) this.setState('failed');
-    this.log.error(info.message);
-    return new StartError(info);
+    this.failureLog.error(info.message);
+    return new SidecarFailure(info, { cause });
   }
 
   private wireProcess(proc: Proc, abort: (p: StartProblem) => void, command: string): void {
@@ -446,7 +392,7 @@ export class Sidecar {
       writeStallMs: this.t.writeStallMs,
       logger: this.log,
       traceEnabled: this.opts.traceEnabled,
-      handlers: this.inboundHandlers(proc),
+      handlers: inboundHandlers(this.handlerMap(proc)),
     });
     proc.conn.onPeerViolation((what) => {
       // The most common author bug is a stray console.log on stdout: say so once per process.
@@ -489,17 +435,13 @@ export class Sidecar {
     void (async () => {
       await proc.waitExit(this.t.reapMs);
       await settleStderr(proc);
-      const info: FailureInfo = {
-        pluginId: this.pluginId,
-        stage: 'running',
-        reason: 'provider_interrupted',
-        message: `plugin ${this.pluginId} crashed: ${redact(cause)}`,
+      const info = crashFailure(this.pluginId, cause, {
         stderrTail: proc.ring.text(),
         elapsedMs: Date.now() - started,
         exitCode: proc.exit?.code ?? null,
         signal: proc.exit?.signal ?? null,
-      };
-      this.log.error(info.message);
+      });
+      this.failureLog.error(info.message);
       for (const l of [...this.crashListeners]) {
         try {
           l(info);
@@ -522,11 +464,11 @@ export class Sidecar {
         await proc.conn.request('extension/shutdown', { timeoutMillis: this.t.shutdownRequestMs }, { timeoutMs: this.t.shutdownRequestMs, timeoutReason: 'shutdown_timeout' });
         outcome.answered = true;
       } catch (err) {
-        outcome.problem = this.shutdownProblem(proc, err);
+        outcome.problem = shutdownProblem(err, endedHow(proc));
         this.log.debug(`extension/shutdown: ${redact((err as Error).message)}`);
       }
     } else if (wasRunning) {
-      outcome.problem = this.shutdownProblem(proc, undefined);
+      outcome.problem = shutdownProblem(undefined, endedHow(proc));
     }
     proc.conn.end(); // close stdin
     if (!(await proc.waitExit(this.t.exitGraceMs))) {
@@ -545,65 +487,19 @@ export class Sidecar {
     this.setState('stopped');
   }
 
-  private shutdownProblem(proc: Proc, err: unknown): { reason: ErrorReason; message: string } {
-    if (err instanceof ProtocolError && err.reason === 'shutdown_timeout') return { reason: 'shutdown_timeout', message: redact(err.message) };
-    if (proc.exit || proc.conn.ended) {
-      const how = proc.exit ? describeExit(proc.exit) : `its connection ended: ${proc.conn.ended?.message ?? 'closed'}`;
-      return { reason: 'provider_interrupted', message: `the sidecar ended (${how}) instead of answering extension/shutdown` };
-    }
-    return { reason: 'protocol_error', message: `extension/shutdown failed: ${redact(String((err as Error)?.message ?? err))}` };
+  /** The plugin's handler map plus the content pages of this process (refs die with it). */
+  private handlerMap(proc: Proc): HostHandlers {
+    return { ...this.opts.handlers, 'host/content/read': (params) => proc.content.readEncoded(params) };
   }
-
-  private inboundHandlers(proc: Proc) {
-    const h = this.opts.handlers ?? {};
-    return {
-      serves: (method: string): boolean => {
-        switch (method) {
-          case 'host/content/read':
-            return true;
-          case 'host/ui/publish':
-            return !!h.uiPublish;
-          case 'host/ui/request':
-            return !!h.uiRequest;
-          case 'extension/provider/stream/chunk':
-            return !!h.streamChunk;
-          case 'extension/provider/stream/end':
-            return !!h.streamEnd;
-          default:
-            return false;
-        }
-      },
-      request: (method: string, params: object, signal: AbortSignal): unknown => {
-        switch (method) {
-          case 'host/content/read':
-            return proc.content.readEncoded(params as ContentReadParams);
-          case 'host/ui/publish':
-            return h.uiPublish?.(params as UIPublishParams);
-          case 'host/ui/request':
-            return h.uiRequest?.(params as UIRequestParams, signal);
-          default:
-            throw new ProtocolError('unknown_method', `method not found: ${method}`);
-        }
-      },
-      notification: (method: string, params: object): void => {
-        if (method === 'extension/provider/stream/chunk') h.streamChunk?.(params as StreamChunkParams);
-        else if (method === 'extension/provider/stream/end') h.streamEnd?.(params as StreamEndParams);
-      },
-    };
-  }
-}
-
-interface StartProblem {
-  stage: FailureStage;
-  reason: ErrorReason;
-  message: string;
 }
 
 function noop(): void {}
 
-function describeExit(exit: Exit): string {
-  if (exit.signal) return `signal ${exit.signal}`;
-  return exit.code === null ? 'no exit status' : `exit code ${exit.code}`;
+/** How the process or its connection ended, when one of them did. */
+function endedHow(proc: Proc): { exit?: string; connection?: string } | undefined {
+  if (proc.exit) return { exit: describeExit(proc.exit) };
+  if (proc.conn.ended) return { connection: proc.conn.ended.message };
+  return undefined;
 }
 
 /** Lets the last stderr bytes arrive after exit, but never waits on a pipe a grandchild holds. */

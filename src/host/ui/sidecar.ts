@@ -1,19 +1,18 @@
 // Wiring to the real Sidecar. Handlers exist at construction (they only need the hub and the
 // plugin id); `attachSidecar` binds the session identity and follows crashes and stops.
-import type { UIActionDecl, UIPublishParams, UIPublishResult, UIRequestParams, UIRequestResult } from '../../protocol';
+import type { UIActionDecl } from '../../protocol';
+import type { HostHandlers } from '../sidecar';
 import type { UiHub } from './hub';
 import type { UiRequestOptions } from './ports';
 import type { Disposable } from '../runtime/emitter';
 
-export interface UiHandlers {
-  uiPublish(params: UIPublishParams): UIPublishResult;
-  uiRequest(params: UIRequestParams, signal: AbortSignal): Promise<UIRequestResult>;
-}
+/** The UI methods this hub serves for one plugin: its part of the sidecar's handler map. */
+export type UiHandlers = Required<Pick<HostHandlers, 'host/ui/publish' | 'host/ui/request'>>;
 
 export function uiHandlers(hub: UiHub, pluginId: string): UiHandlers {
   return {
-    uiPublish: (params) => hub.publish(pluginId, params),
-    uiRequest: (params, signal) => hub.request(pluginId, params, signal),
+    'host/ui/publish': (params) => hub.publish(pluginId, params),
+    'host/ui/request': (params, signal) => hub.request(pluginId, params, signal),
   };
 }
 

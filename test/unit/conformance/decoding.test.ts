@@ -2,7 +2,7 @@
 // payloads a sidecar publishes (test/fixtures/ui/ui.js) and the InitializeResult it answers
 // (test/fixtures/sidecars/well-behaved.js).
 import { strict as assert } from 'node:assert';
-import { Sidecar, StartError } from '../../../src/host/sidecar';
+import { Sidecar, SidecarFailure } from '../../../src/host/sidecar';
 import { attachSidecar, SurfaceStore, uiHandlers, UiHub } from '../../../src/host/ui';
 import { fixtureSpec, ROOT } from '../streams/real-support';
 import { FakeFrontEnd } from '../ui/fakes';
@@ -98,7 +98,7 @@ describe('conformance: InitializeResult decoding edges (issue 11 item 4)', funct
         () => assert.fail('start should fail'),
         (e: unknown) => e,
       );
-      assert.ok(err instanceof StartError, String(err));
+      assert.ok(err instanceof SidecarFailure, String(err));
       assert.equal(err.reason, 'protocol_error');
       assert.equal(err.info.stage, 'handshake');
       assert.match(err.info.message, new RegExp(`invalid initialize result: ${member} .* is blank`));

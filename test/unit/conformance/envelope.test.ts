@@ -21,7 +21,7 @@ describe('conformance: envelope edges as the reference host (issue 11 item 6)', 
     const published: unknown[] = [];
     const s = ctx.fleet.make({
       plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: ctx.scratch.file('rx'), FIX_LINES: JSON.stringify(lines) } }),
-      handlers: { uiPublish: (p: unknown) => (published.push(p), { accepted: true }) },
+      handlers: { 'host/ui/publish': (p: unknown) => (published.push(p), { accepted: true }) },
     });
     await s.start();
     const answers = () => (ctx.scratch.records('rx') as Frame[]).filter((f) => typeof f === 'object' && f.method === undefined);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { commandProblem, windowsTreeKill, type Platform } from '../../../src/host/plugins/commandRules';
 import { decodeManifest, discoverPlugins } from '../../../src/host/plugins';
-import { Sidecar, StartError } from '../../../src/host/sidecar';
+import { Sidecar, SidecarFailure } from '../../../src/host/sidecar';
 import { liveDescendants } from '../../support/orphans';
 import { pluginFor, SESSION } from '../sidecar/fixtures';
 import { makeTempHome, v1Manifest } from './temp-home';
@@ -102,7 +102,7 @@ describe('plugins: command rules that were easy to get around', () => {
       try {
         await s.start();
       } catch (err) {
-        assert.ok(err instanceof StartError);
+        assert.ok(err instanceof SidecarFailure);
         assert.equal(err.info.stage, 'spawn');
         assert.equal(s.pid, undefined, 'nothing was launched');
         assert.equal(liveDescendants().length, 0);

@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Sidecar } from '../../../src/host/sidecar';
+import { Sidecar, SidecarFailure } from '../../../src/host/sidecar';
 import { createSessionEngine, type SessionEngine } from '../../../src/host/session';
 import { SurfaceStore } from '../../../src/host/ui';
 import type { Logger } from '../../../src/host/log';
@@ -15,11 +15,20 @@ describe('session engine composition (real sidecars)', function () {
   let dir: string;
   let engine: SessionEngine | undefined;
   const warnings: string[] = [];
-  const logger: Logger = { trace() {}, debug() {}, info() {}, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) };
+  /** Every info/warn/error line, as the Reasonix output channel would show it. */
+  const lines: string[] = [];
+  const logger: Logger = {
+    trace() {},
+    debug() {},
+    info: (m) => lines.push(m),
+    warn: (m) => (warnings.push(m), lines.push(m)),
+    error: (m) => (warnings.push(m), lines.push(m)),
+  };
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'rx-session-'));
     warnings.length = 0;
+    lines.length = 0;
   });
   afterEach(async () => {
     await engine?.stop();
@@ -80,5 +89,42 @@ describe('session engine composition (real sidecars)', function () {
     assert.equal(first.warnings.length, 1, JSON.stringify(first.warnings));
     assert.match(first.warnings[0], /flaky/);
     assert.equal(second.warnings.length, 0, 'warned once per generation');
+  });
+
+  it('names the plugin exactly once in its lifecycle log lines (running, crashed, failed to start)', async () => {
+    const times = (line: string, id: string) => line.split(id).length - 1;
+    const broken = plugin('zz-broken', { args: ['-e', 'process.exit(3)'] });
+    const e = await startEngine([plugin('solo-plugin', {}), broken]);
+    const running = lines.filter((l) => /running \(pid \d+/.test(l));
+    assert.equal(running.length, 1, lines.join('\n'));
+    // The id as prefix once; the sidecar's self-reported name and version follow the pid.
+    assert.match(running[0], /^\[ws\] \[solo-plugin\] running \(pid \d+, solo-plugin 1\.0\.0\) after \d+ ms$/);
+    assert.equal(times(running[0], '[solo-plugin]'), 1, running[0]);
+
+    const failed = lines.filter((l) => /failed to start:/.test(l) && !/did not start/.test(l));
+    assert.equal(failed.length, 1, lines.join('\n'));
+    // Whichever the host notices first, the exit or the closed stdout, names the plugin once.
+    assert.match(failed[0], /^\[ws\] plugin zz-broken failed to start: the (process exited|connection failed) during the handshake/);
+    assert.equal(times(failed[0], 'zz-broken'), 1, failed[0]);
+
+    await crash(e, 'solo-plugin');
+    const crashed = lines.filter((l) => / crashed: /.test(l));
+    assert.equal(crashed.length, 1, lines.join('\n'));
+    assert.match(crashed[0], /^\[ws\] plugin solo-plugin crashed: /);
+    assert.equal(times(crashed[0], 'solo-plugin'), 1, crashed[0]);
+  });
+
+  it('a failed start asked for by a person rejects with the failure, marked as already reported', async () => {
+    const e = await startEngine([plugin('zz-broken', { args: ['-e', 'process.exit(3)'] })]);
+    const reports: string[] = [];
+    e.onStartFailure((info) => reports.push(info.message));
+    const err = await e.startPlugin('zz-broken').then(() => undefined, (x: unknown) => x);
+    assert.ok(err instanceof SidecarFailure, String(err));
+    assert.equal(err.reported, true);
+    assert.equal(err.info.pluginId, 'zz-broken');
+    assert.equal(err.info.stage, 'handshake');
+    assert.match(err.message, /^plugin zz-broken failed to start: the (process exited|connection failed) during the handshake/);
+    assert.deepEqual(reports, [err.message], 'the engine reported it once, with the same words');
+    assert.ok(err.cause instanceof SidecarFailure, 'the sidecar\'s own failure is the cause');
   });
 });

@@ -4,15 +4,15 @@ import { mkdtempSync, symlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { liveDescendants } from '../../support/orphans';
-import { StartError, type FailureInfo, type SidecarState } from '../../../src/host/sidecar';
+import { SidecarFailure, type FailureInfo, type SidecarState } from '../../../src/host/sidecar';
 import { ProtocolError } from '../../../src/protocol';
 import { FIXTURES, Fleet, INTERCEPT, MemoryLogger, SESSION, Scratch, alive, pluginFor, until, useFleet } from './fixtures';
 
-async function startError(p: Promise<void>): Promise<StartError> {
+async function startError(p: Promise<void>): Promise<SidecarFailure> {
   try {
     await p;
   } catch (err) {
-    assert.ok(err instanceof StartError, `expected StartError, got ${String(err)}`);
+    assert.ok(err instanceof SidecarFailure, `expected SidecarFailure, got ${String(err)}`);
     return err;
   }
   throw new Error('start unexpectedly succeeded');
@@ -185,7 +185,7 @@ describe('sidecar: handshake (§2.2–2.4)', () => {
   });
 
   it('fails start with protocol_error when the sidecar publishes before initialized, killing the child (case 24)', async () => {
-    const s = fleet.make({ plugin: pluginFor('early-traffic.js'), handlers: { uiPublish: () => ({ accepted: true }) } });
+    const s = fleet.make({ plugin: pluginFor('early-traffic.js'), handlers: { 'host/ui/publish': () => ({ accepted: true }) } });
     const err = await startError(s.start());
     assert.equal(err.info.reason, 'protocol_error');
     assert.match(err.info.message, /before extension\/initialized/);

@@ -23,7 +23,7 @@ describe('sidecar transport (real process)', () => {
   async function answersTo(lines: string[], count: number, extraEnv: Record<string, string> = {}) {
     const s = fleet.make({
       plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: ctx.scratch.file('rx'), FIX_LINES: JSON.stringify(lines), ...extraEnv } }),
-      handlers: { uiPublish: () => ({ accepted: true }) },
+      handlers: { 'host/ui/publish': () => ({ accepted: true }) },
     });
     await s.start();
     const answers = () => (ctx.scratch.records('rx') as Frame[]).filter((f) => typeof f === 'object' && f.method === undefined);
@@ -57,6 +57,25 @@ describe('sidecar transport (real process)', () => {
     assert.deepEqual(byId(4).error?.data, { reason: 'unknown_method', retryable: false });
     assert.equal(byId(5).error?.code, -32601, 'a host→extension method from the sidecar');
     assert.deepEqual(byId(6).result, { accepted: true });
+  });
+
+  it('answers a host method absent from the handler map -32601 unknown_method; content/read is always the process\'s own', async () => {
+    const lines = [
+      JSON.stringify({ jsonrpc: '2.0', id: 'p', method: 'host/ui/request', params: { surfaceId: 'q1', sessionId: 'sess-1', generation: 3, kind: 'confirm', payload: { title: 't' } } }),
+      JSON.stringify({ jsonrpc: '2.0', id: 'c', method: 'host/content/read', params: { contentRef: 'nope', offset: 0 } }),
+    ];
+    const s = fleet.make({
+      plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: ctx.scratch.file('rx'), FIX_LINES: JSON.stringify(lines) } }),
+      // A map entry cannot replace the per-process content store.
+      handlers: { 'host/content/read': (p) => ({ contentRef: p.contentRef, offset: 0, dataBase64: '', encoding: 'utf8', sha256: '', totalBytes: 0 }) },
+    });
+    await s.start();
+    const answers = () => (ctx.scratch.records('rx') as Frame[]).filter((f) => typeof f === 'object' && f.method === undefined);
+    await until(() => answers().length >= 2, 10_000, '2 answers');
+    const byId = (id: unknown) => answers().find((a) => a.id === id) as Frame;
+    assert.equal(byId('p').error?.code, -32601, 'host/ui/request has no handler in the map');
+    assert.deepEqual(byId('p').error?.data, { reason: 'unknown_method', retryable: false });
+    assert.deepEqual(byId('c').error?.data, { reason: 'content_ref_expired', retryable: true });
   });
 
   it('serves host/content/read from the per-process content store', async () => {

@@ -1,0 +1,46 @@
+// The one map of what the host serves to a sidecar. Its keys are the generated extension→host
+// methods (src/protocol/generated METHODS with their directions), so a new host-served method is
+// one entry contributed by its subsystem (ui, streams, content…) and nothing here changes.
+import { ProtocolError, type METHODS, type MethodName, type MethodTypes } from '../../protocol';
+import type { EncodedResult, InboundHandlers } from '../wire';
+
+type MethodsIn<D> = { [M in MethodName]: (typeof METHODS)[M]['direction'] extends D ? M : never }[MethodName];
+
+/** Requests a sidecar may send the host (`host/content/read`, `host/ui/publish`, …). */
+export type HostRequestMethod = MethodsIn<'extension_to_host_request'>;
+/** Notifications a sidecar may send the host (`extension/provider/stream/chunk`, …). */
+export type HostNotificationMethod = MethodsIn<'extension_to_host_notification'>;
+export type HostServedMethod = HostRequestMethod | HostNotificationMethod;
+
+type Result<M extends HostRequestMethod> = MethodTypes[M]['result'];
+
+/** Receives typed, schema-valid params (the connection validated them); may answer pre-encoded. */
+export type HostRequestHandler<M extends HostRequestMethod> = (
+  params: MethodTypes[M]['params'],
+  signal: AbortSignal,
+) => Result<M> | EncodedResult | Promise<Result<M>>;
+export type HostNotificationHandler<M extends HostNotificationMethod> = (params: MethodTypes[M]['params']) => void;
+
+/**
+ * Sidecar→host traffic after the barrier, one handler per method. A method without a handler is
+ * not served: requests are answered -32601 unknown_method, notifications are dropped.
+ */
+export type HostHandlers = { [M in HostRequestMethod]?: HostRequestHandler<M> } & { [M in HostNotificationMethod]?: HostNotificationHandler<M> };
+
+type AnyHandler = (params: object, signal: AbortSignal) => unknown;
+
+/** The connection's view of a handler map: `serves(method)` is "the map has a handler for it". */
+export function inboundHandlers(map: HostHandlers): InboundHandlers {
+  const table = new Map<string, AnyHandler>();
+  for (const [method, handler] of Object.entries(map)) if (typeof handler === 'function') table.set(method, handler as AnyHandler);
+  return {
+    serves: (method) => table.has(method),
+    request: (method, params, signal) => {
+      const handler = table.get(method);
+      if (!handler) throw new ProtocolError('unknown_method', `method not found: ${method}`);
+      return handler(params, signal);
+    },
+    // The stream hot path: one map lookup, no signal (notifications cannot be cancelled).
+    notification: (method, params) => (table.get(method) as ((params: object) => void) | undefined)?.(params),
+  };
+}
