@@ -17,7 +17,7 @@ import { mkdirSync } from 'node:fs';
 import { resultsDir } from './support/paths';
 import { reasonixSessionOptions } from './support/reasonix';
 import { useSharedUiSession, type UiSessionOptions } from './support/session';
-import { waitFor } from './support/wait';
+import { waitFor } from '../support/wait';
 
 function runHookCommand(command: string, input: unknown, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {

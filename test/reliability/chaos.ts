@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { Sidecar } from '../../src/host/sidecar';
 import { StreamHub, streamHandlers } from '../../src/host/streams';
 import type { PluginSpec, Capability } from '../../src/host/plugins/types';
+import { scriptPlugin } from '../support/plugins';
 import { Random } from './random';
 
 export type Phase = 'handshake' | 'intercept' | 'stream' | 'shutdown';
@@ -41,15 +42,7 @@ export function groupMembers(pgid: number): number[] {
 }
 
 function spec(fixtures: string, id: string, script: string, args: string[], env: Record<string, string>, capabilities: Capability[]): PluginSpec {
-  const file = path.join(fixtures, script);
-  return {
-    id,
-    root: path.dirname(file),
-    version: '1.0.0',
-    manifestPath: path.join(path.dirname(file), 'reasonix-plugin.json'),
-    source: 'linked',
-    runtime: { command: process.execPath, args: [file, ...args], env, required: false, priority: 0, intercepts: ['tool.before'], replaces: [], capabilities, timeoutMillis: 0 },
-  };
+  return scriptPlugin(id, path.join(fixtures, script), { args, runtime: { env, intercepts: ['tool.before'], capabilities } });
 }
 
 const SETTLE_MS = 10_000;

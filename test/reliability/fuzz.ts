@@ -9,8 +9,8 @@ import { PassThrough } from 'node:stream';
 import * as path from 'node:path';
 import { ValidatedConnection } from '../../src/host/wire';
 import { Sidecar } from '../../src/host/sidecar';
-import type { PluginSpec } from '../../src/host/plugins/types';
 import { ProtocolError } from '../../src/protocol';
+import { scriptPlugin } from '../support/plugins';
 import { Random } from './random';
 
 export interface FuzzFigures {
@@ -179,14 +179,7 @@ export async function fuzzRealSidecar(opts: { seed: number; calls: number; fixtu
   const rnd = new Random(opts.seed);
   const fig: FuzzFigures = { seed: opts.seed, chunkings: 0, framesTried: 0, junkLines: 0, oversizeFrames: 0, hostCrashes: 0, wrongResults: 0 };
   const file = path.join(opts.fixtures, 'chunky.js');
-  const plugin: PluginSpec = {
-    id: 'chunky',
-    root: opts.fixtures,
-    version: '1.0.0',
-    manifestPath: path.join(opts.fixtures, 'reasonix-plugin.json'),
-    source: 'linked',
-    runtime: { command: process.execPath, args: [file, String(opts.seed)], env: {}, required: false, priority: 0, intercepts: [], replaces: [], capabilities: [], timeoutMillis: 0 },
-  };
+  const plugin = scriptPlugin('chunky', file, { root: opts.fixtures, args: [String(opts.seed)] });
   const sidecar = new Sidecar({ plugin, session: { sessionId: 's', workspaceRoot: opts.fixtures, generation: 1 }, uiHost: 'headless' });
   await sidecar.start();
   try {

@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hooksDir, listWindows } from '../../src/host/hooks';
 import type { PluginInfo, ReasonixApi } from '../../src/vscode/api';
-import { waitFor } from './support';
+import { waitFor } from '../support/wait';
 
 const EXTENSION_ID = 'reasonix.reasonix-vscode-host';
 
@@ -60,7 +60,7 @@ describe('agent hooks (in a real VS Code)', function () {
     assert.ok(found, `${EXTENSION_ID} is installed`);
     ext = found;
     api = await ext.activate();
-    await waitFor(() => showcase()?.state === 'running', 'showcase running');
+    await waitFor(() => showcase()?.state === 'running', { timeoutMs: 20_000, what: 'showcase running', intervalMs: 50 });
     folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
     const contributed = (ext.packageJSON as { contributes: { chatPlugins: { path: string; when: string }[] } }).contributes.chatPlugins;
     pluginRoot = path.join(ext.extensionPath, contributed[0].path);
@@ -82,7 +82,7 @@ describe('agent hooks (in a real VS Code)', function () {
 
   it("records the extension host's own runtime and this window's folder for the bridge", async () => {
     const dir = hooksDir();
-    const mine = await waitFor(() => listWindows(dir).find((w) => w.pid === process.pid), 'this window in the registry');
+    const mine = await waitFor(() => listWindows(dir).find((w) => w.pid === process.pid), { timeoutMs: 20_000, what: 'this window in the registry', intervalMs: 50 });
     assert.deepEqual(mine.folders, [folder]);
     assert.equal(readFileSync(path.join(dir, 'runtime'), 'utf8').trim(), process.execPath);
   });
@@ -94,7 +94,7 @@ describe('agent hooks (in a real VS Code)', function () {
     const answer = JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
     assert.equal(answer.hookSpecificOutput.permissionDecision, 'deny');
     assert.match(answer.hookSpecificOutput.permissionDecisionReason, /^Reasonix extension "showcase" blocked this/);
-    await waitFor(() => (showcase() as PluginInfo).agentDecisions === before + 1, 'the decision counted for showcase');
+    await waitFor(() => (showcase() as PluginInfo).agentDecisions === before + 1, { timeoutMs: 20_000, what: 'the decision counted for showcase', intervalMs: 50 });
     const allowed = await runHookCommand(commandFor('PreToolUse'), preToolUse('read_file'));
     assert.equal(allowed.code, 0);
     assert.equal(allowed.stdout, '', 'an allowed tool: no decision, VS Code approves as usual');
@@ -105,14 +105,14 @@ describe('agent hooks (in a real VS Code)', function () {
     const dir = hooksDir();
     try {
       await cfg.update('agentHooks.enabled', false, vscode.ConfigurationTarget.Global);
-      await waitFor(() => !listWindows(dir).some((w) => w.pid === process.pid), 'the window record removed');
+      await waitFor(() => !listWindows(dir).some((w) => w.pid === process.pid), { timeoutMs: 20_000, what: 'the window record removed', intervalMs: 50 });
       const r = await runHookCommand(commandFor('PreToolUse'), preToolUse('rm_rf'));
       assert.equal(r.code, 0);
       assert.equal(r.stdout, '');
     } finally {
       await cfg.update('agentHooks.enabled', undefined, vscode.ConfigurationTarget.Global);
     }
-    await waitFor(() => listWindows(dir).some((w) => w.pid === process.pid), 'the window record back');
+    await waitFor(() => listWindows(dir).some((w) => w.pid === process.pid), { timeoutMs: 20_000, what: 'the window record back', intervalMs: 50 });
     const again = await runHookCommand(commandFor('PreToolUse'), preToolUse('rm_rf'));
     assert.match(again.stdout, /"permissionDecision":"deny"/);
   });

@@ -14,7 +14,7 @@ import { VsCodePrompts } from '../../src/vscode/prompts';
 import { SessionManager, sessionIdFor, spawnAllowed } from '../../src/vscode/sessions';
 import { Sidecar } from '../../src/host/sidecar';
 import { silentLogger } from '../../src/host/log';
-import { waitFor } from './support';
+import { waitFor } from '../support/wait';
 
 class MemoryMemento implements vscode.Memento {
   private readonly data = new Map<string, unknown>();
@@ -98,7 +98,7 @@ describe('sessions: one per folder, trust, stop budget', function () {
     const bPids = pidsOf(sessions.find((s) => s.folder === b)!);
     await m.syncFolders([a]);
     assert.equal(m.sessions().length, 1);
-    await waitFor(() => bPids.every((p) => !alive(p)), 'the removed folder\'s processes to end', 8000);
+    await waitFor(() => bPids.every((p) => !alive(p)), { timeoutMs: 8000, what: 'the removed folder\'s processes to end', intervalMs: 50 });
 
     const sa = m.sessions()[0];
     const g1 = sa.engine.generation;
@@ -109,6 +109,6 @@ describe('sessions: one per folder, trust, stop budget', function () {
     const t0 = Date.now();
     await m.stopAll();
     assert.ok(Date.now() - t0 < 4000, 'stopped within the deactivate budget');
-    await waitFor(() => aPids.every((p) => !alive(p)), 'no process left behind', 2000);
+    await waitFor(() => aPids.every((p) => !alive(p)), { timeoutMs: 2000, what: 'no process left behind', intervalMs: 50 });
   });
 });

@@ -10,8 +10,8 @@ import { Sidecar } from '../../../src/host/sidecar';
 import { createSessionEngine, type SessionEngine } from '../../../src/host/session';
 import { SurfaceStore } from '../../../src/host/ui';
 import { silentLogger } from '../../../src/host/log';
-import { until } from '../streams/real-support';
 import { LmResponseError, serveRequest, type PartSink } from '../../../src/vscode/lm/respond';
+import { waitFor } from '../../support/wait';
 
 const REPO = resolve(__dirname, '../../../..');
 const INTERCEPTOR = join(REPO, 'test/fixtures/interceptors/interceptor.js');
@@ -168,11 +168,11 @@ describe('vscode/lm: serving a request through the session engine (real sidecars
     assert.equal(parts.length, seen, 'no part after the cancel');
     assert.equal(seen, 2);
     // The showcase counts the streams it stopped on extension/provider/stream/cancel.
-    const cancelled = await until(() => {
+    const cancelled = await waitFor(() => {
       const card = store.get(dir, 'showcase', 'model');
       const f = card?.kind === 'card' ? card.payload.fields?.find((x) => x.key === 'Cancelled') : undefined;
       return f && Number(f.value) >= 1 ? f : undefined;
-    }, 'the sidecar to report the cancelled stream');
+    }, { timeoutMs: 5000, what: 'the sidecar to report the cancelled stream', intervalMs: 5 });
     assert.equal(cancelled.value, '1');
   });
 
