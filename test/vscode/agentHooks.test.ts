@@ -12,12 +12,12 @@
 // hook command, run the way the agent runs it, gets its answer from this window's session; the
 // decision is counted for the extension; the setting closes and reopens the endpoint.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hooksDir, listWindows } from '../../src/host/hooks';
 import type { PluginInfo, ReasonixApi } from '../../src/vscode/api';
+import { runHookCommand } from '../support/processes';
 import { waitFor } from '../support/wait';
 
 const EXTENSION_ID = 'reasonix.reasonix-vscode-host';
@@ -27,20 +27,6 @@ interface HookCommand {
   linux: string;
   osx: string;
   windows: string;
-}
-
-/** Runs a hook command as the agent does: `sh -c`, input on stdin, answer on stdout. */
-function runHookCommand(command: string, input: unknown): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', command], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.stdin.end(JSON.stringify(input));
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 describe('agent hooks (in a real VS Code)', function () {

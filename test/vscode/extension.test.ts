@@ -7,22 +7,10 @@ import * as vscode from 'vscode';
 import type { PluginFailure, PluginInfo, ReasonixApi } from '../../src/vscode/api';
 import type { RunOutcome } from '../../src/vscode/actions';
 import { waitFor } from '../support/wait';
+import { pressUntil } from './press';
 
 const EXTENSION_ID = 'reasonix.reasonix-vscode-host';
 
-
-/** Presses the QuickPick command until `pending` settles: no guessing how long the UI takes to appear. */
-async function pressUntil<T>(command: string, pending: Thenable<T>, timeoutMs = 15_000): Promise<T> {
-  let done = false;
-  const p = Promise.resolve(pending).finally(() => (done = true));
-  const deadline = Date.now() + timeoutMs;
-  while (!done) {
-    if (Date.now() > deadline) throw new Error(`${command} never settled the prompt`);
-    await vscode.commands.executeCommand(command);
-    await Promise.race([p, new Promise((r) => setTimeout(r, 150))]);
-  }
-  return p;
-}
 
 function plugin(api: ReasonixApi, id: string): PluginInfo | undefined {
   return api.listPlugins().find((p) => p.pluginId === id);

@@ -42,11 +42,8 @@ async function echoModel(): Promise<vscode.LanguageModelChat | undefined> {
 }
 
 /** Polls selectChatModels until the showcase model is offered (VS Code resolves models lazily). */
-async function offeredModel(timeoutMs = 20_000): Promise<vscode.LanguageModelChat | undefined> {
-  const deadline = Date.now() + timeoutMs;
-  let found: vscode.LanguageModelChat | undefined;
-  while (!(found = await echoModel()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-  return found;
+function offeredModel(timeoutMs = 20_000): Promise<vscode.LanguageModelChat | undefined> {
+  return waitFor(echoModel, { timeoutMs, what: `${REF} offered`, intervalMs: 200 }).catch(() => undefined);
 }
 
 describe('Reasonix models in VS Code (vscode.lm, vendor reasonix)', function () {

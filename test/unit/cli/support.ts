@@ -5,6 +5,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { waitFor } from '../../support/wait';
 
 export const REPO = resolve(__dirname, '..', '..', '..', '..');
 export const CLI = resolve(__dirname, '..', '..', '..', 'src', 'cli.js');
@@ -124,13 +125,11 @@ function pidAlive(pid: number): boolean {
 }
 
 /** Whether `pid` is gone within `ms` (an exited child may need a moment to be reaped). */
-export async function gone(pid: number, ms = 3000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (pidAlive(pid)) {
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return true;
+export function gone(pid: number, ms = 3000): Promise<boolean> {
+  return waitFor(() => !pidAlive(pid), { timeoutMs: ms, what: `pid ${pid} to end`, intervalMs: 25 }).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Parses one JSON document from a CLI's stdout, with the raw text in the failure message. */
