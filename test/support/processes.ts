@@ -1,7 +1,18 @@
-// Child processes as tests see them from outside: who is left in a process group, and a hook
-// command run the way an agent runs it. Plain Node (no vscode), for every suite.
+// Child processes as tests see them from outside: whether one runs, who is left in a process
+// group, and a hook command run the way an agent runs it. Plain Node (no vscode), for every suite.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+
+/** Whether `pid` runs: it exists and is no zombie (a zombie has exited; only its reaping is pending). */
+export function alive(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    process.kill(pid, 0);
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 
 /** Live (non-zombie) members of process group `pgid`, read from /proc. */
 export function groupMembers(pgid: number): number[] {

@@ -14,6 +14,7 @@ import { VsCodePrompts } from '../../src/vscode/prompts';
 import { SessionManager, sessionIdFor, spawnAllowed } from '../../src/vscode/sessions';
 import { Sidecar } from '../../src/host/sidecar';
 import { silentLogger } from '../../src/host/log';
+import { alive } from '../support/processes';
 import { waitFor } from '../support/wait';
 
 class MemoryMemento implements vscode.Memento {
@@ -31,15 +32,6 @@ class MemoryMemento implements vscode.Memento {
 
 function folder(dir: string, index: number): vscode.WorkspaceFolder {
   return { uri: vscode.Uri.file(dir), name: path.basename(dir), index };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 

@@ -2,9 +2,11 @@
 // The CLI under test is out/src/cli.js, compiled by the same `tsc -p .` that compiled these
 // tests, so it can never be older than the sources the tests were built from.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { readLines } from '../../fixtures/lib/ndjson';
+import { alive } from '../../support/processes';
 import { waitFor } from '../../support/wait';
 
 export const REPO = resolve(__dirname, '..', '..', '..', '..');
@@ -44,21 +46,15 @@ export class LiveCli {
   readonly child: ChildProcessWithoutNullStreams;
   readonly events: Record<string, unknown>[] = [];
   stderr = '';
-  private buffer = '';
   private waiters: (() => void)[] = [];
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   constructor(args: string[], cwd = REPO) {
     this.child = spawn(process.execPath, [CLI, ...args], { cwd });
     this.child.stdin.end();
-    this.child.stdout.on('data', (d: Buffer) => {
-      this.buffer += d.toString();
-      let nl: number;
-      while ((nl = this.buffer.indexOf('\n')) >= 0) {
-        const line = this.buffer.slice(0, nl);
-        this.buffer = this.buffer.slice(nl + 1);
-        if (line.trim()) this.events.push(JSON.parse(line) as Record<string, unknown>);
-      }
+    readLines((line) => this.events.push(JSON.parse(line) as Record<string, unknown>), this.child.stdout);
+    // After the reader above has taken this chunk's lines.
+    this.child.stdout.on('data', () => {
       for (const w of this.waiters.splice(0)) w();
     });
     this.child.stderr.on('data', (d: Buffer) => (this.stderr += d.toString()));
@@ -115,18 +111,9 @@ export function fixturePlugin(parent: string, name: string, fixture: string, ext
   return dir;
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8')); // a zombie is already dead
-  } catch {
-    return false;
-  }
-}
-
 /** Whether `pid` is gone within `ms` (an exited child may need a moment to be reaped). */
 export function gone(pid: number, ms = 3000): Promise<boolean> {
-  return waitFor(() => !pidAlive(pid), { timeoutMs: ms, what: `pid ${pid} to end`, intervalMs: 25 }).then(
+  return waitFor(() => !alive(pid), { timeoutMs: ms, what: `pid ${pid} to end`, intervalMs: 25 }).then(
     () => true,
     () => false,
   );

@@ -84,12 +84,3 @@ export async function readSpawnLog(file: string): Promise<{ spawned: string[]; m
   return { spawned, maxHandshaking: max };
 }
 
-export function isAlive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -94,15 +94,4 @@ export function useFleet(): { readonly fleet: Fleet; readonly scratch: Scratch }
   };
 }
 
-export function alive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/\) Z /.test(stat);
-  } catch {
-    return false;
-  }
-}
-
 export const INTERCEPT = { event: 'input.receive', seq: 1, payload: { text: 'hi' }, timeoutMillis: 5000 };

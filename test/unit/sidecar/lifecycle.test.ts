@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import { liveDescendants } from '../../support/orphans';
 import { StartError, type FailureInfo, type SidecarState } from '../../../src/host/sidecar';
 import { ProtocolError } from '../../../src/protocol';
-import { FIXTURES, Fleet, INTERCEPT, MemoryLogger, SESSION, Scratch, alive, pluginFor, useFleet } from './fixtures';
+import { alive } from '../../support/processes';
+import { FIXTURES, Fleet, INTERCEPT, MemoryLogger, SESSION, Scratch, pluginFor, useFleet } from './fixtures';
 import { waitFor } from '../../support/wait';
 
 async function startError(p: Promise<void>): Promise<StartError> {

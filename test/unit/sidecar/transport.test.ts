@@ -3,7 +3,8 @@ import { strict as assert } from 'node:assert';
 import type { FailureInfo } from '../../../src/host/sidecar';
 import { PeerError } from '../../../src/host/wire';
 import { ProtocolError } from '../../../src/protocol';
-import { INTERCEPT, MemoryLogger, alive, pluginFor, useFleet } from './fixtures';
+import { alive } from '../../support/processes';
+import { INTERCEPT, MemoryLogger, pluginFor, useFleet } from './fixtures';
 import { waitFor } from '../../support/wait';
 
 interface Frame {

@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import { PeerError, ValidatedConnection, type ConnectionEnd, type InboundHandlers } from '../../../src/host/wire';
 import { ProtocolError } from '../../../src/protocol';
 import { waitFor } from '../../support/wait';
+import { readLines } from '../../fixtures/lib/ndjson';
 
 interface Frame {
   jsonrpc?: string;
@@ -20,19 +21,11 @@ class Peer {
   readonly fromHost = new PassThrough();
   readonly got: Frame[] = [];
   readonly raw: string[] = [];
-  private buf = '';
   constructor() {
-    this.fromHost.setEncoding('utf8');
-    this.fromHost.on('data', (d: string) => {
-      this.buf += d;
-      let nl;
-      while ((nl = this.buf.indexOf('\n')) >= 0) {
-        const line = this.buf.slice(0, nl);
-        this.buf = this.buf.slice(nl + 1);
-        this.raw.push(line);
-        this.got.push(JSON.parse(line) as Frame);
-      }
-    });
+    readLines((line) => {
+      this.raw.push(line);
+      this.got.push(JSON.parse(line) as Frame);
+    }, this.fromHost);
   }
   line(s: string): void {
     this.toHost.write(s + '\n');
