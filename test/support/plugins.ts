@@ -1,5 +1,7 @@
-// The one PluginSpec builder for tests and benches that run a script fixture (a sidecar written
-// in plain Node) with this Node, without a manifest on disk.
+// The two ways tests and benches make a plugin: a PluginSpec for a script fixture (a sidecar
+// written in plain Node) run with this Node, without a manifest on disk; or a plugin folder with
+// a v1 manifest, for the discovery path (sessions, the CLI, the agent-hooks bridge).
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { PluginSpec, RuntimeBlock } from '../../src/host/plugins/types';
 
@@ -38,4 +40,14 @@ export function scriptPlugin(id: string, script: string, o: ScriptPluginOptions 
       ...o.runtime,
     },
   };
+}
+
+/**
+ * Writes a plugin folder at `root` (created if missing): reasonix-plugin.json with a v1 manifest
+ * of `name`, `version` and `runtime` exactly as given. Returns `root`.
+ */
+export function pluginFolder(root: string, name: string, runtime: Record<string, unknown>, version = '1.0.0'): string {
+  mkdirSync(root, { recursive: true });
+  writeFileSync(path.join(root, 'reasonix-plugin.json'), JSON.stringify({ apiVersion: 'reasonix.io/plugin/v1', name, version, runtime }, null, 2));
+  return root;
 }

@@ -2,10 +2,11 @@
 // The CLI under test is out/src/cli.js, compiled by the same `tsc -p .` that compiled these
 // tests, so it can never be older than the sources the tests were built from.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readLines } from '../../fixtures/lib/ndjson';
+import { pluginFolder } from '../../support/plugins';
 import { alive } from '../../support/processes';
 import { waitFor } from '../../support/wait';
 
@@ -103,12 +104,9 @@ export function tempDir(prefix: string): { dir: string; cleanup(): void } {
  * this node binary (exec form, no shell) and the fixture script is its only argument.
  */
 export function fixturePlugin(parent: string, name: string, fixture: string, extra: { command?: string; env?: Record<string, string> } = {}): string {
-  const dir = join(parent, name);
-  mkdirSync(dir, { recursive: true });
   const runtime: Record<string, unknown> = { command: extra.command ?? process.execPath, args: [join(SIDECARS, fixture)] };
   if (extra.env) runtime.env = extra.env;
-  writeFileSync(join(dir, 'reasonix-plugin.json'), JSON.stringify({ apiVersion: 'reasonix.io/plugin/v1', name, version: '1.2.3', runtime }, null, 2));
-  return dir;
+  return pluginFolder(join(parent, name), name, runtime, '1.2.3');
 }
 
 /** Whether `pid` is gone within `ms` (an exited child may need a moment to be reaped). */

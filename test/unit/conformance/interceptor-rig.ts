@@ -1,11 +1,11 @@
 // Real fixture interceptor sidecars (test/fixtures/interceptors/interceptor.js) behind the real
 // Sidecar, for the conformance suites: start them, build a dispatcher, read what each received.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Sidecar } from '../../../src/host/sidecar';
 import type { RuntimeBlock } from '../../../src/host/plugins/types';
-import { scriptPlugin } from '../../support/plugins';
+import { pluginFolder, scriptPlugin } from '../../support/plugins';
 import { InterceptDispatcher, interceptClientFor, type DispatcherOptions } from '../../../src/host/intercepts';
 
 export const INTERCEPTOR = resolve(__dirname, '../../../../test/fixtures/interceptors/interceptor.js');
@@ -68,15 +68,7 @@ export class InterceptorRig {
 
   /** A plugin folder (for the CLI) running the fixture with these points and runtime members. */
   pluginDir(id: string, runtime: Record<string, unknown>, points: Record<string, Rule>): string {
-    const root = join(this.dir, 'plugins', id);
-    mkdirSync(root, { recursive: true });
-    writeFileSync(join(root, 'reasonix-plugin.json'), JSON.stringify({
-      apiVersion: 'reasonix.io/plugin/v1',
-      name: id,
-      version: '1.0.0',
-      runtime: { command: process.execPath, args: [INTERCEPTOR], env: { INTERCEPTOR_CONFIG: this.config(id, points) }, ...runtime },
-    }));
-    return root;
+    return pluginFolder(join(this.dir, 'plugins', id), id, { command: process.execPath, args: [INTERCEPTOR], env: { INTERCEPTOR_CONFIG: this.config(id, points) }, ...runtime });
   }
 
   async dispose(): Promise<void> {
