@@ -14,6 +14,7 @@ import { SurfaceStore } from '../src/host/ui';
 import { BENCH_SIDECAR, REPO } from './lib/host';
 import { interleave } from './lib/measure';
 import { lowerIsBetter, round, summarize, type Figure } from './lib/stats';
+import { pluginFolder } from '../test/support/plugins';
 
 const HOOK_JS = join(REPO, 'dist', 'hook.js');
 const quiet: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
@@ -43,14 +44,8 @@ export async function benchAgentHooks(quick: boolean): Promise<AgentHookFigures>
   const ws = join(root, 'ws');
   const plugin = join(root, 'plugin');
   mkdirSync(ws);
-  mkdirSync(plugin);
+  pluginFolder(plugin, 'bench-guard', { command: process.execPath, args: [BENCH_SIDECAR], capabilities: ['interceptors'], intercepts: ['tool.before'] });
   mkdirSync(join(root, 'home'));
-  writeFileSync(join(plugin, 'reasonix-plugin.json'), JSON.stringify({
-    apiVersion: 'reasonix.io/plugin/v1',
-    name: 'bench-guard',
-    version: '1.0.0',
-    runtime: { command: process.execPath, args: [BENCH_SIDECAR], capabilities: ['interceptors'], intercepts: ['tool.before'] },
-  }));
   const empty = join(root, 'empty.js');
   writeFileSync(empty, '');
   const engine = createSessionEngine(

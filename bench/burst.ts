@@ -9,7 +9,7 @@ import type { Logger } from '../src/host/log';
 import { ChangeBatcher, DEFAULT_COALESCE_MS } from '../src/host/resources';
 import { Sidecar } from '../src/host/sidecar';
 import { SESSION, TIMEOUTS, benchPlugin } from './lib/host';
-import { until } from './lib/measure';
+import { waitFor } from '../test/support/wait';
 import { hrtimeMs, lowerIsBetter, type Figure } from './lib/stats';
 
 export interface BurstFigure extends Figure {
@@ -82,11 +82,7 @@ export async function benchBurst(quick: boolean): Promise<BurstFigure> {
     }
     const lastWrite = process.hrtime.bigint();
     // Done when everything arrived, or when nothing new arrived for 2 s after the watcher went quiet.
-    await until(
-      () => distinct >= files || (lastArrival > 0n && hrtimeMs(lastArrival) > 2000 && hrtimeMs(lastEvent) > 2000),
-      20_000,
-      'every path to reach the sidecar',
-    ).catch(() => undefined);
+    await waitFor(() => distinct >= files || (lastArrival > 0n && hrtimeMs(lastArrival) > 2000 && hrtimeMs(lastEvent) > 2000), { timeoutMs: 20_000, what: 'every path to reach the sidecar', intervalMs: 2 }).catch(() => undefined);
     // Give stragglers (events for files already reported) a moment, then count what arrived.
     const ms = lastArrival > lastWrite ? Number(lastArrival - lastWrite) / 1e6 : hrtimeMs(lastWrite);
     const got = new Set(existsSync(record) ? readFileSync(record, 'utf8').split('\n').filter(Boolean) : []);

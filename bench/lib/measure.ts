@@ -31,15 +31,3 @@ export async function interleave(contenders: readonly (() => Promise<unknown>)[]
   return out;
 }
 
-/** Resolves when `check` is true, polling on the event loop; rejects after `ms`. */
-export function until(check: () => boolean, ms: number, what: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const began = Date.now();
-    const tick = () => {
-      if (check()) return resolve();
-      if (Date.now() - began > ms) return reject(new Error(`timed out waiting for ${what}`));
-      setTimeout(tick, 2);
-    };
-    tick();
-  });
-}

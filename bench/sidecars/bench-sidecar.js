@@ -16,21 +16,17 @@
 'use strict';
 const fs = require('node:fs');
 const crypto = require('node:crypto');
+// The fixtures' framing (byte-level line splitting, one decode per line); resolved from this file.
+const { readFrames, encode, send, hostCalls, resultOf } = require('../../test/fixtures/lib/ndjson');
 
 const noRead = process.env.BENCH_NOREAD === '1';
 const record = process.env.BENCH_RECORD || '';
-const pending = new Map();
+const host = hostCalls();
 const seen = new Set();
-let nextId = 1;
 
-function send(frame) {
-  process.stdout.write(JSON.stringify(frame) + '\n');
-}
-
+/** Resolves with the host's result; rejects with its error message. */
 function hostRequest(method, params) {
-  const id = nextId++;
-  send({ jsonrpc: '2.0', id, method, params });
-  return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+  return host.call(method, params).then(resultOf);
 }
 
 // Pages an externalized field in the way examples/showcase/lib/content.js does: the next page is
@@ -93,7 +89,7 @@ function stream(id, params) {
     if (shuffled) permute(seqs, from);
     let out = '';
     for (const seq of seqs) {
-      out += JSON.stringify({ jsonrpc: '2.0', method: 'extension/provider/stream/chunk', params: { streamId: params.streamId, seq, chunk } }) + '\n';
+      out += encode({ jsonrpc: '2.0', method: 'extension/provider/stream/chunk', params: { streamId: params.streamId, seq, chunk } });
     }
     process.stdout.write(out);
   }
@@ -108,11 +104,7 @@ function changed(paths) {
 
 function onMessage(msg) {
   if (msg.method === undefined) {
-    const p = pending.get(msg.id);
-    if (!p) return;
-    pending.delete(msg.id);
-    if (msg.error) p.reject(new Error(msg.error.message));
-    else p.resolve(msg.result);
+    host.settle(msg);
     return;
   }
   switch (msg.method) {
@@ -133,34 +125,9 @@ function onMessage(msg) {
   }
 }
 
-// Byte-level line splitting: a large frame arrives in many chunks and is decoded once.
-let parts = [];
-function onData(chunk) {
-  let start = 0;
-  for (;;) {
-    const nl = chunk.indexOf(10, start);
-    if (nl === -1) break;
-    let line;
-    if (parts.length) {
-      parts.push(chunk.subarray(start, nl));
-      line = Buffer.concat(parts).toString('utf8');
-      parts = [];
-    } else {
-      line = chunk.toString('utf8', start, nl);
-    }
-    start = nl + 1;
-    if (line.trim()) onMessage(JSON.parse(line));
-    if (stopped) return;
-  }
-  if (start < chunk.length) parts.push(chunk.subarray(start));
-}
-
-let stopped = false;
+const reader = readFrames(onMessage);
 function stopReading() {
-  stopped = true;
-  process.stdin.off('data', onData);
-  process.stdin.pause();
+  reader.stop();
 }
 
-process.stdin.on('data', onData);
 process.stdin.on('end', () => process.exit(0));

@@ -17,7 +17,7 @@ import { repoRoot, resultsDir } from './support/paths';
 import { reasonixSessionOptions } from './support/reasonix';
 import { useSharedUiSession } from './support/session';
 import { card, waitForText } from './support/surfaces';
-import { waitFor } from './support/wait';
+import { waitFor } from '../support/wait';
 import type { Workbench } from './support/workbench';
 
 const FIXTURES = join(repoRoot, 'test', 'fixtures', 'ui');

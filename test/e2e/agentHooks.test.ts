@@ -10,27 +10,14 @@
 // end-to-end "the chat shows the reason" cannot be shown; the screenshot of the Command Palette
 // searched for "Plugins" (test-results/) records what this code-server offers instead.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { resultsDir } from './support/paths';
 import { reasonixSessionOptions } from './support/reasonix';
 import { useSharedUiSession, type UiSessionOptions } from './support/session';
-import { waitFor } from './support/wait';
-
-function runHookCommand(command: string, input: unknown, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', command], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.stdin.end(JSON.stringify(input));
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { runHookCommand } from '../support/processes';
+import { waitFor } from '../support/wait';
 
 describe('Agent hooks: the contributed plugin answers agents from the running workbench', function () {
   this.timeout(180_000);

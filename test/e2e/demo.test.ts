@@ -7,6 +7,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './support/paths';
+import { RetryableError, waitFor } from '../support/wait';
 
 interface Finished {
   code: number | null;
@@ -22,17 +23,18 @@ function demo(args: string[], env: NodeJS.ProcessEnv = process.env): { child: Ch
   return { child, output: () => out, exited };
 }
 
-async function waitForOutput(run: ReturnType<typeof demo>, pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + timeoutMs;
+function waitForOutput(run: ReturnType<typeof demo>, pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
   let ended = false;
   void run.exited.then(() => (ended = true));
-  for (;;) {
-    const m = pattern.exec(run.output());
-    if (m) return m;
-    if (ended) throw new Error(`the demo exited before printing ${pattern}:\n${run.output()}`);
-    if (Date.now() > deadline) throw new Error(`the demo did not print ${pattern} within ${timeoutMs} ms:\n${run.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return waitFor(
+    () => {
+      const m = pattern.exec(run.output());
+      if (m) return m;
+      if (ended) throw new Error(`the demo exited before printing ${pattern}:\n${run.output()}`);
+      throw new RetryableError(`output so far:\n${run.output()}`);
+    },
+    { timeoutMs, what: `the demo to print ${pattern}` },
+  );
 }
 
 describe('npm run demo (scripts/demo.mjs)', function () {

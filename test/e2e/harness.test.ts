@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { PROBE_CONTAINER, packageVsix, writeProbeExtension } from './support/probeExtension';
 import { repoRoot } from './support/paths';
 import { useSharedUiSession } from './support/session';
-import { waitFor } from './support/wait';
+import { waitFor } from '../support/wait';
 
 let scratch: string;
 before(() => {

@@ -8,7 +8,7 @@ import { repoRoot } from './support/paths';
 import { SAMPLE_PLUGINS, reasonixSessionOptions } from './support/reasonix';
 import { useSharedUiSession } from './support/session';
 import { card, openSurfaces, textOf, waitForText } from './support/surfaces';
-import { waitFor } from './support/wait';
+import { waitFor } from '../support/wait';
 
 const HOSTILE = join(repoRoot, 'test', 'fixtures', 'hostile');
 

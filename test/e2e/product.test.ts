@@ -9,7 +9,7 @@ import { repoRoot } from './support/paths';
 import { reasonixSessionOptions } from './support/reasonix';
 import { useSharedUiSession } from './support/session';
 import { card, cardField, chooseOption, control, form, openSurfaces, textOf, valueOf, waitForText } from './support/surfaces';
-import { waitFor } from './support/wait';
+import { waitFor } from '../support/wait';
 import type { Workbench } from './support/workbench';
 
 async function waitForRow(wb: Workbench, wanted: RegExp, timeoutMs = 60_000): Promise<string> {

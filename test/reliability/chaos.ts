@@ -2,12 +2,15 @@
 // at random moments of the handshake, of intercepts in flight, of a provider stream and of the
 // shutdown. Afterwards every pending call must have settled, and nothing may be left alive in
 // the sidecar's process group (its grandchild included): the host must reap the whole group.
-import { readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Sidecar } from '../../src/host/sidecar';
 import { StreamHub, streamHandlers } from '../../src/host/streams';
 import type { PluginSpec, Capability } from '../../src/host/plugins/types';
+import { scriptPlugin } from '../support/plugins';
+import { groupMembers } from '../support/processes';
+import { waitFor } from '../support/wait';
 import { Random } from './random';
 
 export type Phase = 'handshake' | 'intercept' | 'stream' | 'shutdown';
@@ -24,32 +27,8 @@ export interface ChaosFigures {
   orphans: number;
 }
 
-/** Live (non-zombie) members of process group `pgid`, read from /proc. */
-export function groupMembers(pgid: number): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (fields[0] !== 'Z' && Number(fields[2]) === pgid) out.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
-
 function spec(fixtures: string, id: string, script: string, args: string[], env: Record<string, string>, capabilities: Capability[]): PluginSpec {
-  const file = path.join(fixtures, script);
-  return {
-    id,
-    root: path.dirname(file),
-    version: '1.0.0',
-    manifestPath: path.join(path.dirname(file), 'reasonix-plugin.json'),
-    source: 'linked',
-    runtime: { command: process.execPath, args: [file, ...args], env, required: false, priority: 0, intercepts: ['tool.before'], replaces: [], capabilities, timeoutMillis: 0 },
-  };
+  return scriptPlugin(id, path.join(fixtures, script), { args, runtime: { env, intercepts: ['tool.before'], capabilities } });
 }
 
 const SETTLE_MS = 10_000;
@@ -80,13 +59,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function noOrphans(pgid: number | undefined, ms = 3_000): Promise<number> {
   if (pgid === undefined) return 0;
-  const deadline = Date.now() + ms;
-  let left = groupMembers(pgid);
-  while (left.length && Date.now() < deadline) {
-    await sleep(25);
-    left = groupMembers(pgid);
-  }
-  return left.length;
+  await waitFor(() => groupMembers(pgid).length === 0, { timeoutMs: ms, what: `process group ${pgid} to empty`, intervalMs: 25 }).catch(() => undefined);
+  return groupMembers(pgid).length;
 }
 
 /** One kill at a random moment of `phase`; returns [settled calls, unsettled, orphans]. */

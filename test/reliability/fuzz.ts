@@ -9,8 +9,10 @@ import { PassThrough } from 'node:stream';
 import * as path from 'node:path';
 import { ValidatedConnection } from '../../src/host/wire';
 import { Sidecar } from '../../src/host/sidecar';
-import type { PluginSpec } from '../../src/host/plugins/types';
 import { ProtocolError } from '../../src/protocol';
+import { readLines } from '../fixtures/lib/ndjson';
+import { scriptPlugin } from '../support/plugins';
+import { cut } from '../unit/wire/streams';
 import { Random } from './random';
 
 export interface FuzzFigures {
@@ -57,17 +59,6 @@ function cuts(rnd: Random, bytes: Buffer): number[] {
   return [...out].sort((a, b) => a - b);
 }
 
-function split(bytes: Buffer, at: number[]): Buffer[] {
-  const out: Buffer[] = [];
-  let prev = 0;
-  for (const c of at) {
-    out.push(bytes.subarray(prev, c));
-    prev = c;
-  }
-  out.push(bytes.subarray(prev));
-  return out;
-}
-
 class Rig {
   readonly toHost = new PassThrough();
   readonly fromHost = new PassThrough();
@@ -75,19 +66,11 @@ class Rig {
   readonly answers: number[] = [];
   nextId = 1;
   ended: { reason: string } | undefined;
-  private buf = '';
   constructor(maxFrameBytes: number) {
-    this.fromHost.setEncoding('utf8');
-    this.fromHost.on('data', (d: string) => {
-      this.buf += d;
-      let nl;
-      while ((nl = this.buf.indexOf('\n')) >= 0) {
-        const line = this.buf.slice(0, nl);
-        this.buf = this.buf.slice(nl + 1);
-        const f = JSON.parse(line) as { id?: unknown; method?: string; error?: { code: number } };
-        if (f.method === undefined && f.error) this.answers.push(f.error.code);
-      }
-    });
+    readLines((line) => {
+      const f = JSON.parse(line) as { id?: unknown; method?: string; error?: { code: number } };
+      if (f.method === undefined && f.error) this.answers.push(f.error.code);
+    }, this.fromHost);
     this.conn = new ValidatedConnection({ input: this.toHost, output: this.fromHost, maxFrameBytes, handlers: { serves: () => false, request: () => undefined, notification: () => undefined } });
     this.conn.markReady();
     this.conn.onEnd((e) => (this.ended = e));
@@ -113,7 +96,7 @@ export async function fuzzFraming(opts: { seed: number; chunkings: number }): Pr
         const pending = rig.conn.request('extension/ui/action', { actionId: 'a', sessionId: 's', generation: 1 });
         rig.nextId++;
         const big = Buffer.from(`{"jsonrpc":"2.0","id":1,"result":{"accepted":true,"message":"${'x'.repeat(maxFrameBytes)}"}}\n`);
-        for (const c of split(big, cuts(rnd, big))) rig.toHost.write(c);
+        for (const c of cut(big, cuts(rnd, big))) rig.toHost.write(c);
         fig.framesTried++;
         fig.oversizeFrames++;
         const failed = await pending.then(
@@ -150,7 +133,7 @@ export async function fuzzFraming(opts: { seed: number; chunkings: number }): Pr
       const bytes = Buffer.from(lines.map((l) => l + eol).join(''), 'utf8');
       const before = rig.answers.length;
       try {
-        for (const c of split(bytes, cuts(rnd, bytes))) rig.toHost.write(c);
+        for (const c of cut(bytes, cuts(rnd, bytes))) rig.toHost.write(c);
       } catch {
         fig.hostCrashes++;
       }
@@ -179,14 +162,7 @@ export async function fuzzRealSidecar(opts: { seed: number; calls: number; fixtu
   const rnd = new Random(opts.seed);
   const fig: FuzzFigures = { seed: opts.seed, chunkings: 0, framesTried: 0, junkLines: 0, oversizeFrames: 0, hostCrashes: 0, wrongResults: 0 };
   const file = path.join(opts.fixtures, 'chunky.js');
-  const plugin: PluginSpec = {
-    id: 'chunky',
-    root: opts.fixtures,
-    version: '1.0.0',
-    manifestPath: path.join(opts.fixtures, 'reasonix-plugin.json'),
-    source: 'linked',
-    runtime: { command: process.execPath, args: [file, String(opts.seed)], env: {}, required: false, priority: 0, intercepts: [], replaces: [], capabilities: [], timeoutMillis: 0 },
-  };
+  const plugin = scriptPlugin('chunky', file, { root: opts.fixtures, args: [String(opts.seed)] });
   const sidecar = new Sidecar({ plugin, session: { sessionId: 's', workspaceRoot: opts.fixtures, generation: 1 }, uiHost: 'headless' });
   await sidecar.start();
   try {

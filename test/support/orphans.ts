@@ -2,6 +2,7 @@
 // inherits REASONIX_TEST_OWNER from the test process's environment, so /proc/<pid>/environ tells.
 import { readdirSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import { waitFor } from './wait';
 
 const MARK = 'REASONIX_TEST_OWNER';
 if (!process.env[MARK]) process.env[MARK] = randomUUID();
@@ -28,11 +29,6 @@ export function liveDescendants(): { pid: number; cmd: string }[] {
 
 /** Waits up to `ms` for every descendant to end; returns the ones still alive. */
 export async function waitForNoDescendants(ms = 3000): Promise<{ pid: number; cmd: string }[]> {
-  const deadline = Date.now() + ms;
-  let left = liveDescendants();
-  while (left.length && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    left = liveDescendants();
-  }
-  return left;
+  await waitFor(() => liveDescendants().length === 0, { timeoutMs: ms, what: 'every process this run started to end', intervalMs: 50 }).catch(() => undefined);
+  return liveDescendants();
 }

@@ -12,13 +12,13 @@
 // hook command, run the way the agent runs it, gets its answer from this window's session; the
 // decision is counted for the extension; the setting closes and reopens the endpoint.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hooksDir, listWindows } from '../../src/host/hooks';
 import type { PluginInfo, ReasonixApi } from '../../src/vscode/api';
-import { waitFor } from './support';
+import { runHookCommand } from '../support/processes';
+import { waitFor } from '../support/wait';
 
 const EXTENSION_ID = 'reasonix.reasonix-vscode-host';
 
@@ -27,20 +27,6 @@ interface HookCommand {
   linux: string;
   osx: string;
   windows: string;
-}
-
-/** Runs a hook command as the agent does: `sh -c`, input on stdin, answer on stdout. */
-function runHookCommand(command: string, input: unknown): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', command], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.stdin.end(JSON.stringify(input));
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 describe('agent hooks (in a real VS Code)', function () {
@@ -60,7 +46,7 @@ describe('agent hooks (in a real VS Code)', function () {
     assert.ok(found, `${EXTENSION_ID} is installed`);
     ext = found;
     api = await ext.activate();
-    await waitFor(() => showcase()?.state === 'running', 'showcase running');
+    await waitFor(() => showcase()?.state === 'running', { timeoutMs: 20_000, what: 'showcase running', intervalMs: 50 });
     folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
     const contributed = (ext.packageJSON as { contributes: { chatPlugins: { path: string; when: string }[] } }).contributes.chatPlugins;
     pluginRoot = path.join(ext.extensionPath, contributed[0].path);
@@ -82,7 +68,7 @@ describe('agent hooks (in a real VS Code)', function () {
 
   it("records the extension host's own runtime and this window's folder for the bridge", async () => {
     const dir = hooksDir();
-    const mine = await waitFor(() => listWindows(dir).find((w) => w.pid === process.pid), 'this window in the registry');
+    const mine = await waitFor(() => listWindows(dir).find((w) => w.pid === process.pid), { timeoutMs: 20_000, what: 'this window in the registry', intervalMs: 50 });
     assert.deepEqual(mine.folders, [folder]);
     assert.equal(readFileSync(path.join(dir, 'runtime'), 'utf8').trim(), process.execPath);
   });
@@ -94,7 +80,7 @@ describe('agent hooks (in a real VS Code)', function () {
     const answer = JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
     assert.equal(answer.hookSpecificOutput.permissionDecision, 'deny');
     assert.match(answer.hookSpecificOutput.permissionDecisionReason, /^Reasonix extension "showcase" blocked this/);
-    await waitFor(() => (showcase() as PluginInfo).agentDecisions === before + 1, 'the decision counted for showcase');
+    await waitFor(() => (showcase() as PluginInfo).agentDecisions === before + 1, { timeoutMs: 20_000, what: 'the decision counted for showcase', intervalMs: 50 });
     const allowed = await runHookCommand(commandFor('PreToolUse'), preToolUse('read_file'));
     assert.equal(allowed.code, 0);
     assert.equal(allowed.stdout, '', 'an allowed tool: no decision, VS Code approves as usual');
@@ -105,14 +91,14 @@ describe('agent hooks (in a real VS Code)', function () {
     const dir = hooksDir();
     try {
       await cfg.update('agentHooks.enabled', false, vscode.ConfigurationTarget.Global);
-      await waitFor(() => !listWindows(dir).some((w) => w.pid === process.pid), 'the window record removed');
+      await waitFor(() => !listWindows(dir).some((w) => w.pid === process.pid), { timeoutMs: 20_000, what: 'the window record removed', intervalMs: 50 });
       const r = await runHookCommand(commandFor('PreToolUse'), preToolUse('rm_rf'));
       assert.equal(r.code, 0);
       assert.equal(r.stdout, '');
     } finally {
       await cfg.update('agentHooks.enabled', undefined, vscode.ConfigurationTarget.Global);
     }
-    await waitFor(() => listWindows(dir).some((w) => w.pid === process.pid), 'the window record back');
+    await waitFor(() => listWindows(dir).some((w) => w.pid === process.pid), { timeoutMs: 20_000, what: 'the window record back', intervalMs: 50 });
     const again = await runHookCommand(commandFor('PreToolUse'), preToolUse('rm_rf'));
     assert.match(again.stdout, /"permissionDecision":"deny"/);
   });

@@ -6,23 +6,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PluginFailure, PluginInfo, ReasonixApi } from '../../src/vscode/api';
 import type { RunOutcome } from '../../src/vscode/actions';
-import { waitFor } from './support';
+import { waitFor } from '../support/wait';
+import { pressUntil } from './press';
 
 const EXTENSION_ID = 'reasonix.reasonix-vscode-host';
 
-
-/** Presses the QuickPick command until `pending` settles: no guessing how long the UI takes to appear. */
-async function pressUntil<T>(command: string, pending: Thenable<T>, timeoutMs = 15_000): Promise<T> {
-  let done = false;
-  const p = Promise.resolve(pending).finally(() => (done = true));
-  const deadline = Date.now() + timeoutMs;
-  while (!done) {
-    if (Date.now() > deadline) throw new Error(`${command} never settled the prompt`);
-    await vscode.commands.executeCommand(command);
-    await Promise.race([p, new Promise((r) => setTimeout(r, 150))]);
-  }
-  return p;
-}
 
 function plugin(api: ReasonixApi, id: string): PluginInfo | undefined {
   return api.listPlugins().find((p) => p.pluginId === id);
@@ -41,7 +29,7 @@ describe('Reasonix extension (in a real VS Code)', function () {
     const ext = vscode.extensions.getExtension<ReasonixApi>(EXTENSION_ID);
     assert.ok(ext, `${EXTENSION_ID} is installed`);
     api = await ext.activate();
-    await waitFor(() => running(api, 'showcase') && running(api, 'hello'), 'showcase and hello running');
+    await waitFor(() => running(api, 'showcase') && running(api, 'hello'), { timeoutMs: 20_000, what: 'showcase and hello running', intervalMs: 50 });
   });
 
   it('activates and exports the typed API', () => {
@@ -75,7 +63,7 @@ describe('Reasonix extension (in a real VS Code)', function () {
     await waitFor(() => {
       const card = api.surfaces().find((s) => s.pluginId === 'showcase' && s.surfaceId === 'session');
       return card?.kind === 'card' && /^Session started at /.test(card.payload.text ?? '');
-    }, 'the showcase Session card to show session.start');
+    }, { timeoutMs: 20_000, what: 'the showcase Session card to show session.start', intervalMs: 50 });
   });
 
   it('runs an action through reasonix.runAction {plugin, action, args} and returns its message', async () => {
@@ -114,7 +102,7 @@ describe('Reasonix extension (in a real VS Code)', function () {
     assert.equal(r.ran, false);
     assert.match(r.message ?? '', /"hello" is stopped/);
     await vscode.commands.executeCommand('reasonix.startExtension', { sessionKey: key, pluginId: 'hello' });
-    await waitFor(() => running(api, 'hello'), 'hello running again');
+    await waitFor(() => running(api, 'hello'), { timeoutMs: 20_000, what: 'hello running again', intervalMs: 50 });
   });
 
   it('dispatches a hook point through the API as the engine does', async () => {
@@ -163,7 +151,7 @@ describe('Reasonix extension (in a real VS Code)', function () {
       return Number(f?.value ?? 0);
     };
     // The watcher also reports the folder itself; every file must arrive.
-    await waitFor(() => distinct() >= N, `${N} distinct paths at showcase (now ${distinct()})`, 30_000);
+    await waitFor(() => distinct() >= N, { timeoutMs: 30_000, what: `${N} distinct paths at showcase (now ${distinct()})`, intervalMs: 50 });
     await fs.rm(dir, { recursive: true, force: true });
   });
 
@@ -174,7 +162,7 @@ describe('Reasonix extension (in a real VS Code)', function () {
     const sub = api.onDidFailPlugin((f) => failures.push(f));
     try {
       process.kill(before.pid, 'SIGKILL');
-      const f = await waitFor(() => failures.find((x) => x.pluginId === 'hello'), 'a crash report');
+      const f = await waitFor(() => failures.find((x) => x.pluginId === 'hello'), { timeoutMs: 20_000, what: 'a crash report', intervalMs: 50 });
       assert.equal(f.kind, 'crash');
       assert.ok(f.stage.length > 0);
       assert.match(f.notification, /"hello"/);
@@ -183,7 +171,7 @@ describe('Reasonix extension (in a real VS Code)', function () {
       const after = await waitFor(() => {
         const p = running(api, 'hello');
         return p && p.pid !== before.pid ? p : undefined;
-      }, 'hello restarted with a new process');
+      }, { timeoutMs: 20_000, what: 'hello restarted with a new process', intervalMs: 50 });
       assert.notEqual(after.pid, before.pid);
     } finally {
       sub.dispose();

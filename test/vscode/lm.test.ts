@@ -10,7 +10,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ReasonixApi } from '../../src/vscode/api';
-import { waitFor } from './support';
+import { waitFor } from '../support/wait';
 
 const EXTENSION_ID = 'reasonix.reasonix-vscode-host';
 const REF = 'plugin/showcase/echo/echo-1';
@@ -42,11 +42,8 @@ async function echoModel(): Promise<vscode.LanguageModelChat | undefined> {
 }
 
 /** Polls selectChatModels until the showcase model is offered (VS Code resolves models lazily). */
-async function offeredModel(timeoutMs = 20_000): Promise<vscode.LanguageModelChat | undefined> {
-  const deadline = Date.now() + timeoutMs;
-  let found: vscode.LanguageModelChat | undefined;
-  while (!(found = await echoModel()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-  return found;
+function offeredModel(timeoutMs = 20_000): Promise<vscode.LanguageModelChat | undefined> {
+  return waitFor(echoModel, { timeoutMs, what: `${REF} offered`, intervalMs: 200 }).catch(() => undefined);
 }
 
 describe('Reasonix models in VS Code (vscode.lm, vendor reasonix)', function () {
@@ -58,7 +55,7 @@ describe('Reasonix models in VS Code (vscode.lm, vendor reasonix)', function () 
     const ext = vscode.extensions.getExtension<ReasonixApi>(EXTENSION_ID);
     assert.ok(ext, `${EXTENSION_ID} is installed`);
     api = await ext.activate();
-    await waitFor(() => api.listPlugins().find((p) => p.pluginId === 'showcase' && p.state === 'running'), 'showcase running');
+    await waitFor(() => api.listPlugins().find((p) => p.pluginId === 'showcase' && p.state === 'running'), { timeoutMs: 20_000, what: 'showcase running', intervalMs: 50 });
   });
 
   it('this VS Code has the language model provider API (else nothing below can run)', () => {
@@ -115,7 +112,7 @@ describe('Reasonix models in VS Code (vscode.lm, vendor reasonix)', function () 
   it('applies a provider.request interceptor that rewrites the request: the provider sees the rewrite', async () => {
     const parts = await collect(await model.sendRequest([vscode.LanguageModelChatMessage.User('please [showcase:rewrite] me')], {}, new vscode.CancellationTokenSource().token));
     assert.equal(textOf(parts), 'Echo: please (rewritten by showcase) me');
-    await waitFor(() => modelCard(api)['Last prompt'] === 'please (rewritten by showcase) me', 'the provider to report the rewritten prompt');
+    await waitFor(() => modelCard(api)['Last prompt'] === 'please (rewritten by showcase) me', { timeoutMs: 20_000, what: 'the provider to report the rewritten prompt', intervalMs: 50 });
   });
 
   it('ends a request a provider.request interceptor blocks with an error naming the extension and its reason', async () => {
@@ -145,7 +142,7 @@ describe('Reasonix models in VS Code (vscode.lm, vendor reasonix)', function () 
     // pipeline; after that the provider reports nothing (unit-tested in test/unit/lm).
     assert.ok(Date.now() - cancelledAt < 5_000, `ended soon after the cancel (${Date.now() - cancelledAt} ms)`);
     if (parts) assert.ok(parts.length < 20, `stopped early (${parts.length} of about 200 parts)`);
-    await waitFor(() => Number(modelCard(api).Cancelled ?? 0) === before + 1, 'the showcase to report the cancelled stream');
+    await waitFor(() => Number(modelCard(api).Cancelled ?? 0) === before + 1, { timeoutMs: 20_000, what: 'the showcase to report the cancelled stream', intervalMs: 50 });
   });
 
   it('turns a crash of the extension mid-stream into a clean error naming it, the model and provider_interrupted', async () => {
@@ -156,7 +153,7 @@ describe('Reasonix models in VS Code (vscode.lm, vendor reasonix)', function () 
     const run = collect(response, (_p, all) => all.length === 1 && process.kill(pid, 'SIGKILL'));
     await assert.rejects(run, (err: Error) => /Reasonix extension "showcase"/.test(err.message) && err.message.includes(REF) && /provider_interrupted/.test(err.message));
     // The automatic restart brings the model back.
-    await waitFor(() => api.listPlugins().find((p) => p.pluginId === 'showcase' && p.state === 'running' && p.pid !== pid), 'showcase restarted', 30_000);
+    await waitFor(() => api.listPlugins().find((p) => p.pluginId === 'showcase' && p.state === 'running' && p.pid !== pid), { timeoutMs: 30_000, what: 'showcase restarted', intervalMs: 50 });
     assert.ok(await offeredModel(), 'the model is offered again after the restart');
   });
 
@@ -168,7 +165,7 @@ describe('Reasonix models in VS Code (vscode.lm, vendor reasonix)', function () 
     const sub = vscode.lm.onDidChangeChatModels(() => changes++);
     try {
       await vscode.commands.executeCommand('reasonix.stopExtension', { sessionKey: key, pluginId: 'showcase' });
-      await waitFor(() => changes > 0, 'vscode.lm.onDidChangeChatModels after the stop');
+      await waitFor(() => changes > 0, { timeoutMs: 20_000, what: 'vscode.lm.onDidChangeChatModels after the stop', intervalMs: 50 });
       assert.equal(await echoModel(), undefined, 'no showcase model while it is stopped');
       await vscode.commands.executeCommand('reasonix.startExtension', { sessionKey: key, pluginId: 'showcase' });
       const back = await offeredModel();

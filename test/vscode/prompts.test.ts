@@ -1,26 +1,11 @@
 // In-host: each host/ui/request kind answered through real VS Code quick input.
 import * as assert from 'node:assert/strict';
-import * as vscode from 'vscode';
-import { promptFields, type FormField, type PromptAnswer, type PromptRequest } from '../../src/protocol';
+import { promptFields, type FormField, type PromptRequest } from '../../src/protocol';
 import { VsCodePrompts } from '../../src/vscode/prompts';
+import { pressUntil } from './press';
 
 function request(kind: FormField['kind'], fields: FormField[], message = 'Question?'): PromptRequest {
   return { sessionKey: 'file:///ws', folderName: 'ws', pluginId: 'demo', generation: 1, surfaceId: 'q', kind, payload: { title: 'Demo', message, fields } };
-}
-
-/** Presses `command` until the prompt settles (the input has to be on screen first). */
-async function pressUntil(command: string, pending: Promise<PromptAnswer>, times = 1): Promise<PromptAnswer> {
-  let done = false;
-  const p = pending.finally(() => (done = true));
-  const deadline = Date.now() + 15_000;
-  let pressed = 0;
-  while (!done) {
-    if (Date.now() > deadline) throw new Error(`${command} never settled the prompt`);
-    await vscode.commands.executeCommand(command);
-    pressed++;
-    await Promise.race([p, new Promise((r) => setTimeout(r, pressed < times ? 300 : 150))]);
-  }
-  return p;
 }
 
 describe('prompts: host/ui/request in native VS Code UI', function () {
@@ -65,7 +50,7 @@ describe('prompts: host/ui/request in native VS Code UI', function () {
       { key: 'name', kind: 'input', default: 'Ada' },
       { key: 'lang', kind: 'select', options: ['ts', 'rust'], default: 'rust' },
     ]);
-    const a = await pressUntil(accept, prompts.prompt(req, new AbortController().signal), 2);
+    const a = await pressUntil(accept, prompts.prompt(req, new AbortController().signal), { times: 2 });
     assert.deepEqual(a, { cancelled: false, values: { name: 'Ada', lang: 'rust' } });
   });
 

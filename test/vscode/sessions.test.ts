@@ -15,7 +15,8 @@ import { VsCodePrompts } from '../../src/vscode/prompts';
 import { SessionManager, sessionIdFor, spawnAllowed } from '../../src/vscode/sessions';
 import { Sidecar } from '../../src/host/sidecar';
 import { silentLogger } from '../../src/host/log';
-import { waitFor } from './support';
+import { alive } from '../support/processes';
+import { waitFor } from '../support/wait';
 
 class MemoryMemento implements vscode.Memento {
   private readonly data = new Map<string, unknown>();
@@ -32,15 +33,6 @@ class MemoryMemento implements vscode.Memento {
 
 function folder(dir: string, index: number): vscode.WorkspaceFolder {
   return { uri: vscode.Uri.file(dir), name: path.basename(dir), index };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 
@@ -99,7 +91,7 @@ describe('sessions: one per folder, trust, stop budget', function () {
     const bPids = pidsOf(sessions.find((s) => s.folder === b)!);
     await m.syncFolders([a]);
     assert.equal(m.sessions().length, 1);
-    await waitFor(() => bPids.every((p) => !alive(p)), 'the removed folder\'s processes to end', 8000);
+    await waitFor(() => bPids.every((p) => !alive(p)), { timeoutMs: 8000, what: 'the removed folder\'s processes to end', intervalMs: 50 });
 
     const sa = m.sessions()[0];
     const g1 = sa.engine.generation;
@@ -110,7 +102,7 @@ describe('sessions: one per folder, trust, stop budget', function () {
     const t0 = Date.now();
     await m.stopAll();
     assert.ok(Date.now() - t0 < 4000, 'stopped within the deactivate budget');
-    await waitFor(() => aPids.every((p) => !alive(p)), 'no process left behind', 2000);
+    await waitFor(() => aPids.every((p) => !alive(p)), { timeoutMs: 2000, what: 'no process left behind', intervalMs: 50 });
   });
 
   it('offers no language models while the workspace is untrusted, and the showcase model once it is trusted', async () => {
@@ -126,7 +118,7 @@ describe('sessions: one per folder, trust, stop budget', function () {
 
       trusted = true; // what VS Code's trust grant leads to: the folders are synced again
       await m.syncFolders([dir]);
-      await waitFor(() => m.sessions()[0]?.engine.plugins().some((p) => p.pluginId === 'showcase' && p.state === 'running'), 'showcase running once trusted');
+      await waitFor(() => m.sessions()[0]?.engine.plugins().some((p) => p.pluginId === 'showcase' && p.state === 'running'), { timeoutMs: 10_000, what: 'showcase running once trusted', intervalMs: 50 });
       const offered = await models.list();
       assert.ok(offered.some((e) => e.ref === 'plugin/showcase/echo/echo-1'), `the showcase model is offered: ${offered.map((e) => e.ref).join(', ')}`);
       assert.ok(offered.every((e) => e.pluginId === 'showcase'), 'only the showcase serves models here');

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { surfaceKey, type Surface } from '../../src/protocol';
 import type { HostToView, ViewPrompt } from '../../src/webviewProtocol/messages';
 import { card, form, notification, republish, status } from '../unit/webview/fixtures';
-import { Harness, THEMES, type AxeViolation } from './harness';
+import { THEMES, useHarness, type AxeViolation, type Harness } from './harness';
 
 // The page's DOM, typed just enough for the callbacks below (they run in the browser).
 interface PElement {
@@ -85,19 +85,9 @@ function report(vs: AxeViolation[]): string {
 
 for (const theme of THEMES) {
   describe(`Surfaces webview accessibility (axe-core, theme ${theme})`, function () {
+    const harness = useHarness({ theme, axe: true }, ' (axe is loaded with the page nonce, not around the CSP)');
     let h: Harness;
-    before(async () => {
-      h = await Harness.launch({ theme, axe: true });
-    });
-    after(async () => {
-      await h?.close();
-    });
-    beforeEach(async () => {
-      await h.fresh();
-    });
-    afterEach(async () => {
-      assert.deepEqual(await h.violations(), [], 'no CSP violations (axe is loaded with the page nonce, not around the CSP)');
-    });
+    beforeEach(() => (h = harness()));
 
     it('has no serious or critical violation with every surface kind, a prompt and a stale plugin shown', async () => {
       const all = everything();
@@ -159,19 +149,9 @@ function hexToRgb(hex: string): string {
 }
 
 describe('Surfaces webview: keyboard, announcements, zoom and motion', function () {
+  const harness = useHarness();
   let h: Harness;
-  before(async () => {
-    h = await Harness.launch();
-  });
-  after(async () => {
-    await h?.close();
-  });
-  beforeEach(async () => {
-    await h.fresh();
-  });
-  afterEach(async () => {
-    assert.deepEqual(await h.violations(), [], 'no CSP violations');
-  });
+  beforeEach(() => (h = harness()));
 
   it('keeps focus on the same card button when a delta re-renders the card under it', async () => {
     const all = everything();

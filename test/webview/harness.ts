@@ -4,9 +4,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import * as assert from 'node:assert/strict';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { HostToView, ViewToHost } from '../../src/webviewProtocol/messages';
 import { newNonce, surfacesHtml } from '../../src/vscode/surfaces/html';
+import { RetryableError, waitFor } from '../support/wait';
 
 export const ORIGIN = 'https://webview.test';
 
@@ -156,14 +158,16 @@ export class Harness {
     });
   }
 
-  async waitForPosted(pred: (m: ViewToHost) => boolean, timeoutMs = 10_000): Promise<ViewToHost> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = (await this.posted()).find(pred);
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`view did not post the expected message; posted: ${JSON.stringify(await this.posted()).slice(0, 500)}`);
-      await this.page.waitForTimeout(20);
-    }
+  waitForPosted(pred: (m: ViewToHost) => boolean, timeoutMs = 10_000): Promise<ViewToHost> {
+    return waitFor(
+      async () => {
+        const posted = await this.posted();
+        const found = posted.find(pred);
+        if (found) return found;
+        throw new RetryableError(`posted: ${JSON.stringify(posted).slice(0, 500)}`);
+      },
+      { timeoutMs, what: 'the view to post the expected message', intervalMs: 20 },
+    );
   }
 
   /**
@@ -194,4 +198,30 @@ export class Harness {
     await this.context.close();
     rmSync(this.profile, { recursive: true, force: true });
   }
+}
+
+/**
+ * Mocha wiring for a describe block: one harness launched with `options` for the block, a fresh
+ * page before each test, and no CSP violation after any (`why` adds to that assertion's message).
+ * Returns the harness (available from the first before-each on).
+ */
+export function useHarness(options: HarnessOptions = {}, why = ''): () => Harness {
+  let h: Harness | undefined;
+  const harness = (): Harness => {
+    if (!h) throw new Error('the harness is launched in before()');
+    return h;
+  };
+  before(async () => {
+    h = await Harness.launch(options);
+  });
+  after(async () => {
+    await h?.close();
+  });
+  beforeEach(async () => {
+    await harness().fresh();
+  });
+  afterEach(async () => {
+    assert.deepEqual(await harness().violations(), [], `no CSP violations${why}`);
+  });
+  return harness;
 }

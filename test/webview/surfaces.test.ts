@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { surfaceKey, type Surface } from '../../src/protocol';
 import type { HostToView, ViewToHost } from '../../src/webviewProtocol/messages';
 import { card, form, notification, republish, status } from '../unit/webview/fixtures';
-import { Harness } from './harness';
+import { useHarness, type Harness } from './harness';
 
 // The page's DOM, typed just enough for the callbacks below (the root tsconfig has no DOM lib;
 // these callbacks run in the browser, not in Node).
@@ -28,19 +28,9 @@ function snapshot(surfaces: Surface[], extra: Partial<Extract<HostToView, { type
 const sel = (s: Surface) => `[data-key='${surfaceKey(s).replace(/'/g, "\\'")}']`;
 
 describe('Surfaces webview (Chromium)', function () {
+  const harness = useHarness();
   let h: Harness;
-  before(async () => {
-    h = await Harness.launch();
-  });
-  after(async () => {
-    await h?.close();
-  });
-  beforeEach(async () => {
-    await h.fresh();
-  });
-  afterEach(async () => {
-    assert.deepEqual(await h.violations(), [], 'no CSP violations');
-  });
+  beforeEach(() => (h = harness()));
 
   it('says what to do for each empty state, and the trust button asks the extension', async () => {
     const cases: [HostToView & { type: 'snapshot' }, RegExp][] = [

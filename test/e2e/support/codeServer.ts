@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnGroup, type GroupProcess } from './processes';
 import type { Provisioned } from './paths';
-import { waitFor } from './wait';
+import { waitFor } from '../../support/wait';
 
 export interface CodeServerOptions {
   provisioned: Provisioned;

@@ -3,6 +3,7 @@
 // on a normal stop, on a failing test, on Ctrl+C and when this process exits.
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, rmSync } from 'node:fs';
+import { waitFor } from '../../support/wait';
 
 export interface GroupProcess {
   readonly pid: number;
@@ -75,13 +76,12 @@ export function spawnGroup(cmd: string, args: string[], opts: { env: NodeJS.Proc
     exited,
     async stop(graceMs = 3000) {
       signalGroup(pid, 'SIGTERM');
-      const deadline = Date.now() + graceMs;
-      while (groupAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const ended = () => !groupAlive(pid);
+      await waitFor(ended, { timeoutMs: graceMs, what: `process group ${pid} to end on SIGTERM`, intervalMs: 50 }).catch(() => undefined);
       signalGroup(pid, 'SIGKILL');
       await exited;
       // Killed members may linger briefly as zombies until init reaps them; bounded wait.
-      const reapDeadline = Date.now() + 5000;
-      while (groupAlive(pid) && Date.now() < reapDeadline) await new Promise((r) => setTimeout(r, 20));
+      await waitFor(ended, { timeoutMs: 5000, what: `process group ${pid} to be reaped`, intervalMs: 20 }).catch(() => undefined);
       live.delete(pid);
     },
   };

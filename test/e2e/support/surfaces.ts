@@ -3,7 +3,7 @@
 // webview frame found by content, since the webview lives in nested iframes outside the side bar.
 import type { Frame, Locator } from 'playwright-core';
 import { normalise } from './text';
-import { waitFor } from './wait';
+import { waitFor } from '../../support/wait';
 import type { Workbench } from './workbench';
 
 /** Opens the Reasonix container and returns the Surfaces webview's frame once a card shows. */

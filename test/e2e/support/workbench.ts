@@ -3,7 +3,7 @@
 // waits on a visible condition, never on a fixed delay.
 import type { Frame, Locator, Page } from 'playwright-core';
 import { normalise } from './text';
-import { waitFor } from './wait';
+import { waitFor } from '../../support/wait';
 
 export interface WorkbenchTimeouts {
   /** Workbench shell loaded (first load compiles a lot of JS on 2 cores). */

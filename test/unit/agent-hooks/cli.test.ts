@@ -2,9 +2,10 @@
 // asks the window serving cwd; with --headless it starts the plugins for one event and stops them
 // (the root hook checks that no process is left behind).
 import { strict as assert } from 'node:assert';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI_JS, fixture, hookOutput, REPO, runProgram, scratch, TestWindow } from './support';
+import { pluginFolder } from '../../support/plugins';
 
 const SHOWCASE = join(REPO, 'examples', 'showcase');
 
@@ -49,13 +50,7 @@ describe('reasonix-host hook', function () {
 
   it('--headless: a required plugin that cannot start → deny, naming it', async () => {
     const bad = join(root, 'bad-guard');
-    mkdirSync(bad);
-    writeFileSync(join(bad, 'reasonix-plugin.json'), JSON.stringify({
-      apiVersion: 'reasonix.io/plugin/v1',
-      name: 'bad-guard',
-      version: '1.0.0',
-      runtime: { command: join(bad, 'missing-binary'), args: [], capabilities: ['interceptors'], intercepts: ['tool.before'], required: true },
-    }));
+    pluginFolder(bad, 'bad-guard', { command: join(bad, 'missing-binary'), args: [], capabilities: ['interceptors'], intercepts: ['tool.before'], required: true });
     const r = await cli(['PreToolUse', '--headless', '--plugin', bad], fixture('claude-pre-tool-use', root));
     assert.equal(r.code, 0, r.stderr);
     assert.equal(hookOutput(r.answer).permissionDecision, 'deny');

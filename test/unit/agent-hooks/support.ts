@@ -11,6 +11,7 @@ import { Sidecar } from '../../../src/host/sidecar';
 import { createSessionEngine, type SessionEngine } from '../../../src/host/session';
 import { SurfaceStore } from '../../../src/host/ui';
 import type { Logger } from '../../../src/host/log';
+import { pluginFolder } from '../../support/plugins';
 
 export const REPO = resolve(__dirname, '..', '..', '..', '..');
 export const HOOK_JS = resolve(__dirname, '..', '..', '..', 'src', 'hook.js');
@@ -56,24 +57,16 @@ export class TestWindow {
     const recordFile = join(base, 'record.jsonl');
     writeFileSync(recordFile, '');
     const linked = plugins.map((p) => {
-      const root = join(base, p.name);
-      mkdirSync(root);
-      writeFileSync(join(root, 'reasonix-plugin.json'), JSON.stringify({
-        apiVersion: 'reasonix.io/plugin/v1',
-        name: p.name,
-        version: '1.0.0',
-        runtime: {
-          command: process.execPath,
-          args: [INTERCEPTOR],
-          capabilities: p.replaces?.length ? ['interceptors', 'strategies'] : ['interceptors'],
-          intercepts: p.intercepts,
-          replaces: p.replaces ?? [],
-          required: p.required ?? false,
-          timeoutMillis: p.timeoutMillis ?? 0,
-          env: { INTERCEPTOR_CONFIG: JSON.stringify({ record: recordFile, points: p.points ?? {} }) },
-        },
-      }));
-      return root;
+      return pluginFolder(join(base, p.name), p.name, {
+        command: process.execPath,
+        args: [INTERCEPTOR],
+        capabilities: p.replaces?.length ? ['interceptors', 'strategies'] : ['interceptors'],
+        intercepts: p.intercepts,
+        replaces: p.replaces ?? [],
+        required: p.required ?? false,
+        timeoutMillis: p.timeoutMillis ?? 0,
+        env: { INTERCEPTOR_CONFIG: JSON.stringify({ record: recordFile, points: p.points ?? {} }) },
+      });
     });
     const home = join(base, 'home');
     mkdirSync(home);

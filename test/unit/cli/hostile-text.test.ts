@@ -2,22 +2,16 @@
 // never forges an output line, and its secrets (handshake labels, stderr cut across writes)
 // never appear in clear — in text mode, in --json, and in --verbose logs.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, SIDECARS, tempDir } from './support';
+import { pluginFolder } from '../../support/plugins';
 
 // Any C0 control but newline, DEL, or a C1 control.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
 function hostilePlugin(parent: string): string {
-  const dir = join(parent, 'hostile-text');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, 'reasonix-plugin.json'),
-    JSON.stringify({ apiVersion: 'reasonix.io/plugin/v1', name: 'hostile-text', version: '1.0.0', runtime: { command: process.execPath, args: [join(SIDECARS, 'hostile-text.js')], capabilities: ['ui'] } }),
-  );
-  return dir;
+  return pluginFolder(join(parent, 'hostile-text'), 'hostile-text', { command: process.execPath, args: [join(SIDECARS, 'hostile-text.js')], capabilities: ['ui'] });
 }
 
 describe('sidecar text on the terminal (issue 12 §1–2)', function () {

@@ -2,38 +2,21 @@
 // while stopping kills every sidecar's process group (grandchildren included) before the CLI
 // exits; a sidecar that crashed while running makes the run exit non-zero.
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { groupMembers } from '../../support/processes';
+import { waitFor } from '../../support/wait';
 import { fixturePlugin, gone, LiveCli, runCli, tempDir } from './support';
 
-async function fileText(file: string, ms = 10000): Promise<string> {
-  const deadline = Date.now() + ms;
-  for (;;) {
+function fileText(file: string, ms = 10000): Promise<string> {
+  const text = (): string | undefined => {
     try {
-      const t = readFileSync(file, 'utf8');
-      if (t) return t;
+      return readFileSync(file, 'utf8') || undefined;
     } catch {
-      // not yet written
+      return undefined; // not yet written
     }
-    if (Date.now() > deadline) throw new Error(`${file} was never written`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-/** Live (non-zombie) members of the process group `pgid`, from /proc. */
-export function groupMembers(pgid: number): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (fields[0] !== 'Z' && Number(fields[2]) === pgid) out.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
+  };
+  return waitFor(text, { timeoutMs: ms, what: `${file} to be written`, intervalMs: 25 });
 }
 
 describe('reasonix-host run: signals and exit status (issue 12 §5)', function () {

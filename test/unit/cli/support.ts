@@ -2,9 +2,13 @@
 // The CLI under test is out/src/cli.js, compiled by the same `tsc -p .` that compiled these
 // tests, so it can never be older than the sources the tests were built from.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { readLines } from '../../fixtures/lib/ndjson';
+import { pluginFolder } from '../../support/plugins';
+import { alive } from '../../support/processes';
+import { waitFor } from '../../support/wait';
 
 export const REPO = resolve(__dirname, '..', '..', '..', '..');
 export const CLI = resolve(__dirname, '..', '..', '..', 'src', 'cli.js');
@@ -43,21 +47,15 @@ export class LiveCli {
   readonly child: ChildProcessWithoutNullStreams;
   readonly events: Record<string, unknown>[] = [];
   stderr = '';
-  private buffer = '';
   private waiters: (() => void)[] = [];
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   constructor(args: string[], cwd = REPO) {
     this.child = spawn(process.execPath, [CLI, ...args], { cwd });
     this.child.stdin.end();
-    this.child.stdout.on('data', (d: Buffer) => {
-      this.buffer += d.toString();
-      let nl: number;
-      while ((nl = this.buffer.indexOf('\n')) >= 0) {
-        const line = this.buffer.slice(0, nl);
-        this.buffer = this.buffer.slice(nl + 1);
-        if (line.trim()) this.events.push(JSON.parse(line) as Record<string, unknown>);
-      }
+    readLines((line) => this.events.push(JSON.parse(line) as Record<string, unknown>), this.child.stdout);
+    // After the reader above has taken this chunk's lines.
+    this.child.stdout.on('data', () => {
       for (const w of this.waiters.splice(0)) w();
     });
     this.child.stderr.on('data', (d: Buffer) => (this.stderr += d.toString()));
@@ -106,31 +104,17 @@ export function tempDir(prefix: string): { dir: string; cleanup(): void } {
  * this node binary (exec form, no shell) and the fixture script is its only argument.
  */
 export function fixturePlugin(parent: string, name: string, fixture: string, extra: { command?: string; env?: Record<string, string> } = {}): string {
-  const dir = join(parent, name);
-  mkdirSync(dir, { recursive: true });
   const runtime: Record<string, unknown> = { command: extra.command ?? process.execPath, args: [join(SIDECARS, fixture)] };
   if (extra.env) runtime.env = extra.env;
-  writeFileSync(join(dir, 'reasonix-plugin.json'), JSON.stringify({ apiVersion: 'reasonix.io/plugin/v1', name, version: '1.2.3', runtime }, null, 2));
-  return dir;
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8')); // a zombie is already dead
-  } catch {
-    return false;
-  }
+  return pluginFolder(join(parent, name), name, runtime, '1.2.3');
 }
 
 /** Whether `pid` is gone within `ms` (an exited child may need a moment to be reaped). */
-export async function gone(pid: number, ms = 3000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (pidAlive(pid)) {
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return true;
+export function gone(pid: number, ms = 3000): Promise<boolean> {
+  return waitFor(() => !alive(pid), { timeoutMs: ms, what: `pid ${pid} to end`, intervalMs: 25 }).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Parses one JSON document from a CLI's stdout, with the raw text in the failure message. */

@@ -6,7 +6,8 @@ import { Sidecar, SidecarFailure } from '../../../src/host/sidecar';
 import { attachSidecar, SurfaceStore, uiHandlers, UiHub } from '../../../src/host/ui';
 import { fixtureSpec, ROOT } from '../streams/real-support';
 import { FakeFrontEnd } from '../ui/fakes';
-import { alive, FAST, pluginFor, useFleet } from '../sidecar/fixtures';
+import { alive } from '../../support/processes';
+import { FAST, pluginFor, useFleet } from '../sidecar/fixtures';
 
 interface Report {
   result?: { accepted: boolean };

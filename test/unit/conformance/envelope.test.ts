@@ -2,7 +2,8 @@
 // well-behaved fixture sidecar writing raw lines after extension/initialized.
 import { strict as assert } from 'node:assert';
 import { topLevelMemberText } from '../../../src/host/wire/envelope';
-import { INTERCEPT, pluginFor, until, useFleet } from '../sidecar/fixtures';
+import { INTERCEPT, pluginFor, useFleet } from '../sidecar/fixtures';
+import { waitFor } from '../../support/wait';
 
 interface Frame {
   id?: unknown;
@@ -25,7 +26,7 @@ describe('conformance: envelope edges as the reference host (issue 11 item 6)', 
     });
     await s.start();
     const answers = () => (ctx.scratch.records('rx') as Frame[]).filter((f) => typeof f === 'object' && f.method === undefined);
-    await until(() => answers().length >= count, 10_000, `${count} answers`);
+    await waitFor(() => answers().length >= count, { timeoutMs: 10_000, what: `${count} answers`, intervalMs: 5 });
     return { s, answers: answers(), published };
   }
 

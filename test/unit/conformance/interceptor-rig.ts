@@ -1,10 +1,11 @@
 // Real fixture interceptor sidecars (test/fixtures/interceptors/interceptor.js) behind the real
 // Sidecar, for the conformance suites: start them, build a dispatcher, read what each received.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Sidecar } from '../../../src/host/sidecar';
-import type { PluginSpec, RuntimeBlock } from '../../../src/host/plugins/types';
+import type { RuntimeBlock } from '../../../src/host/plugins/types';
+import { pluginFolder, scriptPlugin } from '../../support/plugins';
 import { InterceptDispatcher, interceptClientFor, type DispatcherOptions } from '../../../src/host/intercepts';
 
 export const INTERCEPTOR = resolve(__dirname, '../../../../test/fixtures/interceptors/interceptor.js');
@@ -50,19 +51,10 @@ export class InterceptorRig {
   }
 
   async start(id: string, runtime: Partial<RuntimeBlock>, points: Record<string, Rule> = {}): Promise<Sidecar> {
-    const full: RuntimeBlock = {
-      command: process.execPath,
-      args: [INTERCEPTOR],
-      env: { INTERCEPTOR_CONFIG: this.config(id, points) },
-      required: false,
-      priority: 0,
-      intercepts: [],
-      replaces: [],
-      capabilities: runtime.replaces?.length ? ['interceptors', 'strategies'] : ['interceptors'],
-      timeoutMillis: 0,
-      ...runtime,
-    };
-    const plugin: PluginSpec = { id, root: this.dir, version: '1.0.0', manifestPath: join(this.dir, 'reasonix-plugin.json'), runtime: full, source: 'linked' };
+    const plugin = scriptPlugin(id, INTERCEPTOR, {
+      root: this.dir,
+      runtime: { env: { INTERCEPTOR_CONFIG: this.config(id, points) }, capabilities: runtime.replaces?.length ? ['interceptors', 'strategies'] : ['interceptors'], ...runtime },
+    });
     const s = new Sidecar({ plugin, session: { sessionId: 's1', workspaceRoot: this.dir, generation: 1 }, uiHost: 'headless', timeouts: { shutdownRequestMs: 1000, exitGraceMs: 200, reapMs: 2000 } });
     this.sidecars.push(s);
     await s.start();
@@ -76,26 +68,7 @@ export class InterceptorRig {
 
   /** A plugin folder (for the CLI) running the fixture with these points and runtime members. */
   pluginDir(id: string, runtime: Record<string, unknown>, points: Record<string, Rule>): string {
-    const root = join(this.dir, 'plugins', id);
-    mkdirSync(root, { recursive: true });
-    writeFileSync(join(root, 'reasonix-plugin.json'), JSON.stringify({
-      apiVersion: 'reasonix.io/plugin/v1',
-      name: id,
-      version: '1.0.0',
-      runtime: { command: process.execPath, args: [INTERCEPTOR], env: { INTERCEPTOR_CONFIG: this.config(id, points) }, ...runtime },
-    }));
-    return root;
-  }
-
-  /** Awaits a condition on the record files (events are fire-and-forget). */
-  async until<T>(probe: () => T | undefined, what: string, ms = 5000): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const v = probe();
-      if (v !== undefined) return v;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    return pluginFolder(join(this.dir, 'plugins', id), id, { command: process.execPath, args: [INTERCEPTOR], env: { INTERCEPTOR_CONFIG: this.config(id, points) }, ...runtime });
   }
 
   async dispose(): Promise<void> {

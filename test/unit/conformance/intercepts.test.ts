@@ -4,6 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { runCli } from '../cli/support';
 import { InterceptorRig } from './interceptor-rig';
+import { waitFor } from '../../support/wait';
 
 const DENIED = { name: 'write', arguments: '{"p":"x"}', readOnly: false, hostDecision: 'deny' as const };
 const ALLOWED = { name: 'write', arguments: '{"p":"x"}', hostDecision: 'allow' as const };
@@ -71,7 +72,7 @@ describe('conformance: the permission owner is always consulted (issue 11 item 1
     const out = await d.dispatch('permission.decision', ALLOWED);
     assert.equal(out.decision, 'block');
     assert.equal(out.blockedBy, 'stopper');
-    await rig.until(() => rig.recorded('owner').find((r) => r.kind === 'event'), 'the owner\'s permission.decision event');
+    await waitFor(() => rig.recorded('owner').find((r) => r.kind === 'event'), { timeoutMs: 5000, what: 'the owner\'s permission.decision event', intervalMs: 10 });
     assert.equal(rig.intercepts('owner').length, 0);
   });
 

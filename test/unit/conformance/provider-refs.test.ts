@@ -1,7 +1,7 @@
 // Issue 11 item 2: provider refs are resolved against the handshake declarations, in the one
 // resolver every front end goes through (the session engine), against the real fixture provider.
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Sidecar } from '../../../src/host/sidecar';
@@ -9,6 +9,7 @@ import { createSessionEngine, type SessionEngine } from '../../../src/host/sessi
 import { SurfaceStore } from '../../../src/host/ui';
 import type { Logger } from '../../../src/host/log';
 import { runCli } from '../cli/support';
+import { pluginFolder } from '../../support/plugins';
 
 const PROVIDER = resolve(__dirname, '../../../../test/fixtures/providers/provider.js');
 const DECLARED = [{ ref: 'plugin/p/fake/echo', model: 'echo', displayName: 'Fake echo' }];
@@ -36,20 +37,12 @@ describe('conformance: provider refs resolve against handshake declarations (iss
 
   /** Plugin folder `p` running the fixture provider, declaring DECLARED at handshake. */
   function pluginDir(): string {
-    const root = join(dir, 'p');
-    mkdirSync(root, { recursive: true });
-    writeFileSync(join(root, 'reasonix-plugin.json'), JSON.stringify({
-      apiVersion: 'reasonix.io/plugin/v1',
-      name: 'p',
-      version: '1.0.0',
-      runtime: {
-        command: process.execPath,
-        args: [PROVIDER],
-        capabilities: ['providers'],
-        env: { PROVIDER_DECLARE: JSON.stringify(DECLARED), PROVIDER_RECORD: record() },
-      },
-    }));
-    return root;
+    return pluginFolder(join(dir, 'p'), 'p', {
+      command: process.execPath,
+      args: [PROVIDER],
+      capabilities: ['providers'],
+      env: { PROVIDER_DECLARE: JSON.stringify(DECLARED), PROVIDER_RECORD: record() },
+    });
   }
 
   async function startEngine(): Promise<SessionEngine> {

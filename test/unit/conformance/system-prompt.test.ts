@@ -9,6 +9,7 @@ import { createSessionEngine, type SessionEngine } from '../../../src/host/sessi
 import { SurfaceStore } from '../../../src/host/ui';
 import { GenerationError } from '../../../src/host/runtime';
 import { InterceptorRig, type Rule } from './interceptor-rig';
+import { waitFor } from '../../support/wait';
 
 describe('conformance: system_prompt.build at every runtime build (issue 11 item 8)', function () {
   this.timeout(30000);
@@ -39,7 +40,7 @@ describe('conformance: system_prompt.build at every runtime build (issue 11 item
     await e.start();
     const calls = rig.intercepts('prompter');
     assert.deepEqual(calls.map((c) => [c.event, c.payload]), [['system_prompt.build', { workspaceRoot: rig.dir }]]);
-    await rig.until(() => rig.recorded('listener').find((r) => r.kind === 'event' && r.event === 'system_prompt.build'), 'the listener\'s system_prompt.build event');
+    await waitFor(() => rig.recorded('listener').find((r) => r.kind === 'event' && r.event === 'system_prompt.build'), { timeoutMs: 5000, what: 'the listener\'s system_prompt.build event', intervalMs: 10 });
     assert.equal(rig.intercepts('listener').length, 0, 'a listener is never asked');
     assert.ok(e.plugins().every((p) => p.state === 'running'));
   });

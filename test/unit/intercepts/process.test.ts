@@ -4,8 +4,10 @@ import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Sidecar } from '../../../src/host/sidecar';
-import type { PluginSpec, RuntimeBlock } from '../../../src/host/plugins/types';
+import type { RuntimeBlock } from '../../../src/host/plugins/types';
+import { scriptPlugin } from '../../support/plugins';
 import { InterceptDispatcher, interceptClientFor, type DispatcherOptions } from '../../../src/host/intercepts';
+import { waitFor } from '../../support/wait';
 
 const FIXTURE = resolve(__dirname, '../../../../test/fixtures/interceptors/interceptor.js');
 
@@ -52,31 +54,11 @@ describe('intercept dispatch through real sidecars (HOST_SPEC §4, §5)', functi
   const recorded = (id: string): Recorded[] =>
     existsSync(recordFile(id)) ? readFileSync(recordFile(id), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Recorded) : [];
 
-  /** Awaits a condition on the record files (events are fire-and-forget). */
-  async function until<T>(probe: () => T | undefined, what: string, ms = 5000): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const v = probe();
-      if (v !== undefined) return v;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-
   async function start(id: string, runtime: Partial<RuntimeBlock>, points: Record<string, Rule> = {}): Promise<Sidecar> {
-    const full: RuntimeBlock = {
-      command: process.execPath,
-      args: [FIXTURE],
-      env: { INTERCEPTOR_CONFIG: JSON.stringify({ record: recordFile(id), points }) },
-      required: false,
-      priority: 0,
-      intercepts: [],
-      replaces: [],
-      capabilities: runtime.replaces?.length ? ['interceptors', 'strategies'] : ['interceptors'],
-      timeoutMillis: 0,
-      ...runtime,
-    };
-    const plugin: PluginSpec = { id, root: dir, version: '1.0.0', manifestPath: join(dir, 'reasonix-plugin.json'), runtime: full, source: 'linked' };
+    const plugin = scriptPlugin(id, FIXTURE, {
+      root: dir,
+      runtime: { env: { INTERCEPTOR_CONFIG: JSON.stringify({ record: recordFile(id), points }) }, capabilities: runtime.replaces?.length ? ['interceptors', 'strategies'] : ['interceptors'], ...runtime },
+    });
     const s = new Sidecar({ plugin, session: { sessionId: 's1', workspaceRoot: dir, generation: 1 }, uiHost: 'headless', timeouts: { shutdownRequestMs: 1000, exitGraceMs: 200, reapMs: 2000 } });
     sidecars.push(s);
     await s.start();
@@ -114,8 +96,8 @@ describe('intercept dispatch through real sidecars (HOST_SPEC §4, §5)', functi
     assert.ok(out.reason?.startsWith('denied'));
     assert.ok(!out.reason?.includes(secret), out.reason);
     // b is never asked; like every chain member it does observe the blocked point as an event.
-    await until(() => recorded('b').find((r) => r.kind === 'event'), 'the tool.before event to b after a block');
-    await until(() => recorded('a').find((r) => r.kind === 'event'), 'the tool.before event to a after a block');
+    await waitFor(() => recorded('b').find((r) => r.kind === 'event'), { timeoutMs: 5000, what: 'the tool.before event to b after a block', intervalMs: 10 });
+    await waitFor(() => recorded('a').find((r) => r.kind === 'event'), { timeoutMs: 5000, what: 'the tool.before event to a after a block', intervalMs: 10 });
     assert.equal(recorded('b').filter((r) => r.kind === 'intercept').length, 0);
   });
 
@@ -203,12 +185,12 @@ describe('intercept dispatch through real sidecars (HOST_SPEC §4, §5)', functi
     assert.deepEqual(ok.payload, prompt);
     await keep.dispatch('session.start', { sessionPath: join(dir, 's.json'), phase: 'start' });
     await keep.dispatch('frontend.event', { kind: 'notice', text: 'hello' });
-    const events = await until(() => {
+    const events = await waitFor(() => {
       const r = recorded('listener');
       return r.length >= 3 ? r : undefined;
-    }, 'three listener events');
+    }, { timeoutMs: 5000, what: 'three listener events', intervalMs: 10 });
     assert.deepEqual(events.map((r) => `${r.kind}:${r.event}`).sort(), ['event:frontend.event', 'event:session.start', 'event:system_prompt.build']);
-    await until(() => recorded('owner').find((r) => r.kind === 'event' && r.event === 'system_prompt.build'), 'owner event');
+    await waitFor(() => recorded('owner').find((r) => r.kind === 'event' && r.event === 'system_prompt.build'), { timeoutMs: 5000, what: 'owner event', intervalMs: 10 });
 
     const block = await dispatcher([['blocker', { replaces: ['system_prompt'] }, { '*': { decision: 'block', reason: 'no prompt for you' } }]]);
     const b = await block.dispatch('system_prompt.build', prompt);
@@ -249,7 +231,7 @@ describe('intercept dispatch through real sidecars (HOST_SPEC §4, §5)', functi
       assert.equal(call.externalized, true, id);
       assert.deepEqual(call.payload, { name: 'read', arguments: '{"p":"f"}', result: big }, id);
     }
-    const ev = await until(() => recorded('watcher').find((r) => r.kind === 'event'), 'the externalized tool.after event');
+    const ev = await waitFor(() => recorded('watcher').find((r) => r.kind === 'event'), { timeoutMs: 5000, what: 'the externalized tool.after event', intervalMs: 10 });
     assert.equal(ev.externalized, true);
     assert.equal((ev.payload as { result: string }).result, big);
   });

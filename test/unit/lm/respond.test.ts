@@ -2,7 +2,7 @@
 // engine: the showcase sidecar as the model, fixture interceptor sidecars (INTERCEPTOR_CONFIG) on
 // provider.request / provider.response, real crashes and cancellations.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ProviderRequest } from '../../../src/protocol';
@@ -10,8 +10,9 @@ import { Sidecar } from '../../../src/host/sidecar';
 import { createSessionEngine, type SessionEngine } from '../../../src/host/session';
 import { SurfaceStore } from '../../../src/host/ui';
 import { silentLogger } from '../../../src/host/log';
-import { until } from '../streams/real-support';
 import { LmResponseError, serveRequest, type PartSink } from '../../../src/vscode/lm/respond';
+import { waitFor } from '../../support/wait';
+import { pluginFolder } from '../../support/plugins';
 
 const REPO = resolve(__dirname, '../../../..');
 const INTERCEPTOR = join(REPO, 'test/fixtures/interceptors/interceptor.js');
@@ -52,10 +53,7 @@ describe('vscode/lm: serving a request through the session engine (real sidecars
   });
 
   function manifest(name: string, runtime: Record<string, unknown>): string {
-    const root = join(dir, name);
-    mkdirSync(root);
-    writeFileSync(join(root, 'reasonix-plugin.json'), JSON.stringify({ apiVersion: 'reasonix.io/plugin/v1', name, version: '1.2.3', runtime }));
-    return root;
+    return pluginFolder(join(dir, name), name, runtime, '1.2.3');
   }
   /** The showcase sample under its own name, with a chunk pace. */
   const showcase = (chunkMs = 2) =>
@@ -168,11 +166,11 @@ describe('vscode/lm: serving a request through the session engine (real sidecars
     assert.equal(parts.length, seen, 'no part after the cancel');
     assert.equal(seen, 2);
     // The showcase counts the streams it stopped on extension/provider/stream/cancel.
-    const cancelled = await until(() => {
+    const cancelled = await waitFor(() => {
       const card = store.get(dir, 'showcase', 'model');
       const f = card?.kind === 'card' ? card.payload.fields?.find((x) => x.key === 'Cancelled') : undefined;
       return f && Number(f.value) >= 1 ? f : undefined;
-    }, 'the sidecar to report the cancelled stream');
+    }, { timeoutMs: 5000, what: 'the sidecar to report the cancelled stream', intervalMs: 5 });
     assert.equal(cancelled.value, '1');
   });
 

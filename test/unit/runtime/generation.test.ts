@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { GenerationError, startGeneration, STOPPED_BEFORE_LAUNCH } from '../../../src/host/runtime';
 import { liveDescendants } from '../../support/orphans';
-import { countingFactory, FAST_TIMEOUTS, fixtureSpec, isAlive, readSpawnLog, tempLog, watchProcesses } from './helpers';
+import { alive } from '../../support/processes';
+import { countingFactory, FAST_TIMEOUTS, fixtureSpec, readSpawnLog, tempLog, watchProcesses } from './helpers';
 
 const session = { sessionId: 's-1', workspaceRoot: '/tmp/ws', generation: 1 };
 const base = { session, uiHost: 'headless' as const, timeouts: FAST_TIMEOUTS };
@@ -23,12 +24,12 @@ describe('runtime: startGeneration with real sidecars', () => {
     assert.deepEqual([gen.generation, gen.sessionId, gen.workspaceRoot], [1, 's-1', '/tmp/ws']);
     const pids = [...gen.sidecars.values()].map((s) => s.pid);
     for (const s of gen.sidecars.values()) assert.equal(s.state, 'running');
-    assert.ok(pids.every(isAlive));
+    assert.ok(pids.every(alive));
     const first = gen.stop();
     assert.equal(gen.stop(), first, 'stop is idempotent');
     await first;
     for (const s of gen.sidecars.values()) assert.equal(s.state, 'stopped');
-    assert.ok(!pids.some(isAlive));
+    assert.ok(!pids.some(alive));
     assert.deepEqual(liveDescendants(), []);
   });
 
@@ -116,7 +117,7 @@ describe('runtime: startGeneration with real sidecars', () => {
     const gen = await startGeneration({ ...base, plugins, logger });
     try {
       assert.deepEqual([...gen.sidecars.keys()], ['a', 'c']);
-      for (const s of gen.sidecars.values()) assert.ok(s.state === 'running' && isAlive(s.pid));
+      for (const s of gen.sidecars.values()) assert.ok(s.state === 'running' && alive(s.pid));
       assert.equal(gen.failures.length, 1);
       assert.equal(gen.failures[0].pluginId, 'b');
       assert.match(gen.failures[0].stderrTail, /failing on purpose/);

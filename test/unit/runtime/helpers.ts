@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import type { PluginSpec } from '../../../src/host/plugins/types';
 import { Sidecar, type SidecarOptions } from '../../../src/host/sidecar';
 import { liveDescendants } from '../../support/orphans';
+import { scriptPlugin } from '../../support/plugins';
 
 // out/test/unit/runtime → repository root
 export const FIXTURE = path.resolve(__dirname, '../../../../test/fixtures/plugins/sidecar.js');
@@ -24,24 +25,7 @@ export function fixtureSpec(id: string, o: FixtureOptions = {}): PluginSpec {
   const env: Record<string, string> = { FIXTURE_MODE: o.mode ?? 'ok' };
   if (o.delayMs !== undefined) env.FIXTURE_DELAY_MS = String(o.delayMs);
   if (o.log) env.FIXTURE_LOG = o.log;
-  return {
-    id,
-    root: path.dirname(FIXTURE),
-    version: '1.0.0',
-    manifestPath: path.join(path.dirname(FIXTURE), 'reasonix-plugin.json'),
-    source: 'installed',
-    runtime: {
-      command: process.execPath,
-      args: [FIXTURE],
-      env,
-      required: o.required ?? false,
-      priority: 0,
-      intercepts: [],
-      replaces: o.replaces ?? [],
-      capabilities: [],
-      timeoutMillis: 0,
-    },
-  };
+  return scriptPlugin(id, FIXTURE, { source: 'installed', runtime: { env, required: o.required ?? false, replaces: o.replaces ?? [] } });
 }
 
 /** Wraps the real factory to record how many starts were in flight at once and which plugins were created. */
@@ -100,12 +84,3 @@ export async function readSpawnLog(file: string): Promise<{ spawned: string[]; m
   return { spawned, maxHandshaking: max };
 }
 
-export function isAlive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import type { PluginSpec } from '../../../src/host/plugins/types';
 import { GenerationError, SessionRuntime, type SessionChange } from '../../../src/host/runtime';
 import { liveDescendants } from '../../support/orphans';
-import { FAST_TIMEOUTS, fixtureSpec, isAlive } from './helpers';
+import { alive } from '../../support/processes';
+import { FAST_TIMEOUTS, fixtureSpec } from './helpers';
 
 function session(plugins: () => PluginSpec[]) {
   return new SessionRuntime({ sessionId: 'sess-A', workspaceRoot: '/tmp/ws-a', uiHost: 'headless', timeouts: FAST_TIMEOUTS, loadPlugins: plugins });
@@ -20,7 +21,7 @@ describe('runtime: SessionRuntime with real sidecars', () => {
       assert.equal(g1.generation, 1);
       assert.equal(await rt.start(), g1, 'start is a no-op while running');
       const oldPids = pidsOf(rt);
-      assert.ok(oldPids.every(isAlive));
+      assert.ok(oldPids.every(alive));
 
       plugins = [fixtureSpec('a'), fixtureSpec('c')];
       const r = await rt.reload();
@@ -30,8 +31,8 @@ describe('runtime: SessionRuntime with real sidecars', () => {
       assert.equal(r.generation.sessionId, 'sess-A', 'the session id is stable');
       assert.deepEqual([...r.generation.sidecars.keys()], ['a', 'c']);
       assert.ok(g1.isStopped);
-      assert.ok(!oldPids.some(isAlive), 'the old processes are gone');
-      assert.ok(pidsOf(rt).every(isAlive));
+      assert.ok(!oldPids.some(alive), 'the old processes are gone');
+      assert.ok(pidsOf(rt).every(alive));
       assert.deepEqual(changes.filter((c) => c.kind === 'generation'), [
         { kind: 'generation', generation: 1, previous: undefined },
         { kind: 'generation', generation: 2, previous: 1 },
@@ -58,7 +59,7 @@ describe('runtime: SessionRuntime with real sidecars', () => {
       assert.match(r.error.message, /required plugin "req"/);
       assert.equal(rt.current, g1, 'the old generation stays');
       assert.equal(g1.sidecars.get('a')?.state, 'running');
-      assert.ok(isAlive(pid));
+      assert.ok(alive(pid));
       assert.equal(liveDescendants().length, 1, 'the new generation left nothing behind');
       assert.equal(rt.phase, 'running');
       assert.equal(rt.generation, 2, 'the failed attempt still used a number');
@@ -97,7 +98,7 @@ describe('runtime: SessionRuntime with real sidecars', () => {
       assert.equal(a?.session.generation, 2, 'the restarted sidecar is told the new number');
       assert.equal(g.sidecars.get('b')?.session.generation, 1);
       assert.equal(g.generation, 1, 'the set keeps its number');
-      assert.ok(!isAlive(pid1) && isAlive(a?.pid) && a?.pid !== pid1);
+      assert.ok(!alive(pid1) && alive(a?.pid) && a?.pid !== pid1);
       assert.ok(changes.some((c) => c.kind === 'sidecar' && c.pluginId === 'a' && c.state === 'stopping'));
 
       await rt.stopPlugin('b');

@@ -1,12 +1,13 @@
 // The composed session engine (shared by the extension and the CLI) over real sidecars.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Sidecar, SidecarFailure } from '../../../src/host/sidecar';
 import { createSessionEngine, type SessionEngine } from '../../../src/host/session';
 import { SurfaceStore } from '../../../src/host/ui';
 import type { Logger } from '../../../src/host/log';
+import { pluginFolder } from '../../support/plugins';
 
 const FIXTURE = resolve(__dirname, '../../../../test/fixtures/interceptors/interceptor.js');
 
@@ -37,15 +38,7 @@ describe('session engine composition (real sidecars)', function () {
   });
 
   function plugin(name: string, runtime: Record<string, unknown>): string {
-    const root = join(dir, name);
-    mkdirSync(root);
-    writeFileSync(join(root, 'reasonix-plugin.json'), JSON.stringify({
-      apiVersion: 'reasonix.io/plugin/v1',
-      name,
-      version: '1.0.0',
-      runtime: { command: process.execPath, args: [FIXTURE], capabilities: ['interceptors'], intercepts: ['tool.before'], ...runtime },
-    }));
-    return root;
+    return pluginFolder(join(dir, name), name, { command: process.execPath, args: [FIXTURE], capabilities: ['interceptors'], intercepts: ['tool.before'], ...runtime });
   }
 
   async function startEngine(linked: string[]): Promise<SessionEngine> {

@@ -5,31 +5,15 @@ import * as path from 'node:path';
 import type { PluginSpec, RuntimeBlock } from '../../../src/host/plugins/types';
 import type { Logger } from '../../../src/host/log';
 import { Sidecar, type SidecarOptions, type SidecarTimeouts } from '../../../src/host/sidecar';
+import { scriptPlugin } from '../../support/plugins';
 
 // out/test/unit/sidecar → repo root
 export const REPO = path.resolve(__dirname, '../../../..');
 export const FIXTURES = path.join(REPO, 'test/fixtures/sidecars');
 
+/** test/fixtures/sidecars/<fixture> as plugin `id`, intercepting input.receive and tool.before unless `runtime` says otherwise. */
 export function pluginFor(fixture: string, runtime: Partial<RuntimeBlock> = {}, id = 'fixture'): PluginSpec {
-  return {
-    id,
-    root: FIXTURES,
-    version: '1.2.3',
-    manifestPath: path.join(FIXTURES, 'reasonix-plugin.json'),
-    source: 'linked',
-    runtime: {
-      command: process.execPath,
-      args: [path.join(FIXTURES, fixture)],
-      env: {},
-      required: false,
-      priority: 0,
-      intercepts: ['input.receive', 'tool.before'],
-      replaces: [],
-      capabilities: [],
-      timeoutMillis: 0,
-      ...runtime,
-    },
-  };
+  return scriptPlugin(id, path.join(FIXTURES, fixture), { root: FIXTURES, version: '1.2.3', runtime: { intercepts: ['input.receive', 'tool.before'], ...runtime } });
 }
 
 export const FAST: Partial<SidecarTimeouts> = { handshakeMs: 15000, shutdownRequestMs: 2000, exitGraceMs: 300, reapMs: 2000, writeStallMs: 2000 };
@@ -108,25 +92,6 @@ export function useFleet(): { readonly fleet: Fleet; readonly scratch: Scratch }
       return current;
     },
   };
-}
-
-export async function until(cond: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-export function alive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/\) Z /.test(stat);
-  } catch {
-    return false;
-  }
 }
 
 export const INTERCEPT = { event: 'input.receive', seq: 1, payload: { text: 'hi' }, timeoutMillis: 5000 };

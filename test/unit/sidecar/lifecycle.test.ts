@@ -6,7 +6,9 @@ import * as path from 'node:path';
 import { liveDescendants } from '../../support/orphans';
 import { SidecarFailure, type FailureInfo, type SidecarState } from '../../../src/host/sidecar';
 import { ProtocolError } from '../../../src/protocol';
-import { FIXTURES, Fleet, INTERCEPT, MemoryLogger, SESSION, Scratch, alive, pluginFor, until, useFleet } from './fixtures';
+import { alive } from '../../support/processes';
+import { FIXTURES, Fleet, INTERCEPT, MemoryLogger, SESSION, Scratch, pluginFor, useFleet } from './fixtures';
+import { waitFor } from '../../support/wait';
 
 async function startError(p: Promise<void>): Promise<SidecarFailure> {
   try {
@@ -281,7 +283,7 @@ describe('sidecar: shutdown and crash (§2.6, §2.7)', () => {
     await new Promise((r) => setTimeout(r, 20));
     process.kill(s.pid as number, 'SIGKILL');
     await assert.rejects(pending, (e: ProtocolError) => e.reason === 'provider_interrupted');
-    await until(() => crashes.length === 1);
+    await waitFor(() => crashes.length === 1, { timeoutMs: 5000, what: 'crashes.length === 1', intervalMs: 5 });
     assert.equal(s.state, 'crashed');
     assert.equal(crashes[0].stage, 'running');
     assert.equal(crashes[0].reason, 'provider_interrupted');
@@ -304,14 +306,14 @@ describe('sidecar: shutdown and crash (§2.6, §2.7)', () => {
     s.onCrash((i) => crashes.push(i));
     await s.start();
     await assert.rejects(s.request('extension/intercept', INTERCEPT), (e: ProtocolError) => e.reason === 'provider_interrupted');
-    await until(() => crashes.length === 1);
+    await waitFor(() => crashes.length === 1, { timeoutMs: 5000, what: 'crashes.length === 1', intervalMs: 5 });
     assert.equal(crashes[0].exitCode, 3);
   });
 
   it('stop() during startup cancels the handshake and leaves the sidecar stopped', async () => {
     const s = fleet.make({ plugin: pluginFor('never-answers.js'), timeouts: { handshakeMs: 10_000 } });
     const starting = s.start();
-    await until(() => s.pid !== undefined);
+    await waitFor(() => s.pid !== undefined, { timeoutMs: 5000, what: 's.pid !== undefined', intervalMs: 5 });
     const pid = s.pid;
     await s.stop();
     const err = await startError(starting);

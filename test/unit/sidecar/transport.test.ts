@@ -3,7 +3,9 @@ import { strict as assert } from 'node:assert';
 import type { FailureInfo } from '../../../src/host/sidecar';
 import { PeerError } from '../../../src/host/wire';
 import { ProtocolError } from '../../../src/protocol';
-import { INTERCEPT, MemoryLogger, alive, pluginFor, until, useFleet } from './fixtures';
+import { alive } from '../../support/processes';
+import { INTERCEPT, MemoryLogger, pluginFor, useFleet } from './fixtures';
+import { waitFor } from '../../support/wait';
 
 interface Frame {
   id?: unknown;
@@ -27,7 +29,7 @@ describe('sidecar transport (real process)', () => {
     });
     await s.start();
     const answers = () => (ctx.scratch.records('rx') as Frame[]).filter((f) => typeof f === 'object' && f.method === undefined);
-    await until(() => answers().length >= count, 10_000, `${count} answers`);
+    await waitFor(() => answers().length >= count, { timeoutMs: 10_000, what: `${count} answers`, intervalMs: 5 });
     return { s, answers: answers() };
   }
 
@@ -71,7 +73,7 @@ describe('sidecar transport (real process)', () => {
     });
     await s.start();
     const answers = () => (ctx.scratch.records('rx') as Frame[]).filter((f) => typeof f === 'object' && f.method === undefined);
-    await until(() => answers().length >= 2, 10_000, '2 answers');
+    await waitFor(() => answers().length >= 2, { timeoutMs: 10_000, what: '2 answers', intervalMs: 20 });
     const byId = (id: unknown) => answers().find((a) => a.id === id) as Frame;
     assert.equal(byId('p').error?.code, -32601, 'host/ui/request has no handler in the map');
     assert.deepEqual(byId('p').error?.data, { reason: 'unknown_method', retryable: false });
@@ -88,7 +90,7 @@ describe('sidecar transport (real process)', () => {
       }),
     });
     await s2.start();
-    await until(() => ctx.scratch.records('rx').some((f) => (f as Frame).id === 'c'), 10_000);
+    await waitFor(() => ctx.scratch.records('rx').some((f) => (f as Frame).id === 'c'), { timeoutMs: 10_000, what: 'ctx.scratch.records(\'rx\').some((f) => (f as Frame).id === \'c\')', intervalMs: 5 });
     const answer = ctx.scratch.records('rx').find((f) => (f as Frame).id === 'c') as Frame;
     assert.deepEqual(answer.error?.data, { reason: 'content_ref_expired', retryable: true });
     assert.equal(ref.totalBytes, 5);
@@ -101,7 +103,7 @@ describe('sidecar transport (real process)', () => {
     s.onCrash((i) => crashes.push(i));
     await s.start();
     const pid = s.pid;
-    await until(() => crashes.length === 1, 10_000, 'crash');
+    await waitFor(() => crashes.length === 1, { timeoutMs: 10_000, what: 'crash', intervalMs: 5 });
     assert.equal(s.state, 'crashed');
     assert.match(crashes[0].message, /exceeds the 8388608-byte limit/);
     assert.equal(alive(pid), false);
@@ -119,7 +121,7 @@ describe('sidecar transport (real process)', () => {
     const s = fleet.make({ plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: ctx.scratch.file('rx'), FIX_INTERCEPT: 'both-then-ok' } }) });
     await s.start();
     assert.deepEqual(await s.request('extension/intercept', INTERCEPT), { decision: 'continue' });
-    await until(() => ctx.scratch.records('rx').some((f) => (f as Frame).error?.code === -32600), 10_000);
+    await waitFor(() => ctx.scratch.records('rx').some((f) => (f as Frame).error?.code === -32600), { timeoutMs: 10_000, what: 'ctx.scratch.records(\'rx\').some((f) => (f as Frame).error?.code === -32600)', intervalMs: 5 });
   });
 
   it('rejects an invalid intercept result with protocol_error; maps sidecar errors with redaction', async () => {
@@ -159,7 +161,7 @@ describe('sidecar transport (real process)', () => {
     const started = Date.now();
     const call = s.request('extension/intercept', { ...INTERCEPT, payload: { text: 'y'.repeat(4 * 1024 * 1024) } });
     await assert.rejects(call, (e: ProtocolError) => e.reason === 'provider_interrupted');
-    await until(() => crashes.length === 1, 10_000);
+    await waitFor(() => crashes.length === 1, { timeoutMs: 10_000, what: 'crashes.length === 1', intervalMs: 5 });
     assert.ok(Date.now() - started >= 190);
     assert.match(crashes[0].message, /no progress for 200 ms/);
     assert.equal(alive(pid), false);
@@ -192,7 +194,7 @@ describe('sidecar transport (real process)', () => {
     const s = fleet.make({ plugin: pluginFor('stderr-flood.js') });
     await s.start();
     assert.deepEqual(await s.request('extension/intercept', INTERCEPT), { decision: 'continue' });
-    await until(() => s.stderrTail().endsWith('last line\n'), 10_000, 'the end of the flood');
+    await waitFor(() => s.stderrTail().endsWith('last line\n'), { timeoutMs: 10_000, what: 'the end of the flood', intervalMs: 5 });
     const tail = s.stderrTail();
     assert.ok(Buffer.byteLength(tail) <= 16 * 1024, `${Buffer.byteLength(tail)} bytes`);
     assert.ok(Buffer.byteLength(tail) > 15 * 1024);

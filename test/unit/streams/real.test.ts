@@ -2,7 +2,8 @@
 import { strict as assert } from 'node:assert';
 import { Sidecar } from '../../../src/host/sidecar';
 import { catalog, resolveModel, StreamHub, streamHandlers, type ProviderStream, type StreamOutcome } from '../../../src/host/streams';
-import { fixtureSpec, SESSION, until } from './real-support';
+import { fixtureSpec, SESSION } from './real-support';
+import { waitFor } from '../../support/wait';
 
 interface Rig {
   sidecar: Sidecar;
@@ -102,7 +103,7 @@ describe('streams: real provider sidecar', function () {
     const outcome = await s.outcome;
     assert.equal(outcome.kind === 'interrupted' && outcome.reason, 'stream_cancelled');
     const sidecar = rig.sidecar;
-    await until(() => sidecar.stderrTail().includes(`cancel ${s.streamId}`), 'the sidecar to receive stream/cancel');
+    await waitFor(() => sidecar.stderrTail().includes(`cancel ${s.streamId}`), { timeoutMs: 5000, what: 'the sidecar to receive stream/cancel', intervalMs: 5 });
     assert.equal(rig.hub.openCount, 0, 'the late chunk and the SDK-style end found no stream');
     // the connection is still healthy
     assert.deepEqual((await drain(rig.open('inorder'))).outcome, { kind: 'completed' });
@@ -114,7 +115,7 @@ describe('streams: real provider sidecar', function () {
     const o = await s.outcome;
     assert.equal(o.kind, 'failed');
     const sidecar = rig.sidecar;
-    await until(() => sidecar.stderrTail().includes(`cancel ${s.streamId}`), 'the cancel after a declined open');
+    await waitFor(() => sidecar.stderrTail().includes(`cancel ${s.streamId}`), { timeoutMs: 5000, what: 'the cancel after a declined open', intervalMs: 5 });
     assert.equal(sidecar.stderrTail().split('\n').filter((l) => l.startsWith('open ')).length, 1);
   });
 
@@ -124,7 +125,7 @@ describe('streams: real provider sidecar', function () {
     const o = await s.outcome;
     assert.match(o.kind === 'interrupted' ? o.message : '', /no stream traffic/);
     const sidecar = rig.sidecar;
-    await until(() => sidecar.stderrTail().includes(`cancel ${s.streamId}`), 'the cancel after the idle bound');
+    await waitFor(() => sidecar.stderrTail().includes(`cancel ${s.streamId}`), { timeoutMs: 5000, what: 'the cancel after the idle bound', intervalMs: 5 });
   });
 
   it('open params carry seqBase 1, arrays and no stream/generation/epoch (case 55)', async () => {
@@ -167,11 +168,11 @@ describe('streams: real provider sidecar', function () {
   it('a crash interrupts open streams; a stop does too', async () => {
     rig = await startProvider();
     const s = rig.open('silent');
-    await until(() => rig!.sidecar.stderrTail().includes(s.streamId), 'the open to arrive');
+    await waitFor(() => rig!.sidecar.stderrTail().includes(s.streamId), { timeoutMs: 5000, what: 'the open to arrive', intervalMs: 5 });
     process.kill(rig.sidecar.pid!, 'SIGKILL');
     const o = await s.outcome;
     assert.equal(o.kind === 'interrupted' && o.reason, 'provider_interrupted');
-    await until(() => rig!.sidecar.state === 'crashed', 'crashed state');
+    await waitFor(() => rig!.sidecar.state === 'crashed', { timeoutMs: 5000, what: 'crashed state', intervalMs: 5 });
     const after = await rig.open('inorder').outcome;
     assert.equal(after.kind === 'interrupted' && after.reason, 'provider_interrupted');
 

@@ -3,8 +3,9 @@ import { strict as assert } from 'node:assert';
 import { ProtocolError } from '../../../src/protocol';
 import { Sidecar } from '../../../src/host/sidecar';
 import { attachSidecar, SurfaceStore, uiHandlers, UiHub } from '../../../src/host/ui';
-import { fixtureSpec, ROOT, until } from '../streams/real-support';
+import { fixtureSpec, ROOT } from '../streams/real-support';
 import { FakeFrontEnd } from './fakes';
+import { waitFor } from '../../support/wait';
 
 interface Report {
   result?: Record<string, unknown>;
@@ -166,7 +167,7 @@ describe('ui: real UI sidecar', function () {
     hub = new UiHub({ sessionKey: 'k1', folderName: 'proj', store });
     await start();
     const asked = run('ask', { kind: 'input' });
-    await until(() => hub.heldPrompts === 1, 'the request to be held');
+    await waitFor(() => hub.heldPrompts === 1, { timeoutMs: 5000, what: 'the request to be held', intervalMs: 5 });
     const fe = new FakeFrontEnd();
     hub.setFrontEnd(fe);
     (await fe.nextPrompt(0)).answer({ cancelled: false, values: { value: 'late but shown' } });
@@ -180,8 +181,8 @@ describe('ui: real UI sidecar', function () {
     pending.catch(() => undefined);
     const p = await frontEnd.nextPrompt(0);
     await assert.rejects(hub.invokeAction('ui', 'crash'));
-    await until(() => first.state === 'crashed', 'the crash');
-    await until(() => p.signal.aborted, 'the prompt to be abandoned');
+    await waitFor(() => first.state === 'crashed', { timeoutMs: 5000, what: 'the crash', intervalMs: 5 });
+    await waitFor(() => p.signal.aborted, { timeoutMs: 5000, what: 'the prompt to be abandoned', intervalMs: 5 });
     p.answer({ cancelled: false, values: { value: 'too late' } });
     await assert.rejects(pending, (e: unknown) => e instanceof Error);
     assert.equal(store.snapshot()[0].stale, true);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ValidatedConnection } from '../../../src/host/wire';
 import { ProtocolError } from '../../../src/protocol';
-import { until } from './streams';
+import { waitFor } from '../../support/wait';
 
 const FIXTURE = path.resolve(__dirname, '../../../../test/fixtures/sidecars/slow-reader.js');
 const INTERCEPT = { event: 'tool.before', seq: 1, timeoutMillis: 5000, payload: { name: 'x', arguments: '{}' } };
@@ -73,13 +73,13 @@ describe('wire: bounded writer queue against a sidecar that does not read (issue
     for (let i = 0; i < 5000; i++) conn.notify('extension/resources/changed', { paths: [`src/f${i % 2500}.ts`, `lib/g${i}.js`] });
     // 2,500 + 5,000 distinct paths: without coalescing that would be 5,000 queued frames (refused past 256).
     const rx = path.join(dir, 'rx');
-    await until(() => {
+    await waitFor(() => {
       try {
         return readFileSync(rx, 'utf8').split('\n').filter((l) => l.includes('resources/changed')).reduce((n, l) => n + (JSON.parse(l) as { paths: string[] }).paths.length, 0) >= 7500;
       } catch {
         return false;
       }
-    }, 15000, 'every path delivered');
+    }, { timeoutMs: 15000, what: 'every path delivered', intervalMs: 2 });
     const frames = readFileSync(rx, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { method: string; paths?: string[] }).filter((f) => f.method === 'extension/resources/changed');
     const all = frames.flatMap((f) => f.paths ?? []);
     assert.equal(new Set(all).size, 7500, 'no path lost');

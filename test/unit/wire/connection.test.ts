@@ -3,7 +3,8 @@ import { strict as assert } from 'node:assert';
 import { PassThrough } from 'node:stream';
 import { PeerError, ValidatedConnection, type ConnectionEnd, type InboundHandlers } from '../../../src/host/wire';
 import { ProtocolError } from '../../../src/protocol';
-import { until } from './streams';
+import { waitFor } from '../../support/wait';
+import { readLines } from '../../fixtures/lib/ndjson';
 
 interface Frame {
   jsonrpc?: string;
@@ -20,19 +21,11 @@ class Peer {
   readonly fromHost = new PassThrough();
   readonly got: Frame[] = [];
   readonly raw: string[] = [];
-  private buf = '';
   constructor() {
-    this.fromHost.setEncoding('utf8');
-    this.fromHost.on('data', (d: string) => {
-      this.buf += d;
-      let nl;
-      while ((nl = this.buf.indexOf('\n')) >= 0) {
-        const line = this.buf.slice(0, nl);
-        this.buf = this.buf.slice(nl + 1);
-        this.raw.push(line);
-        this.got.push(JSON.parse(line) as Frame);
-      }
-    });
+    readLines((line) => {
+      this.raw.push(line);
+      this.got.push(JSON.parse(line) as Frame);
+    }, this.fromHost);
   }
   line(s: string): void {
     this.toHost.write(s + '\n');
@@ -42,7 +35,7 @@ class Peer {
   }
   async next(pred: (f: Frame) => boolean = () => true): Promise<Frame> {
     let found: Frame | undefined;
-    await until(() => (found = this.got.find(pred)) !== undefined, 2000, 'a frame from the host');
+    await waitFor(() => (found = this.got.find(pred)) !== undefined, { timeoutMs: 2000, what: 'a frame from the host', intervalMs: 2 });
     return found as Frame;
   }
 }
@@ -108,7 +101,7 @@ describe('wire: ValidatedConnection inbound gate', () => {
     ctx.peer.line('{"jsonrpc":"2.0","id":6,"error":{"message":"no code"}}');
     ctx.peer.line('{"jsonrpc":"2.0","id":{"x":1},"method":"host/ui/publish","params":{}}');
     ctx.peer.line('{"jsonrpc":"2.0","id":7}');
-    await until(() => ctx.peer.got.length === 4);
+    await waitFor(() => ctx.peer.got.length === 4, { timeoutMs: 2000, what: 'ctx.peer.got.length === 4', intervalMs: 2 });
     assert.deepEqual(
       ctx.peer.got.map((f) => [f.id, f.error?.code, f.error?.data]),
       [
@@ -131,7 +124,7 @@ describe('wire: ValidatedConnection inbound gate', () => {
     ctx.peer.send({ jsonrpc: '2.0', id: 1, method: 'host/nope', params: {} });
     ctx.peer.send({ jsonrpc: '2.0', id: 2, method: 'extension/intercept', params: interceptParams });
     ctx.peer.send({ jsonrpc: '2.0', id: 3, method: 'host/ui/request', params: { ...publish, kind: 'confirm', payload: {} } }); // not served here
-    await until(() => ctx.peer.got.length === 3);
+    await waitFor(() => ctx.peer.got.length === 3, { timeoutMs: 2000, what: 'ctx.peer.got.length === 3', intervalMs: 2 });
     for (const f of ctx.peer.got) {
       assert.equal(f.error?.code, -32601);
       assert.deepEqual(f.error?.data, { reason: 'unknown_method', retryable: false });
@@ -152,7 +145,7 @@ describe('wire: ValidatedConnection inbound gate', () => {
     ctx.peer.send({ jsonrpc: '2.0', method: 'extension/provider/stream/chunk', params: [] });
     ctx.peer.send({ jsonrpc: '2.0', method: 'host/nope' });
     for (let i = 1; i <= 5; i++) ctx.peer.send({ jsonrpc: '2.0', method: 'extension/provider/stream/chunk', params: { streamId: 'a', seq: i, chunk: { type: "text", text: "t" } } });
-    await until(() => ctx.seen.length === 5);
+    await waitFor(() => ctx.seen.length === 5, { timeoutMs: 2000, what: 'ctx.seen.length === 5', intervalMs: 2 });
     assert.deepEqual(
       ctx.seen.map((s) => (s.params as { seq: number }).seq),
       [1, 2, 3, 4, 5],
@@ -170,7 +163,7 @@ describe('wire: ValidatedConnection inbound gate', () => {
       return pause();
     };
     ctx.peer.toHost.end(lines.join('\n') + '\n');
-    await until(() => ctx.ends.length === 1);
+    await waitFor(() => ctx.ends.length === 1, { timeoutMs: 2000, what: 'ctx.ends.length === 1', intervalMs: 2 });
     assert.ok(pauses >= 1, 'reading paused while over 1,024 frames waited');
     const seqs = ctx.seen.map((s) => (s.params as { seq: number }).seq);
     assert.equal(seqs.length, 3000, 'no frame read before the close is lost');
@@ -203,7 +196,7 @@ describe('wire: ValidatedConnection traffic barrier', () => {
     assert.equal(f.id, 'e1');
     assert.equal(f.error?.code, -32600);
     assert.deepEqual(f.error?.data, { reason: 'protocol_error', retryable: false });
-    await until(() => barrier.length === 2);
+    await waitFor(() => barrier.length === 2, { timeoutMs: 2000, what: 'barrier.length === 2', intervalMs: 2 });
     assert.deepEqual(barrier, ['host/ui/publish', 'extension/provider/stream/chunk']);
     assert.equal(seen.length, 0);
     conn.dispose();
@@ -221,7 +214,7 @@ describe('wire: ValidatedConnection outbound', () => {
       ctx.conn.request('extension/intercept', interceptParams),
       ctx.conn.request('extension/provider/catalog', {}),
     ];
-    await until(() => ctx.peer.raw.length === 3);
+    await waitFor(() => ctx.peer.raw.length === 3, { timeoutMs: 2000, what: 'ctx.peer.raw.length === 3', intervalMs: 2 });
     const ids = ctx.peer.raw.map((l) => /"id":(\d+)[,}]/.exec(l)?.[1]);
     assert.deepEqual(ids, ['1', '2', '3'], 'ids are bare JSON integers on the wire');
     for (const f of ctx.peer.got) assert.equal(typeof f.params, 'object');
@@ -264,7 +257,7 @@ describe('wire: ValidatedConnection outbound', () => {
   it('keeps a structured peer error reason and redacts its message; unstructured keeps the code', async () => {
     const a = ctx.conn.request('extension/intercept', interceptParams);
     const b = ctx.conn.request('extension/intercept', interceptParams);
-    await until(() => ctx.peer.got.length === 2);
+    await waitFor(() => ctx.peer.got.length === 2, { timeoutMs: 2000, what: 'ctx.peer.got.length === 2', intervalMs: 2 });
     const [fa, fb] = ctx.peer.got;
     ctx.peer.send({ jsonrpc: '2.0', id: fa.id, error: { code: -32000, message: 'bad token=abc', data: { reason: 'intercept_timeout', retryable: true } } });
     ctx.peer.send({ jsonrpc: '2.0', id: fb.id, error: { code: -32042, message: 'sk-ant-0123456789abcdefghij', data: { reason: 'intercept_timeout', retryable: false } } });
@@ -302,21 +295,21 @@ describe('wire: ValidatedConnection outbound', () => {
     await ctx.peer.next();
     ctx.peer.toHost.end();
     await assert.rejects(call, (e: ProtocolError) => e.reason === 'provider_interrupted');
-    await until(() => ctx.ends.length === 1);
+    await waitFor(() => ctx.ends.length === 1, { timeoutMs: 2000, what: 'ctx.ends.length === 1', intervalMs: 2 });
     assert.equal(ctx.ends[0].local, false);
     await assert.rejects(ctx.conn.request('extension/provider/catalog', {}), (e: ProtocolError) => e.reason === 'provider_interrupted');
   });
 
   it('ends with frame_too_large when the peer sends an oversize line', async () => {
     ctx.peer.toHost.write(Buffer.alloc(8 * 1024 * 1024 + 1, 0x61));
-    await until(() => ctx.ends.length === 1);
+    await waitFor(() => ctx.ends.length === 1, { timeoutMs: 2000, what: 'ctx.ends.length === 1', intervalMs: 2 });
     assert.equal(ctx.ends[0].reason, 'frame_too_large');
   });
 
   it('sends best-effort events and notifications as notifications', async () => {
     assert.equal(ctx.conn.sendEvent({ event: 'session.start', payload: { a: 1 } }), true);
     ctx.conn.notify('extension/resources/changed', { paths: ['a.ts'] });
-    await until(() => ctx.peer.got.length === 2);
+    await waitFor(() => ctx.peer.got.length === 2, { timeoutMs: 2000, what: 'ctx.peer.got.length === 2', intervalMs: 2 });
     assert.deepEqual(ctx.peer.got, [
       { jsonrpc: '2.0', method: 'extension/event', params: { event: 'session.start', payload: { a: 1 } } },
       { jsonrpc: '2.0', method: 'extension/resources/changed', params: { paths: ['a.ts'] } },

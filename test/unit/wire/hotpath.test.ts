@@ -5,6 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
+import { encode, readLines } from '../../fixtures/lib/ndjson';
 import { ContentStore } from '../../../src/host/content/store';
 import { buildHookPayload, createDispatcher, type InterceptClient } from '../../../src/host/intercepts';
 import { ValidatedConnection } from '../../../src/host/wire';
@@ -15,20 +16,12 @@ function harness(answer: (id: number, line: string) => object | undefined, maxFr
   const toHost = new PassThrough();
   const fromHost = new PassThrough();
   const lines: string[] = [];
-  let buf = '';
-  fromHost.setEncoding('utf8');
-  fromHost.on('data', (d: string) => {
-    buf += d;
-    let nl;
-    while ((nl = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      lines.push(line);
-      const id = (JSON.parse(line) as { id: number }).id;
-      const result = answer(id, line);
-      if (result) toHost.write(JSON.stringify({ jsonrpc: '2.0', id, result }) + '\n');
-    }
-  });
+  readLines((line) => {
+    lines.push(line);
+    const id = (JSON.parse(line) as { id: number }).id;
+    const result = answer(id, line);
+    if (result) toHost.write(encode({ jsonrpc: '2.0', id, result }));
+  }, fromHost);
   const conn = new ValidatedConnection({
     input: toHost,
     output: fromHost,
@@ -111,7 +104,7 @@ describe('intercept hot path', () => {
       const fast = track('fast', h.conn.request('extension/intercept', params, { timeoutMs: 30, timeoutReason: 'intercept_timeout' }));
       await Promise.all([fast, slow]);
       const first = JSON.parse(h.lines[0]) as { id: number };
-      h.toHost.write(JSON.stringify({ jsonrpc: '2.0', id: first.id, result: { decision: 'continue' } }) + '\n');
+      h.toHost.write(encode({ jsonrpc: '2.0', id: first.id, result: { decision: 'continue' } }));
       await long;
       assert.deepEqual(settled, ['fast:intercept_timeout@late-enough', 'slow:intercept_timeout@late-enough', 'long:ok']);
     } finally {

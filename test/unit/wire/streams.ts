@@ -64,10 +64,3 @@ export class GatedSink extends Writable {
   }
 }
 
-export async function until(cond: () => boolean, ms = 2000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}

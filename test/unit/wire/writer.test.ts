@@ -3,7 +3,8 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { NdjsonMessageWriter } from '../../../src/host/wire';
 import { ProtocolError } from '../../../src/protocol';
-import { GatedSink, until } from './streams';
+import { GatedSink } from './streams';
+import { waitFor } from '../../support/wait';
 
 const MiB = 1024 * 1024;
 type Msg = Parameters<NdjsonMessageWriter['write']>[0];
@@ -26,7 +27,7 @@ describe('wire: NdjsonMessageWriter', () => {
         const writes = sizes.map((s, i) => w.write(note(i, s)));
         setTimeout(() => sink.open(), 1);
         await Promise.all(writes);
-        await until(() => w.queued === 0 && sink.writableLength === 0, 5000, 'queue to drain');
+        await waitFor(() => w.queued === 0 && sink.writableLength === 0, { timeoutMs: 5000, what: 'queue to drain', intervalMs: 2 });
         const got = frames(sink) as { params: { n: number; pad: string } }[];
         assert.deepEqual(
           got.map((f) => [f.params.n, f.params.pad.length]),
@@ -48,7 +49,7 @@ describe('wire: NdjsonMessageWriter', () => {
     assert.equal(w.queued, 1);
     sink.open();
     await second;
-    await until(() => sink.received.length === 2);
+    await waitFor(() => sink.received.length === 2, { timeoutMs: 2000, what: 'sink.received.length === 2', intervalMs: 2 });
     w.dispose();
   });
 
@@ -59,7 +60,7 @@ describe('wire: NdjsonMessageWriter', () => {
     await assert.rejects(w.write(note(0, 8 * MiB - overhead + 1)), (e: ProtocolError) => e.reason === 'frame_too_large');
     await w.write(note(1, 8 * MiB - overhead)); // exactly at the cap
     await w.write(note(2));
-    await until(() => w.queued === 0 && sink.writableLength === 0, 5000);
+    await waitFor(() => w.queued === 0 && sink.writableLength === 0, { timeoutMs: 5000, what: 'w.queued === 0 && sink.writableLength === 0', intervalMs: 2 });
     assert.deepEqual(
       (frames(sink) as { params: { n: number } }[]).map((f) => f.params.n),
       [1, 2],
@@ -97,7 +98,7 @@ describe('wire: NdjsonMessageWriter', () => {
     for (const o of settled as PromiseSettledResult<void>[]) assert.ok(o.status === 'rejected' && /not reading its stdin/.test(String(o.reason)));
     sink.open();
     await Promise.all(reliable.slice(0, 240));
-    await until(() => w.queued === 0 && sink.writableLength === 0);
+    await waitFor(() => w.queued === 0 && sink.writableLength === 0, { timeoutMs: 2000, what: 'w.queued === 0 && sink.writableLength === 0', intervalMs: 2 });
     const ns = (frames(sink) as { params: { n: number } }[]).map((f) => f.params.n);
     assert.deepEqual(ns, [0, ...Array.from({ length: 16 }, (_, i) => 100 + i), ...Array.from({ length: 240 }, (_, i) => 1000 + i)]);
     assert.equal(w.writeBestEffort(note(5)), true, 'slots free again');

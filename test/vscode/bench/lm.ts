@@ -5,6 +5,7 @@
 // Prints one line the bench parses; rejecting makes the runner exit non-zero.
 import * as vscode from 'vscode';
 import type { ReasonixApi } from '../../../src/vscode/api';
+import { waitFor } from '../../support/wait';
 
 /** bench/lm.ts greps stdout for this prefix followed by one JSON object. */
 export const LM_PROBE_PREFIX = 'REASONIX_LM_BENCH ';
@@ -12,22 +13,12 @@ const REF = 'plugin/showcase/echo/echo-1';
 const CHUNKS = 2000;
 const RUNS = Number(process.env.REASONIX_LM_BENCH_RUNS ?? 5);
 
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 export async function run(): Promise<void> {
   const ext = vscode.extensions.getExtension<ReasonixApi>('reasonix.reasonix-vscode-host');
   if (!ext) throw new Error('reasonix.reasonix-vscode-host is not installed in this host');
   const api = await ext.activate();
-  await until(() => api.listPlugins().find((p) => p.pluginId === 'showcase' && p.state === 'running'), 'showcase running');
-  const model = await until(async () => (await vscode.lm.selectChatModels({ vendor: 'reasonix' })).find((m) => m.id === REF), `${REF} offered through vscode.lm`);
+  await waitFor(() => api.listPlugins().find((p) => p.pluginId === 'showcase' && p.state === 'running'), { timeoutMs: 60_000, what: 'showcase running' });
+  const model = await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'reasonix' })).find((m) => m.id === REF), { timeoutMs: 60_000, what: `${REF} offered through vscode.lm` });
   // The echo of "Echo: " + N-1 words is N text chunks.
   const prompt = Array.from({ length: CHUNKS - 1 }, (_, i) => `w${i}`).join(' ');
   const expected = `Echo: ${prompt}`;

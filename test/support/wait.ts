@@ -1,8 +1,11 @@
-// Waiting on conditions, never on fixed sleeps: poll a probe until it yields a value.
+// Waiting on conditions, never on fixed sleeps: poll a probe until it yields a value. The one
+// poller of every suite (unit, in-host, UI) and the benches; plain Node, no vscode, so each of
+// them loads it from out/test/support.
 export interface WaitOptions {
   timeoutMs: number;
   /** Shown in the timeout error: "timed out after 5000 ms waiting for <what>". */
   what: string;
+  /** Pause between two probes; default 100 ms (probes that reach a browser or a VS Code window). In-process probes pass a few ms. */
   intervalMs?: number;
 }
 

@@ -1,0 +1,53 @@
+// The two ways tests and benches make a plugin: a PluginSpec for a script fixture (a sidecar
+// written in plain Node) run with this Node, without a manifest on disk; or a plugin folder with
+// a v1 manifest, for the discovery path (sessions, the CLI, the agent-hooks bridge).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { PluginSpec, RuntimeBlock } from '../../src/host/plugins/types';
+
+export interface ScriptPluginOptions {
+  /** Arguments after the script. */
+  args?: string[];
+  /** Runtime members over the defaults: no env, optional, priority 0, no intercepts, replaces or capabilities, no timeout. */
+  runtime?: Partial<RuntimeBlock>;
+  /** Package root (REASONIX_PLUGIN_ROOT); default: the script's folder. The manifest path is reasonix-plugin.json in it. */
+  root?: string;
+  /** Default '1.0.0'. */
+  version?: string;
+  /** Default 'linked'. */
+  source?: PluginSpec['source'];
+}
+
+/** A plugin `id` whose sidecar is `node <script> ...args`. */
+export function scriptPlugin(id: string, script: string, o: ScriptPluginOptions = {}): PluginSpec {
+  const root = o.root ?? path.dirname(script);
+  return {
+    id,
+    root,
+    version: o.version ?? '1.0.0',
+    manifestPath: path.join(root, 'reasonix-plugin.json'),
+    source: o.source ?? 'linked',
+    runtime: {
+      command: process.execPath,
+      args: [script, ...(o.args ?? [])],
+      env: {},
+      required: false,
+      priority: 0,
+      intercepts: [],
+      replaces: [],
+      capabilities: [],
+      timeoutMillis: 0,
+      ...o.runtime,
+    },
+  };
+}
+
+/**
+ * Writes a plugin folder at `root` (created if missing): reasonix-plugin.json with a v1 manifest
+ * of `name`, `version` and `runtime` exactly as given. Returns `root`.
+ */
+export function pluginFolder(root: string, name: string, runtime: Record<string, unknown>, version = '1.0.0'): string {
+  mkdirSync(root, { recursive: true });
+  writeFileSync(path.join(root, 'reasonix-plugin.json'), JSON.stringify({ apiVersion: 'reasonix.io/plugin/v1', name, version, runtime }, null, 2));
+  return root;
+}
