@@ -1,7 +1,7 @@
 // `reasonix-host check <pluginDir>`: start the plugin's runtime exactly as the extension would,
 // complete the handshake, shut it down, and report whether the sidecar conformed.
 import { resolve } from 'node:path';
-import { DEFAULT_TIMEOUTS, Sidecar, SidecarFailure } from '../host/sidecar';
+import { DEFAULT_TIMEOUTS, failureLogLine, Sidecar, SidecarFailure, type FailureInfo } from '../host/sidecar';
 import type { Logger } from '../host/log';
 import type { ErrorReason, InitializeResult } from '../protocol';
 import { intOption, makeOut, parse, UsageError } from './args';
@@ -97,12 +97,12 @@ export async function runCheck(pluginDir: string, opts: { workspace: string; han
     report.message = info?.message ?? (err as Error).message;
     report.stderrTail = info?.stderrTail ?? sidecar.stderrTail();
     // The engine also logs the start failure itself; that is the report, not a second violation.
-    report.violations = report.violations.filter((v) => !v.message.includes(report.message));
+    if (info) report.violations = report.violations.filter((v) => !v.message.endsWith(failureLogLine(info)));
     await sidecar.stop();
     return report;
   }
-  let crashed: string | undefined;
-  const sub = sidecar.onCrash((info) => (crashed = info.message));
+  let crashed: FailureInfo | undefined;
+  const sub = sidecar.onCrash((info) => (crashed = info));
   phase = 'running';
   await new Promise((r) => setTimeout(r, OBSERVE_MS));
   if (crashed || sidecar.state !== 'running') {
@@ -112,8 +112,9 @@ export async function runCheck(pluginDir: string, opts: { workspace: string; han
     sub.dispose();
     report.stderrTail = sidecar.stderrTail();
     report.reason = 'provider_interrupted';
-    report.message = crashed ?? `${spec.id} stopped running before it was asked to shut down`;
-    report.violations = report.violations.filter((v) => !v.message.includes(report.message));
+    report.message = crashed?.message ?? `${spec.id} stopped running before it was asked to shut down`;
+    const logged = crashed && failureLogLine(crashed);
+    if (logged) report.violations = report.violations.filter((v) => !v.message.endsWith(logged));
     return report;
   }
   report.stage = 'shutdown';

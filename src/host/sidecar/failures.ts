@@ -47,6 +47,15 @@ export function failureOf(err: unknown, pluginId: string, elapsedMs: number): Fa
   return { pluginId, stage: 'spawn', reason: 'internal', message: err instanceof Error ? err.message : String(err), stderrTail: '', elapsedMs };
 }
 
+/**
+ * The failure as a line for the Sidecar's own logger, which already prefixes the plugin id: the
+ * message without its leading "plugin <id> ", so a log line names the plugin once.
+ */
+export function failureLogLine(info: FailureInfo): string {
+  const head = `plugin ${info.pluginId} `;
+  return info.message.startsWith(head) ? info.message.slice(head.length) : info.message;
+}
+
 /** A start failure before the process exists or after it was reaped; the caller fills the process part. */
 export function startFailure(pluginId: string, problem: StartProblem, elapsedMs: number): FailureInfo {
   return {

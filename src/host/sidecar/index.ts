@@ -6,7 +6,7 @@ export {
   type SidecarTimeouts,
   type SidecarOptions,
 } from './sidecar';
-export { SidecarFailure, failureOf, type FailureStage, type FailureInfo } from './failures';
+export { SidecarFailure, failureOf, failureLogLine, type FailureStage, type FailureInfo } from './failures';
 export { inboundHandlers, type HostHandlers, type HostServedMethod, type HostRequestMethod, type HostNotificationMethod } from './handlers';
 export { type UiHost, type SessionContextInput, initializeParams, checkInitializeResult, acceptedUiActions } from './handshake';
 export { resolveCommand, childEnv } from './spawn';

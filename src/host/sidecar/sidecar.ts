@@ -8,7 +8,8 @@ import type { PluginSpec } from '../plugins/types';
 import { redact } from '../redact';
 import { ValidatedConnection, type ConnectionEnd, type RequestOptions } from '../wire';
 import { ProtocolError, type ErrorReason, type EventParams, type InitializeResult, type UIActionDecl } from '../../protocol';
-import { crashFailure, describeExit, handshakeProblem, shutdownProblem, SidecarFailure, startFailure, type FailureInfo, type StartProblem } from './failures';
+import { Emitter, type Disposable } from '../runtime/emitter';
+import { crashFailure, describeExit, failureLogLine, handshakeProblem, shutdownProblem, SidecarFailure, startFailure, type FailureInfo, type StartProblem } from './failures';
 import { inboundHandlers, type HostHandlers } from './handlers';
 import { acceptedUiActions, checkInitializeResult, initializeParams, redactInitializeResult, type SessionContextInput, type UiHost } from './handshake';
 import { killTree, launch, resolveCommand } from './spawn';
@@ -113,7 +114,6 @@ class Proc {
   }
 }
 
-type Listener<A extends unknown[]> = (...args: A) => void;
 
 export class Sidecar {
   readonly pluginId: string;
@@ -122,8 +122,6 @@ export class Sidecar {
   private readonly t: SidecarTimeouts;
   /** Lines about this plugin, prefixed with its id. */
   private readonly log: Logger;
-  /** The caller's logger, for failure messages that already name the plugin (one id per line). */
-  private readonly failureLog: Logger;
   private readonly debugOn: () => boolean;
   private _state: SidecarState = 'idle';
   private _session: SessionContextInput;
@@ -136,8 +134,8 @@ export class Sidecar {
   private stopPromise: Promise<void> | undefined;
   private _lastStop: StopOutcome | undefined;
   private abortStart: ((problem: StartProblem) => void) | undefined;
-  private readonly stateListeners = new Set<Listener<[SidecarState, SidecarState]>>();
-  private readonly crashListeners = new Set<Listener<[FailureInfo]>>();
+  private readonly stateChanged = new Emitter<{ state: SidecarState; previous: SidecarState }>((err) => this.log.error(`state listener failed: ${redact(String(err))}`));
+  private readonly crashed = new Emitter<FailureInfo>((err) => this.log.error(`crash listener failed: ${redact(String(err))}`));
 
   constructor(opts: SidecarOptions) {
     this.opts = opts;
@@ -145,8 +143,7 @@ export class Sidecar {
     this.pluginId = opts.plugin.id;
     this._session = { ...opts.session };
     this.t = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
-    this.failureLog = opts.logger ?? silentLogger;
-    this.log = scopedLogger(this.failureLog, opts.plugin.id);
+    this.log = scopedLogger(opts.logger ?? silentLogger, opts.plugin.id);
     const hasLogger = opts.logger !== undefined && opts.logger !== silentLogger;
     this.debugOn = opts.debugEnabled ?? (() => hasLogger);
   }
@@ -176,15 +173,13 @@ export class Sidecar {
     return this.proc?.content ?? this.lastContent;
   }
 
-  onStateChange(listener: (state: SidecarState, previous: SidecarState) => void): { dispose(): void } {
-    this.stateListeners.add(listener);
-    return { dispose: () => this.stateListeners.delete(listener) };
+  onStateChange(listener: (state: SidecarState, previous: SidecarState) => void): Disposable {
+    return this.stateChanged.event((e) => listener(e.state, e.previous));
   }
 
   /** Fires exactly once for each process that reached `running` and then died unasked. */
-  onCrash(listener: (info: FailureInfo) => void): { dispose(): void } {
-    this.crashListeners.add(listener);
-    return { dispose: () => this.crashListeners.delete(listener) };
+  onCrash(listener: (info: FailureInfo) => void): Disposable {
+    return this.crashed.event(listener);
   }
 
   stderrTail(): string {
@@ -267,13 +262,7 @@ export class Sidecar {
     const prev = this._state;
     if (prev === next) return;
     this._state = next;
-    for (const l of [...this.stateListeners]) {
-      try {
-        l(next, prev);
-      } catch (err) {
-        this.log.error(`state listener failed: ${redact(String(err))}`);
-      }
-    }
+    this.stateChanged.fire({ state: next, previous: prev });
   }
 
   private async doStart(): Promise<void> {
@@ -362,7 +351,7 @@ export class Sidecar {
       info.elapsedMs = Date.now() - started;
     }
     if (this.proc === proc) this.setState('failed');
-    this.failureLog.error(info.message);
+    this.log.error(failureLogLine(info));
     return new SidecarFailure(info, { cause });
   }
 
@@ -441,14 +430,8 @@ export class Sidecar {
         exitCode: proc.exit?.code ?? null,
         signal: proc.exit?.signal ?? null,
       });
-      this.failureLog.error(info.message);
-      for (const l of [...this.crashListeners]) {
-        try {
-          l(info);
-        } catch (err) {
-          this.log.error(`crash listener failed: ${redact(String(err))}`);
-        }
-      }
+      this.log.error(failureLogLine(info));
+      this.crashed.fire(info);
     })();
   }
 

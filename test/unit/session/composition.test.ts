@@ -97,13 +97,13 @@ describe('session engine composition (real sidecars)', function () {
     const failed = lines.filter((l) => /failed to start:/.test(l) && !/did not start/.test(l));
     assert.equal(failed.length, 1, lines.join('\n'));
     // Whichever the host notices first, the exit or the closed stdout, names the plugin once.
-    assert.match(failed[0], /^\[ws\] plugin zz-broken failed to start: the (process exited|connection failed) during the handshake/);
+    assert.match(failed[0], /^\[ws\] \[zz-broken\] failed to start: the (process exited|connection failed) during the handshake/);
     assert.equal(times(failed[0], 'zz-broken'), 1, failed[0]);
 
     await crash(e, 'solo-plugin');
     const crashed = lines.filter((l) => / crashed: /.test(l));
     assert.equal(crashed.length, 1, lines.join('\n'));
-    assert.match(crashed[0], /^\[ws\] plugin solo-plugin crashed: /);
+    assert.match(crashed[0], /^\[ws\] \[solo-plugin\] crashed: /);
     assert.equal(times(crashed[0], 'solo-plugin'), 1, crashed[0]);
   });
 
