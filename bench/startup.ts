@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import type { PluginSpec } from '../src/host/plugins/types';
-import { startGeneration } from '../src/host/runtime';
+import { startGeneration } from '../src/host/generations';
 import { REPO, SESSION, TIMEOUTS } from './lib/host';
 import { hrtimeMs, lowerIsBetter, round, summarize, type Figure } from './lib/stats';
 

@@ -1,9 +1,9 @@
 // The bridge program an agent hook runs (bundled as dist/hook.js, started by the agent plugin's
 // launcher with the runtime VS Code already has): `hook.js <Event>`, hook input on stdin, the
 // answer on stdout. Always exits 0; notes go to stderr. Imports only the small bridge modules.
-import { runBridge } from './host/hooks/bridge';
-import { hooksDir, MAX_REQUEST_BYTES } from './host/hooks/endpoint';
-import { budgetFor } from './host/hooks/events';
+import { runBridge } from './host/hooks';
+import { hooksDir, MAX_REQUEST_BYTES } from './host/hooks';
+import { budgetFor } from './host/hooks';
 
 // The agent's clock starts at spawn: count the runtime's own start-up against the budget too.
 const startedAt = Date.now() - Math.round(process.uptime() * 1000);

@@ -1,6 +1,6 @@
 // The window side of the agent-hooks bridge as its own bundle (dist/hooks-window.js): the
 // extension loads it only when the endpoint opens, after activation, so activation's bundle does
 // not carry it (src/vscode/agentHooks.ts).
-export { HookWindow } from './host/hooks/window';
-export { hooksDir } from './host/hooks/endpoint';
-export type { DecisionRecord } from './host/hooks/mapping';
+export { HookWindow } from './host/hooks';
+export { hooksDir } from './host/hooks';
+export type { DecisionRecord } from './host/hooks';

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { watch } from 'node:fs';
 import { resolve } from 'node:path';
-import { windowsTreeKill } from '../host/plugins/commandRules';
+import { windowsTreeKill } from '../host/plugins';
 import { ChangeBatcher } from '../host/resources';
 import type { PromptAnswer, PromptRequest, Surface } from '../protocol';
 import { intOption, jsonOption, makeOut, parse, UsageError, type Out } from './args';

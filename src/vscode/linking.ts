@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readManifest, MANIFEST_FILE } from '../host/plugins';
-import { fullTrustLines } from '../host/supervision';
+import { fullTrustLines } from './displayStates';
 
 const KEY = 'reasonix.linkedFolders';
 

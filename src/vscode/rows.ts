@@ -1,5 +1,5 @@
 // Flattens every session's plugins into the rows the tree, status bar and API show.
-import { toDisplayState, type PluginRow } from '../host/supervision';
+import { toDisplayState, type PluginRow } from './displayStates';
 import type { PluginStatus } from '../host/session';
 import type { FolderSession } from './sessions';
 

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../host/log';
-import { RestartPolicy } from '../host/supervision';
+import { RestartPolicy } from '../host/generations';
 import type { FailureInfo, SessionEngine, SessionEngineOptions, UiFrontEnd } from '../host/session';
 import type { Enablement } from './enablement';
 import { describeFailure, showFailure } from './failures';

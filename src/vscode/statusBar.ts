@@ -2,7 +2,8 @@
 // a tooltip that is a small menu (logs, reload, per-plugin state) and the plugins' `status`
 // surfaces.
 import * as vscode from 'vscode';
-import { statusBarAccessibleName, summarize } from '../host/supervision';
+import { statusBarAccessibleName } from './accessibleNames';
+import { summarize } from './displayStates';
 import type { SurfaceFeed } from '../host/session';
 import { rowsOf } from './rows';
 import type { SessionManager } from './sessions';

@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import { redact } from '../host/redact';
 import type { SurfaceFeed } from '../host/session';
-import { formatUptime, fullTrustLines, pluginAccessibleName, type DisplayState } from '../host/supervision';
+import { pluginAccessibleName } from './accessibleNames';
+import { formatUptime, fullTrustLines, type DisplayState } from './displayStates';
 import type { Severity, StatusPayload, Surface } from '../protocol';
 import { rowsOf, type Row } from './rows';
 import type { FolderSession, SessionManager } from './sessions';

@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { LIMITS, ProtocolError } from '../../protocol';
 import type { ContentReadParams, ContentReadResult, ExternalizedField } from '../../protocol';
-import { EncodedResult, joinFrame } from '../wire/encoded';
+import { EncodedResult, joinFrame } from '../wire';
 
 interface StoredObject {
   bytes: Buffer;

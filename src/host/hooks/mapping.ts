@@ -1,9 +1,9 @@
 // Agent hook event → Reasonix hook point(s) → the hook's JSON answer (README "Agent hooks").
 // Shared by the window endpoint (VS Code) and `reasonix-host hook --headless`. Agent hooks
 // cannot rewrite a prompt or a tool result, so replacements there travel as additionalContext.
-import { isRequiredClass } from '../intercepts/client';
+import { isRequiredClass } from '../intercepts';
 import { redact } from '../redact';
-import type { HookOutcome, PluginStatus } from '../session/types';
+import type { HookOutcome, PluginStatus } from '../session';
 import { budgetFor, type HookInput, type PostToolUseInput, type PreToolUseInput, type UserPromptSubmitInput } from './events';
 
 /** What the mapping needs from one folder's session. */

@@ -2,9 +2,9 @@
 // with the effective budget, validate the answer, and resolve/decode a replacement. Every way it
 // can go wrong comes back as a Failure (never a throw), except the caller's own cancellation.
 import { ProtocolError, isErrorReason, type ErrorReason, type InterceptParams, type InterceptResult } from '../../protocol';
-import { externalizePayload, resolveReplacement, type SerializedPayload } from '../content/externalize';
+import { externalizePayload, resolveReplacement, type SerializedPayload } from '../content';
 import { redact } from '../redact';
-import type { InterceptClient } from './client';
+import type { InterceptClient } from './ports';
 import { decodeHookPayload, toolBeforeReplacementViolation, type DecodeOptions, type HookPayload } from './payloads';
 import { interceptBudget, type HookPoint, type InterceptTimeouts } from './points';
 

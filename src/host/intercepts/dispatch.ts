@@ -1,10 +1,10 @@
 // Dispatch of the 17 hook points over one runtime generation's clients (HOST_SPEC §4.0–§4.6).
 // A dispatcher lives exactly as long as its generation: warn-once memory is per instance.
 import type { ErrorReason } from '../../protocol';
-import { serializePayload, type SerializedPayload } from '../content/externalize';
+import { serializePayload, type SerializedPayload } from '../content';
 import { silentLogger, type Logger } from '../log';
 import { ask, type Answer, type Failure } from './ask';
-import { isRequiredClass, type InterceptClient } from './client';
+import { isRequiredClass, type InterceptClient } from './ports';
 import { broadcastEvent } from './events';
 import { buildHookPayload, type DecodeOptions, type HookPayloadMap } from './payloads';
 import { DEFAULT_INTERCEPT_TIMEOUTS, POINTS, type HookPoint, type InterceptTimeouts } from './points';

@@ -2,8 +2,8 @@
 // the intercept path; a dropped event is reported through `warn` (the caller warns once).
 import { redact } from '../redact';
 import type { EventParams } from '../../protocol';
-import { externalizePayload, type SerializedPayload } from '../content/externalize';
-import type { InterceptClient } from './client';
+import { externalizePayload, type SerializedPayload } from '../content';
+import type { InterceptClient } from './ports';
 import type { HookPoint } from './points';
 
 export type EventWarn = (pluginId: string, cls: string, message: string) => void;

@@ -2,7 +2,7 @@
 // owners would make the owner depend on startup order, so this one check runs where a runtime
 // generation is built (refusing it before anything spawns: the message the user sees) and again
 // where a dispatcher is built over the live clients.
-import type { RuntimeBlock } from '../plugins/types';
+import type { RuntimeBlock } from '../plugins';
 
 /** Whatever claims slots: an intercept client, or a plugin spec seen as `{ pluginId: id, runtime }`. */
 export interface SlotHolder {

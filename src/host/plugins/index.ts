@@ -5,3 +5,4 @@ export { discoverPlugins, PACKAGES_FILE, PLUGIN_ID, type DiscoverOptions } from 
 export { decodeManifest, readManifest, MANIFEST_FILE, type ManifestOutcome } from './manifest';
 export { decodeRuntimeBlock, expandCommand, PLUGIN_ROOT_VAR, type RuntimeDecode } from './runtime-block';
 export { FIXED_SLOTS, isProviderRef, slotProblem } from './slots';
+export { commandProblem, isShell, windowsTreeKill } from './commandRules';

@@ -6,15 +6,15 @@ import type { Logger } from '../log';
 import { scopedLogger } from '../log';
 import { discoverPlugins } from '../plugins';
 import { redact } from '../redact';
-import type { PluginEntry, PluginSpec } from '../plugins/types';
+import type { PluginEntry, PluginSpec } from '../plugins';
 import { createDispatcher, decodeHookPayload, interceptClientFor, isHookPoint, type InterceptDispatcher } from '../intercepts';
-import { GenerationError, SessionRuntime, type RuntimeGeneration } from '../runtime';
-import { Emitter } from '../runtime/emitter';
+import { GenerationError, SessionRuntime, type RuntimeGeneration } from '../generations';
+import { Emitter } from '../emitter';
 import { failureOf, SidecarFailure, type Sidecar, type SidecarOptions } from '../sidecar';
-import type { SidecarFactory } from '../runtime/port';
+import type { SidecarFactory } from '../generations';
 import { catalog, resolveProviderRef, streamHandlers, StreamHub, UnknownModelError, type ProviderDeclarations, type ProviderRequestInput } from '../streams';
 import { attachSidecar, uiHandlers, UiHub, type SurfaceStore } from '../ui';
-import type { EngineState } from '../supervision';
+import type { EngineState } from './types';
 import type { UIActionDecl } from '../../protocol';
 import type {
   ActionResult, DispatchCallOptions, Disposable, FailureInfo, HookOutcome, ModelInfo, PluginStatus, SessionEngine, SessionEngineOptions, StreamHandle,

@@ -2,4 +2,4 @@
 // face and the CLI: discovery → runtime generations, UI hub, stream hubs, intercept dispatch.
 export * from './types';
 export { createSessionEngine, type CompositionDeps, type HostSidecar } from './composition';
-export type { SidecarFactory } from '../runtime';
+export type { SidecarFactory } from '../generations';

@@ -2,17 +2,20 @@
 // ends talk to a session only through this interface; `composition.ts` builds it from the
 // runtime, UI hub, intercepts and streams, so a change in one engine module touches one adapter.
 import type { ProviderDescriptor } from '../../protocol';
-import type { PluginSpec } from '../plugins/types';
-import type { EngineState } from '../supervision';
+import type { PluginSpec } from '../plugins';
 import type { FormValues } from '../../protocol';
-import type { UiFrontEnd } from '../ui/ports';
-import type { Disposable } from '../runtime/emitter';
+import type { UiFrontEnd } from '../ui';
+import type { Disposable } from '../emitter';
 
 export type { Disposable };
 
 /** Why a sidecar failed to start or crashed (redacted; declared with the sidecar). */
-export type { FailureInfo } from '../sidecar/failures';
-import type { FailureInfo } from '../sidecar/failures';
+export type { FailureInfo } from '../sidecar';
+import type { FailureInfo } from '../sidecar';
+
+/** Sidecar states (src/host/sidecar) plus the states a plugin has without a process. */
+export type EngineState =
+  | 'idle' | 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed' | 'failed' | 'disabled';
 
 export interface ActionInfo {
   actionId: string;
@@ -74,7 +77,7 @@ export interface StreamHandle extends AsyncIterable<unknown> {
 }
 
 /** The UI hub's ports, part of the session's port: the front end it asks, the surfaces it feeds. */
-export type { SurfaceFeed, UiFrontEnd } from '../ui/ports';
+export type { SurfaceFeed, UiFrontEnd } from '../ui';
 
 export interface SessionEngine {
   readonly sessionId: string;

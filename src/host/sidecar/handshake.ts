@@ -1,7 +1,7 @@
 // The opening move (HOST_SPEC §2.2) and the checks on its answer (§2.3).
 import { PROTOCOL_ID, PROTOCOL_MAJOR, type ErrorReason, type InitializeParams, type InitializeResult, type UIActionDecl } from '../../protocol';
 import type { Logger } from '../log';
-import type { PluginSpec } from '../plugins/types';
+import type { PluginSpec } from '../plugins';
 import { redact, redactDeep } from '../redact';
 
 export type UiHost = 'desktop' | 'tui' | 'acp' | 'headless';

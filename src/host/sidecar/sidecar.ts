@@ -2,13 +2,13 @@
 // Each start creates a fresh `Proc`; events from an older process are ignored by identity. What
 // the host serves lives in handlers.ts (one map by method), what went wrong in failures.ts.
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { ContentStore } from '../content/store';
+import { ContentStore } from '../content';
 import { scopedLogger, silentLogger, type Logger } from '../log';
-import type { PluginSpec } from '../plugins/types';
+import type { PluginSpec } from '../plugins';
 import { redact } from '../redact';
 import { ValidatedConnection, type ConnectionEnd, type RequestOptions } from '../wire';
 import { ProtocolError, type ErrorReason, type EventParams, type InitializeResult, type UIActionDecl } from '../../protocol';
-import { Emitter, type Disposable } from '../runtime/emitter';
+import { Emitter, type Disposable } from '../emitter';
 import { crashFailure, describeExit, failureLogLine, handshakeProblem, shutdownProblem, SidecarFailure, startFailure, type FailureInfo, type StartProblem } from './failures';
 import { inboundHandlers, type HostHandlers } from './handlers';
 import { acceptedUiActions, checkInitializeResult, initializeParams, redactInitializeResult, type SessionContextInput, type UiHost } from './handshake';

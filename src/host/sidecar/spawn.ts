@@ -4,8 +4,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
-import { commandProblem, isShell, windowsTreeKill } from '../plugins/commandRules';
-import type { PluginSpec } from '../plugins/types';
+import { commandProblem, isShell, windowsTreeKill } from '../plugins';
+import type { PluginSpec } from '../plugins';
 
 const ROOT_VAR = '${REASONIX_PLUGIN_ROOT}';
 

@@ -6,5 +6,5 @@ export { resolveModel, pluginOfRef, UnknownModelError, type CatalogView, type Re
 export type { ClientState, Disposable, ProviderChunk, ProviderClient, RequestOptions, StreamOutcome } from './ports';
 export { resolveProviderRef, type ProviderDeclarations } from './resolve';
 export { normaliseRequest, type ProviderRequestInput } from './request';
-export { streamHandlers, type StreamHandlers } from './sidecar';
+export { streamHandlers, type StreamHandlers } from './sidecarAdapter';
 export { ProviderStream } from './stream';

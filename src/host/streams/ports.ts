@@ -1,7 +1,7 @@
 // The narrow view of one sidecar connection that provider streams need. The real `Sidecar`
 // satisfies it structurally; unit tests use in-process fakes.
 import type { ErrorReason, ProviderChunk } from '../../protocol';
-import type { Disposable } from '../runtime/emitter';
+import type { Disposable } from '../emitter';
 
 export type { Disposable };
 

@@ -4,7 +4,7 @@
 // only counts the difference. The budget follows the store (a removed or reset surface gives its
 // room back), so the hub only asks `admit` before it upserts.
 import { ProtocolError, surfaceKey } from '../../protocol';
-import type { Disposable } from '../runtime/emitter';
+import type { Disposable } from '../emitter';
 import type { SurfaceStore } from './store';
 
 export const MAX_SURFACES_PER_PLUGIN = 256;

@@ -3,5 +3,5 @@ export { ACTION_ID, actionName, declareActions, parseActionName, type ActionSet,
 export { decodePublishPayload, decodeRequestPayload } from './decode';
 export { UiHub, type UiHubOptions } from './hub';
 export type { ActionEntry, ActionResult, SurfaceFeed, UiClient, UiFrontEnd, UiRequestOptions } from './ports';
-export { attachSidecar, uiHandlers, type UiHandlers, type UiSidecar } from './sidecar';
+export { attachSidecar, uiHandlers, type UiHandlers, type UiSidecar } from './sidecarAdapter';
 export { SurfaceStore, type NotificationSurface, type SurfaceStoreOptions } from './store';

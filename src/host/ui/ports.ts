@@ -2,7 +2,7 @@
 // front end that shows notifications and prompts (the VS Code face and the CLI each implement it),
 // and the surface feed the front ends read (the SurfaceStore is one).
 import type { ErrorReason, PromptAnswer, PromptRequest, Surface, SurfaceChange, UIActionDecl } from '../../protocol';
-import type { Disposable } from '../runtime/emitter';
+import type { Disposable } from '../emitter';
 
 export interface UiRequestOptions {
   timeoutMs?: number;

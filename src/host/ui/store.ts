@@ -2,7 +2,7 @@
 // change events for the front ends (snapshot, then deltas). Notifications are transient: only a
 // small bounded list of recent ones is kept.
 import { surfaceKey, type Surface, type SurfaceChange, type SurfaceOrigin, type SurfacePayload } from '../../protocol';
-import { Emitter, type Disposable } from '../runtime/emitter';
+import { Emitter, type Disposable } from '../emitter';
 import type { SurfaceFeed } from './ports';
 
 export type NotificationSurface = Surface & { kind: 'notification' };

@@ -27,7 +27,7 @@ import {
 } from '../../protocol';
 import { silentLogger, type Logger } from '../log';
 import { redact } from '../redact';
-import { Emitter, type Disposable } from '../runtime/emitter';
+import { Emitter, type Disposable } from '../emitter';
 import { EncodedResult } from './encoded';
 import { isIntegerIdText, topLevelMemberText } from './envelope';
 import { NdjsonMessageReader } from './reader';

@@ -2,7 +2,7 @@
 // in Node: it feeds every connected webview (sidebar view, editor panel) a snapshot when the view
 // says `ready` and deltas after, decodes everything a view posts, and routes user intents to the
 // engine only after checking them against the surfaces the engine actually published.
-import type { Disposable } from '../../host/runtime/emitter';
+import type { Disposable } from '../../host/emitter';
 import type { SurfaceFeed } from '../../host/session';
 import { surfaceKey, type FormValues, type PromptAnswer, type PromptRequest, type Surface, type SurfaceChange } from '../../protocol';
 import { checkSubmission, promptFields } from '../../webviewProtocol/forms';

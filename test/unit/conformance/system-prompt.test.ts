@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Sidecar } from '../../../src/host/sidecar';
 import { createSessionEngine, type SessionEngine } from '../../../src/host/session';
 import { SurfaceStore } from '../../../src/host/ui';
-import { GenerationError } from '../../../src/host/runtime';
+import { GenerationError } from '../../../src/host/generations';
 import { InterceptorRig, type Rule } from './interceptor-rig';
 import { waitFor } from '../../support/wait';
 

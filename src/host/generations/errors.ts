@@ -1,5 +1,5 @@
 // Why a runtime generation could not be built; the message always names the plugin(s).
-import type { FailureInfo } from './port';
+import type { FailureInfo } from './ports';
 
 export type GenerationErrorKind = 'slot_collision' | 'duplicate_plugin' | 'required_failed' | 'strategy_failed' | 'cancelled' | 'session_stopped';
 

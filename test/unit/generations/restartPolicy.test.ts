@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { RestartPolicy } from '../../../src/host/supervision';
+import { RestartPolicy } from '../../../src/host/generations';
 
-describe('supervision: bounded restart policy', () => {
+describe('generations: bounded restart policy', () => {
   it('allows at most 4 restarts within 3 minutes, with growing delays', () => {
     let now = 0;
     const p = new RestartPolicy({ now: () => now });

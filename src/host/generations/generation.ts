@@ -1,8 +1,8 @@
 // One runtime generation of one session: the set of sidecars started together (HOST_SPEC §2.5).
 // Building it is all-or-nothing with respect to required plugins; optional failures are warnings.
 import { silentLogger, type Logger } from '../log';
-import type { PluginSpec } from '../plugins/types';
-import { Emitter, type Disposable } from './emitter';
+import type { PluginSpec } from '../plugins';
+import { Emitter, type Disposable } from '../emitter';
 import { GenerationError } from './errors';
 import { launchAll } from './launch';
 import type { Sidecar } from '../sidecar';
@@ -17,8 +17,8 @@ import {
   type SidecarState,
   type SidecarTimeouts,
   type UiHost,
-} from './port';
-import { validateSlots } from '../intercepts/slots';
+} from './ports';
+import { validateSlots } from '../intercepts';
 
 export const DEFAULT_MAX_CONCURRENT = 4;
 export const DEFAULT_STARTUP_BUDGET_MS = 30_000;

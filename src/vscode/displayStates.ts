@@ -1,13 +1,10 @@
 // One vocabulary for what the user sees about each plugin (tree rows, status bar, tooltips),
 // derived from engine states so every view agrees.
-import type { PluginSpec } from '../plugins/types';
+import type { PluginSpec } from '../host/plugins';
+import type { EngineState } from '../host/session';
 
 /** What the Extensions view shows for a plugin. */
 export type DisplayState = 'starting' | 'running' | 'crashed' | 'stopped' | 'failed' | 'disabled';
-
-/** Engine sidecar states (src/host/sidecar) plus the states a plugin has without a process. */
-export type EngineState =
-  | 'idle' | 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed' | 'failed' | 'disabled';
 
 export function toDisplayState(s: EngineState): DisplayState {
   switch (s) {

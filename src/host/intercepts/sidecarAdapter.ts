@@ -1,7 +1,7 @@
 // Adapts the real Sidecar to the dispatcher's port. Getters, not snapshots: a restarted sidecar
 // gets a new connection and content store under the same object.
 import type { Sidecar } from '../sidecar';
-import type { InterceptClient } from './client';
+import type { InterceptClient } from './ports';
 
 export function interceptClientFor(sidecar: Sidecar, registration: number): InterceptClient {
   return {

@@ -1,7 +1,7 @@
 // What a screen reader says for a plugin row and for the status bar item: the plugin, then its
 // state, then its pid ("showcase, running, pid 1234"), so the state is heard, not only seen as an
 // icon colour. Plain text; the VS Code face puts it in `accessibilityInformation`.
-import { formatUptime, type PluginRow } from './summary';
+import { formatUptime, type PluginRow } from './displayStates';
 
 /** "showcase, running, pid 1234, up 3m 05s"; folder-qualified when `withFolder`. */
 export function pluginAccessibleName(row: Pick<PluginRow, 'pluginId' | 'folderName' | 'state' | 'pid' | 'readyAt'>, now = Date.now(), withFolder = false): string {

@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { pluginAccessibleName, statusBarAccessibleName, type PluginRow } from '../../../src/host/supervision';
+import { pluginAccessibleName, statusBarAccessibleName } from '../../../src/vscode/accessibleNames';
+import type { PluginRow } from '../../../src/vscode/displayStates';
 
 const row = (pluginId: string, state: PluginRow['state'], extra: Partial<PluginRow> = {}): PluginRow => ({ sessionKey: 's', folderName: 'app', pluginId, state, ...extra });
 
-describe('supervision: accessible names of plugin rows and the status bar item', () => {
+describe('display states: accessible names of plugin rows and the status bar item', () => {
   it('says the plugin, its state, its pid and uptime ("showcase, running, pid 1234, up 42s")', () => {
     assert.equal(pluginAccessibleName(row('showcase', 'running', { pid: 1234, readyAt: 1_000 }), 43_000), 'showcase, running, pid 1234, up 42s');
     assert.equal(pluginAccessibleName(row('showcase', 'starting', { pid: 1234 })), 'showcase, starting, pid 1234');

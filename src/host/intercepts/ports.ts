@@ -1,8 +1,8 @@
 // The narrow port the dispatcher needs from one running sidecar. The real Sidecar is adapted by
-// sidecar-client.ts; tests may supply in-process fakes.
+// sidecarAdapter.ts; tests may supply in-process fakes.
 import type { EventParams, InterceptParams } from '../../protocol';
-import type { ContentStore } from '../content/store';
-import type { RuntimeBlock } from '../plugins/types';
+import type { ContentStore } from '../content';
+import type { RuntimeBlock } from '../plugins';
 
 /** The installed manifest's runtime members that decide membership, order, slots and budgets. */
 export type InterceptRuntime = Pick<RuntimeBlock, 'intercepts' | 'replaces' | 'priority' | 'required' | 'timeoutMillis'>;

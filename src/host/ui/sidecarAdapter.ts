@@ -4,7 +4,7 @@ import type { UIActionDecl } from '../../protocol';
 import type { HostHandlers } from '../sidecar';
 import type { UiHub } from './hub';
 import type { UiRequestOptions } from './ports';
-import type { Disposable } from '../runtime/emitter';
+import type { Disposable } from '../emitter';
 
 /** The UI methods this hub serves for one plugin: its part of the sidecar's handler map. */
 export type UiHandlers = Required<Pick<HostHandlers, 'host/ui/publish' | 'host/ui/request'>>;

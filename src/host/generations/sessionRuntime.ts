@@ -2,12 +2,12 @@
 // (HOST_SPEC §2.7) and per-plugin start/stop/restart. Operations run one at a time, in call
 // order, so a reload never interleaves with a restart; stop() cancels a build in progress.
 import { silentLogger } from '../log';
-import type { PluginSpec } from '../plugins/types';
-import { Emitter, type Disposable } from './emitter';
+import type { PluginSpec } from '../plugins';
+import { Emitter, type Disposable } from '../emitter';
 import { GenerationError } from './errors';
 import { RuntimeGeneration, startGeneration, type GenerationOptions } from './generation';
 import type { Sidecar } from '../sidecar';
-import type { SessionContext, SidecarHandle, SidecarState } from './port';
+import type { SessionContext, SidecarHandle, SidecarState } from './ports';
 
 /** Where the SessionRuntime's own lifecycle stands (not the `session.*` hook phase). */
 export type SessionRuntimePhase = 'idle' | 'starting' | 'running' | 'reloading' | 'failed' | 'stopping' | 'stopped';

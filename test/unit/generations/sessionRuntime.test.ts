@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { PluginSpec } from '../../../src/host/plugins/types';
-import { GenerationError, SessionRuntime, type SessionChange } from '../../../src/host/runtime';
+import { GenerationError, SessionRuntime, type SessionChange } from '../../../src/host/generations';
 import { liveDescendants } from '../../support/orphans';
 import { alive } from '../../support/processes';
 import { FAST_TIMEOUTS, fixtureSpec } from './helpers';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { GenerationError, startGeneration, STOPPED_BEFORE_LAUNCH } from '../../../src/host/runtime';
+import { GenerationError, startGeneration, STOPPED_BEFORE_LAUNCH } from '../../../src/host/generations';
 import { liveDescendants } from '../../support/orphans';
 import { alive } from '../../support/processes';
 import { countingFactory, FAST_TIMEOUTS, fixtureSpec, readSpawnLog, tempLog, watchProcesses } from './helpers';

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { formatUptime, fullTrustLines, summarize, toDisplayState, type PluginRow } from '../../../src/host/supervision';
+import { formatUptime, fullTrustLines, summarize, toDisplayState, type PluginRow } from '../../../src/vscode/displayStates';
 
 const row = (pluginId: string, state: PluginRow['state']): PluginRow => ({ sessionKey: 's', folderName: 'f', pluginId, state });
 
-describe('supervision: state summary', () => {
+describe('display states: what the views say of each plugin', () => {
   it('maps engine states onto the six display states', () => {
     assert.equal(toDisplayState('idle'), 'stopped');
     assert.equal(toDisplayState('stopping'), 'stopped');

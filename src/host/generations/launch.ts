@@ -1,7 +1,7 @@
 // Starts a batch of sidecars the way HOST_SPEC §2.5 asks: at most `maxConcurrent` handshaking at
 // once, all under one shared budget, so a stalled optional sidecar cannot multiply boot time.
-import type { PluginSpec } from '../plugins/types';
-import { failureOf, type FailureInfo, type SidecarHandle } from './port';
+import type { PluginSpec } from '../plugins';
+import { failureOf, type FailureInfo, type SidecarHandle } from './ports';
 
 export const STOPPED_BEFORE_LAUNCH = 'startup stopped before launch';
 

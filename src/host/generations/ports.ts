@@ -1,8 +1,8 @@
 // The narrow view of a sidecar that a runtime generation needs. The real class
 // (src/host/sidecar) satisfies it structurally and is the default; tests or other hosts may
 // pass any factory producing something of this shape.
-import type { PluginSpec } from '../plugins/types';
-import type { Disposable } from './emitter';
+import type { PluginSpec } from '../plugins';
+import type { Disposable } from '../emitter';
 import { Sidecar, type FailureInfo, type SessionContextInput, type SidecarOptions, type SidecarState } from '../sidecar';
 
 export type { FailureInfo, SidecarState, SidecarOptions };
