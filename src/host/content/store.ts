@@ -3,7 +3,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { LIMITS, ProtocolError } from '../../protocol';
 import type { ContentReadParams, ContentReadResult, ExternalizedField } from '../../protocol';
-import { EncodedResult, joinFrame } from '../wire/encoded';
+import { EncodedResult, partsFrame } from '../wire/encoded';
+import type { FrameParts } from '../wire/writer';
 
 /**
  * What an object is held as: its UTF-8 bytes, or, when every character is ASCII, the JSON string
@@ -114,7 +115,7 @@ export class ContentStore {
 
 interface Page {
   result: ContentReadResult;
-  /** `result.dataBase64` in pieces of at most PIECE_TEXT characters. */
+  /** `result.dataBase64` in pieces of the base64 of at most PIECE_BYTES bytes each. */
   pieces: string[];
 }
 
@@ -123,7 +124,7 @@ interface Page {
 // than the encoding (~1 ms a page). Pieces of 48 KiB (64 KiB of text, a multiple of 3 bytes so the
 // pieces join into exactly the base64 of the whole range) stay in V8's young generation, which is
 // reused from one page to the next.
-const PIECE_BYTES = 48 * 1024;
+const PIECE_BYTES = 72 * 1024;
 // Where the bytes of an ASCII string's piece are written on their way to base64 or the digest; every
 // use is synchronous, so one buffer serves every store.
 const scratch = Buffer.allocUnsafe(PIECE_BYTES);
@@ -164,11 +165,11 @@ class EncodedPage extends EncodedResult {
     super(page.result);
   }
 
-  frame(prefix: string, suffix: string, maxFrameBytes: number): Buffer {
+  frame(prefix: string, suffix: string, maxFrameBytes: number): FrameParts {
     const p = this.page.result;
     const head = `${prefix}{"contentRef":${JSON.stringify(p.contentRef)},"offset":${p.offset},"dataBase64":"`;
     const next = p.nextOffset === undefined ? '' : `,"nextOffset":${p.nextOffset}`;
     const tail = `","totalBytes":${p.totalBytes},"sha256":${JSON.stringify(p.sha256)},"encoding":${JSON.stringify(p.encoding)}${next}}${suffix}`;
-    return joinFrame([{ text: head }, ...this.page.pieces.map((text) => ({ text, ascii: true })), { text: tail }], maxFrameBytes);
+    return partsFrame([{ text: head }, ...this.page.pieces.map((text) => ({ text, ascii: true })), { text: tail }], maxFrameBytes);
   }
 }
