@@ -17,7 +17,7 @@
 const fs = require('node:fs');
 const crypto = require('node:crypto');
 // The fixtures' framing (byte-level line splitting, one decode per line); resolved from this file.
-const { readFrames, encode, send, hostCalls, resultOf } = require('../../test/fixtures/lib/ndjson');
+const { readFrames, encode, send, hostCalls, resultOf, text } = require('../../test/fixtures/lib/ndjson');
 
 const noRead = process.env.BENCH_NOREAD === '1';
 const record = process.env.BENCH_RECORD || '';
@@ -52,7 +52,7 @@ async function pageIn(field) {
     if (r.nextOffset !== offset) throw new Error('content page out of place');
   }
   if (offset !== field.totalBytes || hash.digest('hex') !== field.sha256) throw new Error('content mismatch');
-  return JSON.parse(bytes.toString('utf8'));
+  return JSON.parse(text(bytes, 0, bytes.length));
 }
 
 function intercept(id, params) {

@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { serializePayload } from '../../src/host/content/externalize';
-import { ContentStore } from '../../src/host/content/store';
+import { ContentStore, contentSha256, contentSize, contentText } from '../../src/host/content/store';
+import { FrameParts, frameBuffer } from '../../src/host/wire/writer';
 import { ProtocolError } from '../../src/protocol';
 
 describe('content store (HOST_SPEC §5)', () => {
@@ -33,9 +34,37 @@ describe('content store (HOST_SPEC §5)', () => {
     for (const offset of [0, 262144]) {
       const prefix = '{"jsonrpc":"2.0","id":7,"result":';
       const frame = store.readEncoded({ contentRef: d.contentRef, offset }).frame(prefix, '}\n', 8 * 1024 * 1024);
-      assert.equal(frame.toString('utf8'), `${prefix}${JSON.stringify(store.read({ contentRef: d.contentRef, offset }))}}\n`);
+      // Handed over in parts under V8's 128 KiB large-object size: no one buffer (or string) of the whole page.
+      assert.ok(frame instanceof FrameParts && frame.parts.length > 1 && frame.parts.every((p) => p.length <= 96 * 1024));
+      assert.equal(frame.length, frameBuffer(frame).length);
+      assert.equal(frameBuffer(frame).toString('utf8'), `${prefix}${JSON.stringify(store.read({ contentRef: d.contentRef, offset }))}}\n`);
     }
     assert.throws(() => store.readEncoded({ contentRef: d.contentRef, offset: 0 }).frame('', '', 1000), (e: unknown) => e instanceof ProtocolError && e.reason === 'frame_too_large');
+  });
+
+  it('holds an ASCII JSON string as is and serves, sizes and hashes it exactly like its bytes', () => {
+    const text = JSON.stringify({ text: 'ascii only '.repeat(60_000) }); // ~660 KB: three pages
+    const bytes = Buffer.from(text, 'utf8');
+    const store = new ContentStore();
+    const asText = store.put('/payload', { ascii: text });
+    const asBytes = store.put('/payload', bytes);
+    assert.equal(asText.totalBytes, bytes.length);
+    assert.equal(asText.sha256, createHash('sha256').update(bytes).digest('hex'));
+    assert.equal(asText.sha256, asBytes.sha256);
+    const prefix = '{"jsonrpc":"2.0","id":1,"result":';
+    for (const offset of [0, 262144, 524288, bytes.length]) {
+      const a = store.read({ contentRef: asText.contentRef, offset });
+      const b = store.read({ contentRef: asBytes.contentRef, offset });
+      assert.deepEqual({ ...a, contentRef: '' }, { ...b, contentRef: '' });
+      assert.ok(Buffer.from(a.dataBase64, 'base64').equals(bytes.subarray(offset, Math.min(bytes.length, offset + 262144))));
+      const frame = store.readEncoded({ contentRef: asText.contentRef, offset }).frame(prefix, '}\n', 8 * 1024 * 1024);
+      assert.equal(frameBuffer(frame).toString('utf8'), `${prefix}${JSON.stringify(a)}}\n`);
+    }
+    const held = store.get(asText.contentRef);
+    assert.ok(held);
+    assert.equal(contentSize(held.content), bytes.length);
+    assert.equal(contentSha256(held.content), asText.sha256);
+    assert.equal(contentText(held.content), text);
   });
 
   it('answers content_ref_expired for unknown refs and out-of-range offsets (case 43)', () => {
@@ -70,6 +99,15 @@ describe('serialized payloads (externalization input)', () => {
       assert.equal(p.bytes, expected.length);
       assert.equal(p.sha256(), createHash('sha256').update(expected).digest('hex'));
     }
+  });
+
+  it('is held by a store as its own string when ASCII and as its UTF-8 bytes otherwise', () => {
+    const ascii = serializePayload({ text: 'plain' });
+    assert.deepEqual(ascii.content(), { ascii: ascii.json });
+    const wide = serializePayload({ text: 'h\u00e9llo \u2603' });
+    const held = wide.content();
+    assert.ok(Buffer.isBuffer(held) && held.equals(Buffer.from(wide.json, 'utf8')));
+    for (const p of [ascii, wide]) assert.equal(p.sha256(), createHash('sha256').update(Buffer.from(p.json, 'utf8')).digest('hex'));
   });
 
   it('decides "over the limit" by UTF-8 size at the boundary, from the length alone away from it', () => {

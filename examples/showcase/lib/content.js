@@ -4,6 +4,8 @@
 // and we page the bytes with `host/content/read` (at most 256 KiB per call).
 
 const crypto = require('node:crypto');
+// Node 18.15+; without it the text is decoded as UTF-8.
+const isAscii = require('node:buffer').isAscii || (() => false);
 
 const CHUNK_BYTES = 256 * 1024;
 const OBJECT_BYTES = 8 * 1024 * 1024;
@@ -43,7 +45,9 @@ async function readExternalized(rpc, descriptor) {
   if (offset !== descriptor.totalBytes || hash.digest('hex') !== descriptor.sha256) {
     throw new Error('externalized content does not match its descriptor');
   }
-  return JSON.parse(bytes.toString('utf8'));
+  // ASCII bytes are the same characters in latin1, which Node copies without decoding (and, from
+  // about 1 MiB up, into memory outside V8's heap that malloc reuses); anything else is UTF-8.
+  return JSON.parse(isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8'));
 }
 
 /** The payload of an intercept/event, fetched from the host when it was externalized. */

@@ -230,17 +230,28 @@ function createConnection(options = {}) {
   }
 
   function start() {
-    let buffer = '';
+    // Only newly arrived text is searched for the newline, and a line that spans chunks is joined
+    // once: no rescan (and re-flattening) of the text already searched, no byte count of it again.
+    let head = ''; // the current line's text received so far
+    let headBytes = 0; // its UTF-8 size
     input.setEncoding('utf8');
     input.on('data', (text) => {
-      buffer += text;
+      let start = 0;
       let nl;
-      while ((nl = buffer.indexOf('\n')) !== -1) {
-        const line = buffer.slice(0, nl).replace(/\r$/, '');
-        buffer = buffer.slice(nl + 1);
+      while ((nl = text.indexOf('\n', start)) !== -1) {
+        let line = head + text.slice(start, nl);
+        if (line.endsWith('\r')) line = line.slice(0, -1);
+        head = '';
+        headBytes = 0;
+        start = nl + 1;
         handleLine(line);
       }
-      if (Buffer.byteLength(buffer) >= FRAME_BYTES) {
+      if (start < text.length) {
+        const rest = start === 0 ? text : text.slice(start);
+        head += rest;
+        headBytes += Buffer.byteLength(rest);
+      }
+      if (headBytes >= FRAME_BYTES) {
         // The SDK stops serving on an oversized line; so do we.
         log('incoming frame over the 8 MiB limit; closing');
         close('frame_too_large');

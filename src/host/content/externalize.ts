@@ -1,9 +1,8 @@
 // Content-ref externalization of intercept/event payloads (HOST_SPEC §5): outbound, a payload
 // whose JSON is over 64 KiB travels as `payload:null` plus a descriptor into the connection's
 // store; inbound, a `replace` may point back at an object in that store instead of inlining it.
-import { createHash } from 'node:crypto';
 import { LIMITS, ProtocolError, type ExternalizedField } from '../../protocol';
-import type { ContentStore } from './store';
+import { contentSha256, contentSize, contentText, type ContentStore, type StoredContent } from './store';
 
 /**
  * A payload serialized once, so a dispatch to many sidecars does not re-stringify it. Its UTF-8
@@ -12,6 +11,7 @@ import type { ContentStore } from './store';
  */
 export class SerializedPayload {
   private utf8Bytes: Buffer | undefined;
+  private asciiOnly: boolean | undefined;
   private digest: string | undefined;
 
   constructor(
@@ -21,7 +21,7 @@ export class SerializedPayload {
 
   /** UTF-8 size of `json`. */
   get bytes(): number {
-    return this.utf8Bytes?.length ?? Buffer.byteLength(this.json, 'utf8');
+    return this.utf8Bytes?.length ?? (this.isAscii() ? this.json.length : Buffer.byteLength(this.json, 'utf8'));
   }
 
   /** Whether the UTF-8 size exceeds `limit`; the string length alone decides outside 1×–3× of it. */
@@ -31,18 +31,27 @@ export class SerializedPayload {
     return this.bytes > limit;
   }
 
+  /** Whether every character is ASCII: then the UTF-8 size equals the length, and only then. */
+  isAscii(): boolean {
+    return (this.asciiOnly ??= Buffer.byteLength(this.json, 'utf8') === this.json.length);
+  }
+
   utf8(): Buffer {
-    if (!this.utf8Bytes) {
-      // Node 20 encodes UTF-8 character by character (~200 ms for 8 MiB here). When the UTF-8 size
-      // equals the length, every unit is ASCII and a latin1 copy is the same bytes, ~10× faster.
-      const ascii = Buffer.byteLength(this.json, 'utf8') === this.json.length;
-      this.utf8Bytes = Buffer.from(this.json, ascii ? 'latin1' : 'utf8');
-    }
-    return this.utf8Bytes;
+    // Node 20 encodes UTF-8 character by character (~200 ms for 8 MiB here); an ASCII string's
+    // latin1 copy is the same bytes, ~10× faster.
+    return (this.utf8Bytes ??= Buffer.from(this.json, this.isAscii() ? 'latin1' : 'utf8'));
+  }
+
+  /**
+   * What a content store holds for it: the JSON string itself when it is ASCII (no copy), else its
+   * UTF-8 bytes. Every store of a dispatch holds the same, never mutated, value.
+   */
+  content(): StoredContent {
+    return this.isAscii() ? { ascii: this.json } : this.utf8();
   }
 
   sha256(): string {
-    return (this.digest ??= createHash('sha256').update(this.utf8()).digest('hex'));
+    return (this.digest ??= contentSha256(this.content()));
   }
 }
 
@@ -62,9 +71,8 @@ export interface OutboundPayload {
  */
 export function externalizePayload(store: ContentStore, payload: SerializedPayload, fieldBytes: number = LIMITS.externalizeFieldBytes): OutboundPayload {
   if (!payload.exceeds(fieldBytes)) return { payload: payload.value };
-  const bytes = payload.utf8();
   // Over the object cap the store refuses it before anything is hashed.
-  const field = store.put('/payload', bytes, bytes.length <= LIMITS.contentRefObjectBytes ? payload.sha256() : undefined);
+  const field = store.put('/payload', payload.content(), payload.bytes <= LIMITS.contentRefObjectBytes ? payload.sha256() : undefined);
   return { payload: null, externalized: [field] };
 }
 
@@ -97,14 +105,13 @@ export function resolveReplacement(store: ContentStore, result: ReplacementCarri
   }
   const stored = store.get(field.contentRef);
   if (!stored) throw new ProtocolError('content_ref_expired', `content ref ${field.contentRef} is unknown or expired`);
-  if (stored.bytes.length !== field.totalBytes) {
-    throw new ProtocolError('protocol_error', `externalized replacement is ${stored.bytes.length} bytes, descriptor says ${field.totalBytes}`);
+  if (contentSize(stored.content) !== field.totalBytes) {
+    throw new ProtocolError('protocol_error', `externalized replacement is ${contentSize(stored.content)} bytes, descriptor says ${field.totalBytes}`);
   }
   // Hash what we actually hold rather than trusting the stored digest alone.
-  const sha256 = createHash('sha256').update(stored.bytes).digest('hex');
-  if (sha256 !== field.sha256) throw new ProtocolError('protocol_error', 'externalized replacement sha256 mismatch');
+  if (contentSha256(stored.content) !== field.sha256) throw new ProtocolError('protocol_error', 'externalized replacement sha256 mismatch');
   try {
-    return JSON.parse(stored.bytes.toString('utf8'));
+    return JSON.parse(contentText(stored.content));
   } catch {
     throw new ProtocolError('protocol_error', 'externalized replacement is not valid JSON');
   }

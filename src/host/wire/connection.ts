@@ -31,7 +31,7 @@ import { Emitter, type Disposable } from '../emitter';
 import { EncodedResult } from './encoded';
 import { isIntegerIdText, topLevelMemberText } from './envelope';
 import { NdjsonMessageReader } from './reader';
-import { NdjsonMessageWriter, type Frame } from './writer';
+import { NdjsonMessageWriter, frameBuffer, type Frame } from './writer';
 
 type MethodName = keyof typeof METHODS;
 type JsonId = string | number | null;
@@ -331,7 +331,7 @@ export class ValidatedConnection {
   private traceOut(frame: Frame): void {
     if (!this.traceOn()) return;
     const end = Math.min(frame.length - 1, 2000);
-    this.logger.trace(`-> ${redact(typeof frame === 'string' ? frame.slice(0, end) : frame.toString('utf8', 0, end))}`);
+    this.logger.trace(`-> ${redact(typeof frame === 'string' ? frame.slice(0, end) : frameBuffer(frame).toString('utf8', 0, end))}`);
   }
 
   private watchDeadline(deadline: number): void {

@@ -1,7 +1,7 @@
 // NDJSON framing and the validated JSON-RPC connection (HOST_SPEC §1).
-export { EncodedResult, joinFrame } from './encoded';
+export { EncodedResult, partsFrame } from './encoded';
 export { NdjsonMessageReader, type NdjsonReaderOptions } from './reader';
-export { NdjsonMessageWriter, type NdjsonWriterOptions, type Frame } from './writer';
+export { FrameParts, NdjsonMessageWriter, frameBuffer, type NdjsonWriterOptions, type Frame } from './writer';
 export {
   ValidatedConnection,
   PeerError,

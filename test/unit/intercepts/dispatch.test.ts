@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
+import { contentText } from '../../../src/host/content/store';
 import { InterceptDispatcher, SlotCollisionError, validateSlots } from '../../../src/host/intercepts';
 import type { InterceptParams } from '../../../src/protocol';
 import { FakeClient, never } from './fakes';
@@ -297,7 +298,9 @@ describe('content refs in dispatch (HOST_SPEC §5, fakes)', () => {
     assert.equal(field.totalBytes, 65537);
     const stored = c.content.get(field.contentRef);
     assert.ok(stored);
-    assert.equal(createHash('sha256').update(stored.bytes).digest('hex'), field.sha256);
+    const bytes = Buffer.from(contentText(stored.content), 'utf8');
+    assert.equal(bytes.length, 65537);
+    assert.equal(createHash('sha256').update(bytes).digest('hex'), field.sha256);
   });
 
   it('events are externalized the same way', async () => {
@@ -336,6 +339,17 @@ describe('content refs in dispatch (HOST_SPEC §5, fakes)', () => {
       assert.equal(out.error?.reason, reason);
     });
   }
+
+  it('an envelope re-pointing at the externalized payload itself (held as its ASCII string) returns that payload', async () => {
+    const c = new FakeClient('c', { intercepts: ['input.receive'] }, (p) => {
+      const f = p.externalized?.[0];
+      assert.ok(f);
+      return { decision: 'replace', replacement: null, externalized: [{ ...f, jsonPointer: '/replacement' }] };
+    });
+    const out = await new InterceptDispatcher([c]).dispatch('input.receive', sized(70000));
+    assert.equal(out.decision, 'continue');
+    assert.deepEqual(out.payload, sized(70000));
+  });
 
   it('an envelope re-pointing at our stored object is read back, verified and decoded', async () => {
     const c = new FakeClient('c', { intercepts: ['input.receive'] }, (p, self) => {

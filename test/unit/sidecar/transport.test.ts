@@ -1,5 +1,6 @@
 // Transport rules through a real sidecar process: HOST_SPEC §12 cases 1–12 and 68.
 import { strict as assert } from 'node:assert';
+import { contentText } from '../../../src/host/content/store';
 import type { FailureInfo } from '../../../src/host/sidecar';
 import { PeerError } from '../../../src/host/wire';
 import { ProtocolError } from '../../../src/protocol';
@@ -94,7 +95,9 @@ describe('sidecar transport (real process)', () => {
     const answer = ctx.scratch.records('rx').find((f) => (f as Frame).id === 'c') as Frame;
     assert.deepEqual(answer.error?.data, { reason: 'content_ref_expired', retryable: true });
     assert.equal(ref.totalBytes, 5);
-    assert.equal(s.content.get(ref.contentRef)?.bytes.toString(), 'hello');
+    const held = s.content.get(ref.contentRef);
+    assert.ok(held);
+    assert.equal(contentText(held.content), 'hello');
   });
 
   it('tears down on a line of 8 MiB + 1 byte: child killed, crash reported once (case 6)', async () => {

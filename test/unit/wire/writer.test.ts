@@ -1,7 +1,7 @@
 // NDJSON writer: ordering, back-pressure, frame cap, stall watchdog, best-effort slots.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { NdjsonMessageWriter } from '../../../src/host/wire';
+import { FrameParts, NdjsonMessageWriter } from '../../../src/host/wire';
 import { ProtocolError } from '../../../src/protocol';
 import { GatedSink } from './streams';
 import { waitFor } from '../../support/wait';
@@ -32,6 +32,39 @@ describe('wire: NdjsonMessageWriter', () => {
         assert.deepEqual(
           got.map((f) => [f.params.n, f.params.pad.length]),
           sizes.map((s, i) => [i, s]),
+        );
+        w.dispose();
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('writes a frame given in parts whole, in call order with other frames, under back-pressure', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.oneof(fc.nat(200), fc.integer({ min: 1, max: 9 })), { minLength: 1, maxLength: 10 }), async (shapes) => {
+        const sink = new GatedSink(false, 512);
+        const w = new NdjsonMessageWriter(sink, { writeStallMs: 5000 });
+        // A small n is a frame of n parts of 40 KiB (latin1 strings between Buffer head and tail); a large n a plain note.
+        const expected: [number, number][] = [];
+        const writes = shapes.map((n, i) => {
+          if (n >= 10) {
+            expected.push([i, n]);
+            return w.write(note(i, n));
+          }
+          const pad = 'p'.repeat(40 * 1024);
+          const head = Buffer.from(`{"jsonrpc":"2.0","method":"x","params":{"n":${i},"pad":"`);
+          const tail = Buffer.from('"}}\n');
+          const parts = [head, ...Array.from({ length: n }, () => pad), tail];
+          expected.push([i, n * pad.length]);
+          return w.writeFrame(new FrameParts(parts, parts.reduce((a, p) => a + p.length, 0)));
+        });
+        setTimeout(() => sink.open(), 1);
+        await Promise.all(writes);
+        await waitFor(() => w.queued === 0 && sink.writableLength === 0, { timeoutMs: 5000, what: 'queue to drain', intervalMs: 5 });
+        const got = frames(sink) as { params: { n: number; pad: string } }[];
+        assert.deepEqual(
+          got.map((f) => [f.params.n, f.params.pad.length]),
+          expected,
         );
         w.dispose();
       }),
