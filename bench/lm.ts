@@ -32,7 +32,7 @@ export function benchLm(quick: boolean): LmFigure {
     process.execPath,
     [
       path.join(REPO, 'scripts/run-inhost-tests.mjs'), '--no-compile', '--tests', path.join(REPO, 'out/test/vscode/bench/lm.js'), '--timeout', '240000', '--name', 'bench-lm',
-      '--env', 'SHOWCASE_CHUNK_MS=0', '--env', `REASONIX_LM_BENCH_RUNS=${quick ? 2 : 5}`,
+      '--env', 'SHOWCASE_CHUNK_MS=0', '--env', `REASONIX_LM_BENCH_RUNS=${quick ? 2 : 11}`,
     ],
     { cwd: REPO, encoding: 'utf8', timeout: 300_000, maxBuffer: 16 * 1024 * 1024 },
   );

@@ -11,7 +11,7 @@ import { waitFor } from '../../support/wait';
 export const LM_PROBE_PREFIX = 'REASONIX_LM_BENCH ';
 const REF = 'plugin/showcase/echo/echo-1';
 const CHUNKS = 2000;
-const RUNS = Number(process.env.REASONIX_LM_BENCH_RUNS ?? 5);
+const RUNS = Number(process.env.REASONIX_LM_BENCH_RUNS ?? 11);
 
 export async function run(): Promise<void> {
   const ext = vscode.extensions.getExtension<ReasonixApi>('reasonix.reasonix-vscode-host');
