@@ -10,7 +10,7 @@ import { waitFor } from '../../support/wait';
 /** bench/lm.ts greps stdout for this prefix followed by one JSON object. */
 export const LM_PROBE_PREFIX = 'REASONIX_LM_BENCH ';
 const REF = 'plugin/showcase/echo/echo-1';
-const CHUNKS = 2000;
+const CHUNKS = Number(process.env.REASONIX_LM_BENCH_CHUNKS ?? 2000);
 const RUNS = Number(process.env.REASONIX_LM_BENCH_RUNS ?? 11);
 
 export async function run(): Promise<void> {
