@@ -120,9 +120,9 @@ interface Page {
 
 // A 256 KiB page is 350 KB of base64. As one string it is a V8 "large object": fresh memory from
 // the OS for every page, and on this kind of machine (a small VM) touching fresh memory costs more
-// than the encoding (~1 ms a page). Pieces of 48 KiB (64 KiB of text, a multiple of 3 bytes so the
-// pieces join into exactly the base64 of the whole range) stay in V8's young generation, which is
-// reused from one page to the next.
+// than the encoding (~1 ms a page). Pieces of 72 KiB (96 KiB of text, a multiple of 3 bytes so the
+// pieces join into exactly the base64 of the whole range) stay under V8's 128 KiB large-object size,
+// in memory reused from one page to the next (docs/bench.md measured 48 KiB pieces too).
 const PIECE_BYTES = 72 * 1024;
 // Where the bytes of an ASCII string's piece are written on their way to base64 or the digest; every
 // use is synchronous, so one buffer serves every store.
