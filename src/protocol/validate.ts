@@ -53,6 +53,22 @@ export function validateResult<T>(method: MethodName, result: unknown): Validati
   return validateDef<T>(def, result);
 }
 
+/** `undefined` when the value is valid, else the readable reason. Allocates nothing when valid. */
+export type Check = (value: unknown) => string | undefined;
+
+const alwaysValid: Check = () => undefined;
+
+/**
+ * A method's params check as one function, for a caller that looks it up once per method and
+ * then runs it per frame (the connection's gate): no table lookups and no result object per call.
+ */
+export function paramsCheck(method: MethodName): Check {
+  const def = METHODS[method].params as DefName | null;
+  if (!def) return alwaysValid;
+  const fn = validators[def] as ValidateFunction;
+  return (value) => (fn(value) ? undefined : describeAjvError(fn.errors?.[0]));
+}
+
 export function isMethodName(method: string): method is MethodName {
   return Object.prototype.hasOwnProperty.call(METHODS, method);
 }

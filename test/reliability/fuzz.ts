@@ -71,7 +71,7 @@ class Rig {
       const f = JSON.parse(line) as { id?: unknown; method?: string; error?: { code: number } };
       if (f.method === undefined && f.error) this.answers.push(f.error.code);
     }, this.fromHost);
-    this.conn = new ValidatedConnection({ input: this.toHost, output: this.fromHost, maxFrameBytes, handlers: { serves: () => false, request: () => undefined, notification: () => undefined } });
+    this.conn = new ValidatedConnection({ input: this.toHost, output: this.fromHost, maxFrameBytes, handlers: { handler: () => undefined } });
     this.conn.markReady();
     this.conn.onEnd((e) => (this.ended = e));
   }

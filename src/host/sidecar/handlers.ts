@@ -1,8 +1,8 @@
 // The one map of what the host serves to a sidecar. Its keys are the generated extension→host
 // methods (src/protocol/generated METHODS with their directions), so a new host-served method is
 // one entry contributed by its subsystem (ui, streams, content…) and nothing here changes.
-import { ProtocolError, type METHODS, type MethodName, type MethodTypes } from '../../protocol';
-import type { EncodedResult, InboundHandlers } from '../wire';
+import type { METHODS, MethodName, MethodTypes } from '../../protocol';
+import type { EncodedResult, InboundHandler, InboundHandlers } from '../wire';
 
 type MethodsIn<D> = { [M in MethodName]: (typeof METHODS)[M]['direction'] extends D ? M : never }[MethodName];
 
@@ -27,20 +27,9 @@ export type HostNotificationHandler<M extends HostNotificationMethod> = (params:
  */
 export type HostHandlers = { [M in HostRequestMethod]?: HostRequestHandler<M> } & { [M in HostNotificationMethod]?: HostNotificationHandler<M> };
 
-type AnyHandler = (params: object, signal: AbortSignal) => unknown;
-
-/** The connection's view of a handler map: `serves(method)` is "the map has a handler for it". */
+/** The connection's view of a handler map: a method is served when the map has a handler for it. */
 export function inboundHandlers(map: HostHandlers): InboundHandlers {
-  const table = new Map<string, AnyHandler>();
-  for (const [method, handler] of Object.entries(map)) if (typeof handler === 'function') table.set(method, handler as AnyHandler);
-  return {
-    serves: (method) => table.has(method),
-    request: (method, params, signal) => {
-      const handler = table.get(method);
-      if (!handler) throw new ProtocolError('unknown_method', `method not found: ${method}`);
-      return handler(params, signal);
-    },
-    // The stream hot path: one map lookup, no signal (notifications cannot be cancelled).
-    notification: (method, params) => (table.get(method) as ((params: object) => void) | undefined)?.(params),
-  };
+  const table = new Map<string, InboundHandler>();
+  for (const [method, handler] of Object.entries(map)) if (typeof handler === 'function') table.set(method, handler as InboundHandler);
+  return { handler: (method) => table.get(method) };
 }

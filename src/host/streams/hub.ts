@@ -59,6 +59,10 @@ export class StreamHub implements Disposable {
   private readonly cancelTimeoutMs: number;
   private readonly idleMs: number;
   private readonly stateSub: Disposable;
+  // The stream of the last chunk: chunks come in runs per stream, so one string compare usually
+  // replaces the map lookup (which would hash the freshly parsed id every time).
+  private lastId = '';
+  private lastEntry: Entry | undefined;
 
   constructor(
     private readonly client: ProviderClient,
@@ -82,7 +86,13 @@ export class StreamHub implements Disposable {
 
   /** Routes `extension/provider/stream/chunk` (validated by the connection); unknown ids are dropped silently. */
   handleChunk(params: StreamChunkParams): void {
-    const entry = this.streams.get(params.streamId);
+    let entry = this.lastEntry;
+    if (params.streamId !== this.lastId) {
+      entry = this.streams.get(params.streamId);
+      if (!entry) return;
+      this.lastId = params.streamId;
+      this.lastEntry = entry;
+    }
     if (!entry) return;
     if (entry.idleMs) entry.lastTraffic = performance.now();
     entry.reassembler.chunk(params.seq, params.chunk);
@@ -184,6 +194,10 @@ export class StreamHub implements Disposable {
 
   private settle(streamId: string, entry: Entry, outcome: StreamOutcome): void {
     this.streams.delete(streamId);
+    if (this.lastEntry === entry) {
+      this.lastId = '';
+      this.lastEntry = undefined;
+    }
     if (entry.idleTimer) clearTimeout(entry.idleTimer);
     entry.detachSignal?.();
     entry.openAbort.abort();

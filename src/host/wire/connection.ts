@@ -16,11 +16,13 @@ import { performance } from 'node:perf_hooks';
 import type { Readable, Writable } from 'node:stream';
 import {
   METHODS,
+  paramsCheck,
   ProtocolError,
   readErrorData,
   validateParams,
   validateResult,
   wireError,
+  type Check,
   type ErrorReason,
   type EventParams,
   type WireError,
@@ -61,14 +63,21 @@ export interface ConnectionEnd {
   local: boolean;
 }
 
-/** Sidecar→host traffic that passed the gate; params are schema-valid objects. */
+/**
+ * Serves sidecar→host traffic that passed the gate: `params` are schema-valid objects. A request's
+ * handler answers with its result (or a promise of it, or an `EncodedResult`); it throws a
+ * ProtocolError for a protocol error, anything else becomes -32603 internal. A notification's
+ * handler is called in arrival order and its return value is ignored.
+ */
+export type InboundHandler = (params: object, signal: AbortSignal) => unknown;
+
 export interface InboundHandlers {
-  /** Whether the host serves this extension→host method at all (else -32601 / drop). */
-  serves(method: string): boolean;
-  /** Throw ProtocolError for protocol errors; anything else becomes -32603 internal. */
-  request(method: string, params: object, signal: AbortSignal): unknown;
-  /** Called in arrival order. */
-  notification(method: string, params: object): void;
+  /**
+   * The handler of an extension→host method the host serves; undefined when it does not (requests
+   * are answered -32601, notifications dropped). Asked once per method and connection, so the
+   * answer must not change while the connection lives.
+   */
+  handler(method: string): InboundHandler | undefined;
 }
 
 export interface RequestOptions {
@@ -128,6 +137,20 @@ function methodMeta(method: string): (typeof METHODS)[MethodName] | undefined {
   return Object.prototype.hasOwnProperty.call(METHODS, method) ? METHODS[method as MethodName] : undefined;
 }
 
+/** How the gate treats a method the peer names: worked out once per method and connection. */
+interface Route {
+  /** What the host serves it as in the peer's direction; undefined = not served (-32601 / dropped). */
+  served: 'request' | 'notification' | undefined;
+  /** The params schema check; only consulted when served. */
+  check: Check;
+  handler: InboundHandler;
+}
+
+// A microtask turn without queueMicrotask's per-call async-context bookkeeping.
+const RESOLVED = Promise.resolve();
+
+const NOT_SERVED: Route = { served: undefined, check: () => undefined, handler: noop };
+
 export class ValidatedConnection {
   private readonly reader: NdjsonMessageReader;
   private readonly writer: NdjsonMessageWriter;
@@ -160,6 +183,12 @@ export class ValidatedConnection {
   private endAfterDrain: ConnectionEnd | undefined;
   // Frames whose numeric id was written with a fraction or an exponent (see receive()).
   private readonly nonIntegerIds = new WeakSet<object>();
+  // One entry per protocol method the peer has named (a bounded set: unknown names are not kept).
+  private readonly routes = new Map<string, Route>();
+  private lastMethod = '';
+  private lastRoute = NOT_SERVED;
+  private judgedInTurn = 0;
+  private readonly drainStep = () => this.judgeNext();
 
   constructor(opts: ValidatedConnectionOptions) {
     this.handlers = opts.handlers;
@@ -378,24 +407,27 @@ export class ValidatedConnection {
       return;
     }
     this.draining = true;
+    this.judgedInTurn = 1;
     this.gate(raw);
-    void this.drain();
+    RESOLVED.then(this.drainStep); // the consumer of the frame just judged gets its turn first
   }
 
-  private async drain(): Promise<void> {
-    let judged = 1;
-    for (;;) {
-      await undefined; // the consumer of the frame just judged gets its turn first
-      if (this.inboxHead === this.inbox.length || this.endInfo) break;
-      if (judged % FRAMES_PER_TURN === 0) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        if (this.endInfo) break;
-      }
-      const raw = this.inbox[this.inboxHead];
-      this.inbox[this.inboxHead++] = undefined;
-      judged++;
-      this.gate(raw);
+  /** Judges the next waiting frame, one per microtask turn and an event-loop turn every 64. */
+  private judgeNext(): void {
+    if (this.inboxHead === this.inbox.length || this.endInfo) return this.drained();
+    if (this.judgedInTurn === FRAMES_PER_TURN) {
+      this.judgedInTurn = 0;
+      setImmediate(this.drainStep);
+      return;
     }
+    const raw = this.inbox[this.inboxHead];
+    this.inbox[this.inboxHead++] = undefined;
+    this.judgedInTurn++;
+    this.gate(raw);
+    RESOLVED.then(this.drainStep);
+  }
+
+  private drained(): void {
     this.inbox = [];
     this.inboxHead = 0;
     this.draining = false;
@@ -443,34 +475,52 @@ export class ValidatedConnection {
       this.barrierViolated.fire(method);
       return;
     }
-    const meta = methodMeta(method);
+    const route = this.route(method);
     if (hasId) {
       if (this.shuttingDown) return this.reply(echo, wireError('protocol_error', 'the host is shutting this connection down'));
-      if (!meta || meta.direction !== 'extension_to_host_request' || !this.handlers.serves(method)) {
-        return this.reply(echo, wireError('unknown_method', `method not found: ${method}`));
-      }
+      if (route.served !== 'request') return this.reply(echo, wireError('unknown_method', `method not found: ${method}`));
       const params = raw.params === undefined ? {} : raw.params;
       if (!isPlainObject(params)) return this.reply(echo, wireError('invalid_params', 'params must be an object'));
-      const v = validateParams(method as MethodName, params);
-      if (!v.ok) return this.reply(echo, wireError('invalid_params', `invalid ${method} params: ${v.message}`));
-      this.serve(echo, method, params); // a request with `id: null` is served, as the reference does
+      const problem = route.check(params);
+      if (problem !== undefined) return this.reply(echo, wireError('invalid_params', `invalid ${method} params: ${problem}`));
+      this.serve(echo, method, route.handler, params); // a request with `id: null` is served, as the reference does
       return;
     }
     // Notification: anything invalid is dropped without an answer.
-    if (!meta || meta.direction !== 'extension_to_host_notification' || !this.handlers.serves(method)) {
+    if (route.served !== 'notification') {
       this.logger.debug(`dropped notification ${method}: not served`);
       return;
     }
     const params = raw.params === undefined ? {} : raw.params;
-    if (!isPlainObject(params) || !validateParams(method as MethodName, params).ok) {
+    if (!isPlainObject(params) || route.check(params) !== undefined) {
       this.logger.debug(`dropped notification ${method}: invalid params`);
       return;
     }
     try {
-      this.handlers.notification(method, params);
+      route.handler(params, this.abort.signal);
     } catch (err) {
       this.logger.error(`host handler for ${method} failed: ${redact(String((err as Error)?.message ?? err))}`);
     }
+  }
+
+  private route(method: string): Route {
+    // A stream is a run of frames naming the same method: one string compare instead of a lookup.
+    if (method === this.lastMethod) return this.lastRoute;
+    const route = this.routes.get(method) ?? this.newRoute(method);
+    this.lastMethod = method;
+    this.lastRoute = route;
+    return route;
+  }
+
+  private newRoute(method: string): Route {
+    const meta = methodMeta(method);
+    if (!meta) return NOT_SERVED;
+    const served =
+      meta.direction === 'extension_to_host_request' ? 'request' : meta.direction === 'extension_to_host_notification' ? 'notification' : undefined;
+    const handler = served ? this.handlers.handler(method) : undefined;
+    const route: Route = handler ? { served, check: paramsCheck(method as MethodName), handler } : NOT_SERVED;
+    this.routes.set(method, route); // protocol methods only: a bounded set
+    return route;
   }
 
   private gateResponse(raw: Record<string, unknown>, hasId: boolean, echo: JsonId): void {
@@ -510,10 +560,10 @@ export class ValidatedConnection {
   }
 
   /** Runs a host handler and answers; a handler may answer synchronously or with a promise. */
-  private serve(id: JsonId, method: string, params: object): void {
+  private serve(id: JsonId, method: string, handler: InboundHandler, params: object): void {
     let out: unknown;
     try {
-      out = this.handlers.request(method, params, this.abort.signal);
+      out = handler(params, this.abort.signal);
     } catch (err) {
       return this.answerError(id, method, err);
     }

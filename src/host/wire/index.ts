@@ -6,6 +6,7 @@ export {
   ValidatedConnection,
   PeerError,
   type ConnectionEnd,
+  type InboundHandler,
   type InboundHandlers,
   type RequestOptions,
   type ValidatedConnectionOptions,

@@ -23,7 +23,7 @@ describe('wire: bounded writer queue against a sidecar that does not read (issue
     dir = mkdtempSync(path.join(tmpdir(), 'reasonix-bounds-'));
     child = spawn(process.execPath, [FIXTURE], { env: { ...process.env, FIX_RECORD: path.join(dir, 'rx'), ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     child.stdin.on('error', () => undefined);
-    conn = new ValidatedConnection({ input: child.stdout, output: child.stdin, writeStallMs: 60_000, handlers: { serves: () => false, request: () => undefined, notification: () => undefined } });
+    conn = new ValidatedConnection({ input: child.stdout, output: child.stdin, writeStallMs: 60_000, handlers: { handler: () => undefined } });
     conn.markReady();
   }
 

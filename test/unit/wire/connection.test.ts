@@ -40,18 +40,20 @@ class Peer {
   }
 }
 
-function setup(overrides: Partial<InboundHandlers> = {}) {
+function setup() {
   const peer = new Peer();
   const seen: { method: string; params: object }[] = [];
+  const served = ['host/content/read', 'host/ui/publish', 'extension/provider/stream/chunk'];
   const handlers: InboundHandlers = {
-    serves: (m) => ['host/content/read', 'host/ui/publish', 'extension/provider/stream/chunk'].includes(m),
-    request: (method, params) => {
-      seen.push({ method, params });
-      if (method === 'host/ui/publish') return { accepted: true };
-      throw new ProtocolError('content_ref_expired');
-    },
-    notification: (method, params) => seen.push({ method, params }),
-    ...overrides,
+    handler: (method) =>
+      served.includes(method)
+        ? (params: object) => {
+            seen.push({ method, params });
+            if (method === 'host/ui/publish') return { accepted: true };
+            if (method === 'host/content/read') throw new ProtocolError('content_ref_expired');
+            return undefined;
+          }
+        : undefined,
   };
   const conn = new ValidatedConnection({ input: peer.toHost, output: peer.fromHost, handlers });
   const ends: ConnectionEnd[] = [];

@@ -26,7 +26,7 @@ function harness(answer: (id: number, line: string) => object | undefined, maxFr
     input: toHost,
     output: fromHost,
     maxFrameBytes,
-    handlers: { serves: () => false, request: () => undefined, notification: () => undefined },
+    handlers: { handler: () => undefined },
   });
   conn.markReady();
   let seq = 0;
