@@ -15,6 +15,9 @@ async function main(): Promise<void> {
   const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
   const want = (name: string) => only.length === 0 || only.includes(name);
   const quick = process.env.BENCH_QUICK === '1';
+  // Each figure starts from a collected heap, so none pays for the garbage of the one before it
+  // (scripts/bench.mjs runs this with --expose-gc).
+  const settle = () => (globalThis as { gc?: () => void }).gc?.();
   const result: Record<string, unknown> = {
     machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, platform: `${process.platform} ${os.release()}`, loadAverageAtStart: os.loadavg().map((n) => Math.round(n * 100) / 100) },
     startedAt: new Date().toISOString(),
@@ -28,17 +31,25 @@ async function main(): Promise<void> {
     result.interceptRoundTrip = i.roundTrip;
     result.interceptChain4 = i.chain4;
   }
+  settle();
   if (want('streams')) result.streamThroughput = await benchStreams(quick);
+  settle();
   if (want('content')) result.contentRefs = await benchContent(quick);
+  settle();
   if (want('startup')) result.startup = await benchStartup(quick);
+  settle();
   if (want('burst')) result.fileBurst = await benchBurst(quick);
+  settle();
   if (want('memory')) result.memory = await benchMemory(quick);
+  settle();
   if (want('activation')) {
     const a = benchActivation(quick);
     result.activation = a.activation;
     result.bundles = a.bundles;
   }
+  settle();
   if (want('agentHooks')) result.agentHooks = await benchAgentHooks(quick);
+  settle();
   if (want('lm')) result.lmOverhead = benchLm(quick);
   result.loadAverageAtEnd = os.loadavg().map((n) => Math.round(n * 100) / 100);
   process.stdout.write(JSON.stringify(result, null, 2) + '\n');

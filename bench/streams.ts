@@ -14,7 +14,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 export async function benchStreams(quick: boolean): Promise<StreamFigures> {
   const chunks = quick ? 5000 : 20_000;
-  const runs = quick ? 3 : 11; // ~70 ms each: enough alternating runs that the medians settle
+  const runs = quick ? 3 : 21; // ~70 ms each: enough alternating runs that the medians settle
+  const warmups = quick ? 1 : 3; // per side: the first figure would otherwise also time the JIT's tier-up
   let hub: StreamHub | undefined;
   const raw = new RawPeer(BENCH_SIDECAR);
   let sidecar: Sidecar | undefined;
@@ -50,8 +51,10 @@ export async function benchStreams(quick: boolean): Promise<StreamFigures> {
     const out = {} as StreamFigures;
     // Budgets from DESIGN.md (issue 14): in order ≤ 1.5×, shuffled ≤ 1.6× the same-run floor.
     for (const [name, model, goal] of [['inOrder', 'ordered', 1.5], ['shuffled', 'shuffled', 1.6]] as const) {
-      await viaHost(model);
-      await viaRaw(model); // warm-up
+      for (let i = 0; i < warmups; i++) {
+        await viaHost(model);
+        await viaRaw(model);
+      }
       const h: number[] = [];
       const f: number[] = [];
       for (let i = 0; i < runs; i++) {
