@@ -24,7 +24,10 @@ export interface ReassemblerOptions {
 
 export class Reassembler {
   private next = 1;
-  private readonly buffered = new Map<number, ProviderChunk>();
+  // The reorder window as a ring: the chunk of seq s (next <= s < next + window) sits in slot
+  // s % window, so a buffered chunk costs an array store and load, no map entry.
+  private slots: (ProviderChunk | undefined)[];
+  private buffered = 0;
   private end: { lastSeq: number; error: string; interrupted: boolean } | undefined;
   private gapTimer: NodeJS.Timeout | undefined;
   private done = false;
@@ -32,7 +35,9 @@ export class Reassembler {
   constructor(
     private readonly sink: ReassemblerSink,
     private readonly opts: ReassemblerOptions,
-  ) {}
+  ) {
+    this.slots = new Array<ProviderChunk | undefined>(opts.window).fill(undefined);
+  }
 
   get finished(): boolean {
     return this.done;
@@ -45,12 +50,12 @@ export class Reassembler {
 
   chunk(seq: number, chunk: ProviderChunk): void {
     if (this.done) return;
-    if (seq === this.next && this.buffered.size === 0 && this.end === undefined) {
+    if (seq === this.next && this.buffered === 0 && this.end === undefined) {
       this.next = seq + 1;
       if (!this.sink.deliver(chunk)) this.fail('provider_interrupted', 'the consumer fell behind: delivery queue overflow');
       return;
     }
-    if (seq < this.next || this.buffered.has(seq)) return; // duplicate
+    if (seq < this.next || (seq < this.next + this.opts.window && this.slots[seq % this.opts.window] !== undefined)) return; // duplicate
     if (this.end && seq > this.end.lastSeq) {
       this.fail('provider_interrupted', `chunk ${seq} arrived after the stream ended at ${this.end.lastSeq}`);
       return;
@@ -59,7 +64,8 @@ export class Reassembler {
       this.fail('stream_gap', `chunk ${seq} is outside the reorder window (expecting ${this.next})`);
       return;
     }
-    this.buffered.set(seq, chunk);
+    this.slots[seq % this.opts.window] = chunk;
+    this.buffered++;
     this.flush();
   }
 
@@ -74,10 +80,12 @@ export class Reassembler {
     this.end = incoming;
     // An end below what was already delivered settles the stream at once, like the reference host:
     // the consumer has every chunk up to lastSeq (and more), so the flags alone decide the outcome.
-    for (const seq of this.buffered.keys()) {
-      if (seq > incoming.lastSeq) {
-        this.fail('provider_interrupted', `chunk ${seq} lies beyond the stream end ${incoming.lastSeq}`);
-        return;
+    if (this.buffered > 0) {
+      for (let seq = Math.max(this.next, incoming.lastSeq + 1); seq < this.next + this.opts.window; seq++) {
+        if (this.slots[seq % this.opts.window] !== undefined) {
+          this.fail('provider_interrupted', `chunk ${seq} lies beyond the stream end ${incoming.lastSeq}`);
+          return;
+        }
       }
     }
     this.settleIfComplete();
@@ -94,15 +102,17 @@ export class Reassembler {
   }
 
   private flush(): void {
-    let chunk = this.buffered.get(this.next);
+    const w = this.opts.window;
+    let chunk = this.slots[this.next % w];
     while (chunk !== undefined) {
-      this.buffered.delete(this.next);
+      this.slots[this.next % w] = undefined;
+      this.buffered--;
       this.next += 1;
       if (!this.sink.deliver(chunk)) {
         this.fail('provider_interrupted', 'the consumer fell behind: delivery queue overflow');
         return;
       }
-      chunk = this.buffered.get(this.next);
+      chunk = this.slots[this.next % w];
     }
     this.settleIfComplete();
   }
@@ -135,7 +145,8 @@ export class Reassembler {
     this.done = true;
     if (this.gapTimer) clearTimeout(this.gapTimer);
     this.gapTimer = undefined;
-    this.buffered.clear();
+    this.slots = [];
+    this.buffered = 0;
     this.sink.finish(outcome);
   }
 }
