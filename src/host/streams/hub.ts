@@ -87,13 +87,12 @@ export class StreamHub implements Disposable {
   /** Routes `extension/provider/stream/chunk` (validated by the connection); unknown ids are dropped silently. */
   handleChunk(params: StreamChunkParams): void {
     let entry = this.lastEntry;
-    if (params.streamId !== this.lastId) {
+    if (entry === undefined || params.streamId !== this.lastId) {
       entry = this.streams.get(params.streamId);
       if (!entry) return;
       this.lastId = params.streamId;
       this.lastEntry = entry;
     }
-    if (!entry) return;
     if (entry.idleMs) entry.lastTraffic = performance.now();
     entry.reassembler.chunk(params.seq, params.chunk);
   }

@@ -164,7 +164,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
   writeFrame(frame: Frame): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.ending) return Promise.reject(new ProtocolError('provider_interrupted', 'the connection is closing'));
-    if (!this.blocked && !this.writing && this.head === this.queue.length) {
+    if (this.idle) {
       // Fast path: nothing queued, write straight through.
       this.put(frame, undefined);
       return Promise.resolve();
@@ -248,7 +248,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
   writeBestEffort(msg: unknown): boolean {
     if (this.failure || this.ending) return false;
     // Check for room before encoding: a peer that stopped reading must not cost a stringify per drop.
-    const direct = !this.blocked && !this.writing && this.head === this.queue.length;
+    const direct = this.idle;
     if (!direct && (this.bestEffortQueued >= this.bestEffortCap || this.queue.length - this.head >= this.capacity || this.queuedBytes >= this.byteCap)) return false;
     let frame: string;
     try {
@@ -256,7 +256,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     } catch {
       return false;
     }
-    if (!this.blocked && !this.writing && this.head === this.queue.length) {
+    if (direct) {
       this.put(frame, undefined);
       return true;
     }
@@ -271,7 +271,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
   end(): void {
     if (this.ending) return;
     this.ending = true;
-    if (!this.failure && !this.writing && this.head === this.queue.length) this.stream.end();
+    if (!this.failure && this.idle) this.stream.end();
   }
 
   override dispose(): void {
