@@ -6,25 +6,68 @@ import { existsSync, mkdirSync, copyFileSync } from 'node:fs';
 
 const dev = process.argv.includes('--dev');
 const watch = process.argv.includes('--watch');
-const common = { bundle: true, minify: !dev, sourcemap: dev ? 'inline' : false, logLevel: 'warning', legalComments: 'none' };
+const common = {
+  bundle: true,
+  minify: !dev,
+  sourcemap: dev ? 'inline' : false,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
 
 const builds = [];
 if (existsSync('src/vscode/extension.ts')) {
-  builds.push({ ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] });
+  builds.push({
+    ...common,
+    entryPoints: ['src/vscode/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  });
 }
 if (existsSync('src/cli.ts')) {
-  builds.push({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } });
+  builds.push({
+    ...common,
+    entryPoints: ['src/cli.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+  });
 }
 // The agent-hooks bridge: run on every agent hook by agent-plugin/bin/*, so small and standalone.
 if (existsSync('src/hook.ts')) {
-  builds.push({ ...common, entryPoints: ['src/hook.ts'], outfile: 'dist/hook.js', platform: 'node', format: 'cjs', target: 'node20' });
+  builds.push({
+    ...common,
+    entryPoints: ['src/hook.ts'],
+    outfile: 'dist/hook.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  });
 }
 // Its window side, required by the extension only when the endpoint opens (after activation).
 if (existsSync('src/hooksWindow.ts')) {
-  builds.push({ ...common, entryPoints: ['src/hooksWindow.ts'], outfile: 'dist/hooks-window.js', platform: 'node', format: 'cjs', target: 'node20' });
+  builds.push({
+    ...common,
+    entryPoints: ['src/hooksWindow.ts'],
+    outfile: 'dist/hooks-window.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  });
 }
 if (existsSync('webview/main.ts')) {
-  builds.push({ ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' });
+  builds.push({
+    ...common,
+    entryPoints: ['webview/main.ts'],
+    outfile: 'dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  });
 }
 
 mkdirSync('dist', { recursive: true });

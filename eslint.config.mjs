@@ -8,7 +8,17 @@ const viaIndex = 'import a src/host folder through its index.ts (its public surf
 const hostInside = '(^|/)host/[^/]+/';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'out/**', 'dist/**', '.vscode-test/**', 'test-results/**', 'src/protocol/generated/**', '.demo/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'out/**',
+      'dist/**',
+      '.vscode-test/**',
+      'test-results/**',
+      'src/protocol/generated/**',
+      '.demo/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -28,11 +38,18 @@ export default tseslint.config(
   },
   {
     files: ['src/host/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noVscode], patterns: [{ regex: '^\\.\\./[^./][^/]*/|^\\./[^/]+/', message: viaIndex }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [noVscode], patterns: [{ regex: '^\\.\\./[^./][^/]*/|^\\./[^/]+/', message: viaIndex }] },
+      ],
+    },
   },
   {
     files: ['src/cli/**/*.ts', 'src/cli.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noVscode], patterns: [{ regex: hostInside, message: viaIndex }] }] },
+    rules: {
+      'no-restricted-imports': ['error', { paths: [noVscode], patterns: [{ regex: hostInside, message: viaIndex }] }],
+    },
   },
   {
     files: ['src/vscode/**/*.ts', 'src/extension.ts'],
@@ -44,7 +61,15 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '(^|/)src/host(/|$)|^(\\.\\./)+host(/|$)', message: 'webview/ and src/webviewProtocol/ must not import src/host: use src/protocol (e.g. src/protocol/surfaces.ts) or src/webviewProtocol.' }] },
+        {
+          patterns: [
+            {
+              regex: '(^|/)src/host(/|$)|^(\\.\\./)+host(/|$)',
+              message:
+                'webview/ and src/webviewProtocol/ must not import src/host: use src/protocol (e.g. src/protocol/surfaces.ts) or src/webviewProtocol.',
+            },
+          ],
+        },
       ],
     },
   },

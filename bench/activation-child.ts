@@ -51,11 +51,17 @@ const channel = stub({
 const memento = () => stub({ get: (_k: string, d?: unknown) => d, update: () => Promise.resolve(), keys: () => [] });
 const members: Record<string, unknown> = {
   window: stub({ createOutputChannel: () => channel }),
-  workspace: stub({ isTrusted: false, workspaceFolders: undefined, getConfiguration: () => stub({ get: (_k: string, d?: unknown) => d }) }),
+  workspace: stub({
+    isTrusted: false,
+    workspaceFolders: undefined,
+    getConfiguration: () => stub({ get: (_k: string, d?: unknown) => d }),
+  }),
 };
 // The bundle copies the module's own keys (esbuild's ESM interop), so they must be listed: every
 // name the API declares, taken from @types/vscode.
-const declared = readFileSync(require.resolve('@types/vscode/index.d.ts'), 'utf8').matchAll(/^\s*export (?:namespace|class|enum|const|function|let) (\w+)/gm);
+const declared = readFileSync(require.resolve('@types/vscode/index.d.ts'), 'utf8').matchAll(
+  /^\s*export (?:namespace|class|enum|const|function|let) (\w+)/gm,
+);
 for (const [, name] of declared) if (!(name in members)) members[name] = stub();
 const vscodeStub = new Proxy(members, { get: (t, p) => (typeof p === 'string' && p in t ? t[p] : stub()) });
 
@@ -87,5 +93,7 @@ try {
 }
 const activateMs = performance.now() - t1;
 const reported = logged.map((m) => /activated in ([\d.]+) ms of own work/.exec(m)).find(Boolean);
-process.stdout.write(JSON.stringify({ loadMs, activateMs, reportedMs: reported ? Number(reported[1]) : undefined, error }) + '\n');
+process.stdout.write(
+  JSON.stringify({ loadMs, activateMs, reportedMs: reported ? Number(reported[1]) : undefined, error }) + '\n',
+);
 process.exit(0);

@@ -44,12 +44,28 @@ export async function benchAgentHooks(quick: boolean): Promise<AgentHookFigures>
   const ws = join(root, 'ws');
   const plugin = join(root, 'plugin');
   mkdirSync(ws);
-  pluginFolder(plugin, 'bench-guard', { command: process.execPath, args: [BENCH_SIDECAR], capabilities: ['interceptors'], intercepts: ['tool.before'] });
+  pluginFolder(plugin, 'bench-guard', {
+    command: process.execPath,
+    args: [BENCH_SIDECAR],
+    capabilities: ['interceptors'],
+    intercepts: ['tool.before'],
+  });
   mkdirSync(join(root, 'home'));
   const empty = join(root, 'empty.js');
   writeFileSync(empty, '');
   const engine = createSessionEngine(
-    { sessionKey: ws, sessionId: 'bench', folderName: 'ws', workspaceRoot: ws, home: join(root, 'home'), linked: () => [plugin], disabled: () => [], frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) }, maxParallelStarts: 4, startupBudgetMs: 30_000 },
+    {
+      sessionKey: ws,
+      sessionId: 'bench',
+      folderName: 'ws',
+      workspaceRoot: ws,
+      home: join(root, 'home'),
+      linked: () => [plugin],
+      disabled: () => [],
+      frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
+      maxParallelStarts: 4,
+      startupBudgetMs: 30_000,
+    },
     { createSidecar: (o) => new Sidecar(o), store: new SurfaceStore(), logger: quiet },
   );
   const inWindowMs: number[] = [];
@@ -66,7 +82,17 @@ export async function benchAgentHooks(quick: boolean): Promise<AgentHookFigures>
     });
     const env = { ...process.env, REASONIX_HOOKS_DIR: dir, ELECTRON_RUN_AS_NODE: '1' };
     // The VS Code reference's PreToolUse input (the test fixture's shape).
-    const input = (cwd: string) => JSON.stringify({ timestamp: new Date().toISOString(), cwd, sessionId: 'bench', hookEventName: 'PreToolUse', transcript_path: '/dev/null', tool_name: 'editFiles', tool_input: { files: ['src/main.ts'] }, tool_use_id: 'tool-1' });
+    const input = (cwd: string) =>
+      JSON.stringify({
+        timestamp: new Date().toISOString(),
+        cwd,
+        sessionId: 'bench',
+        hookEventName: 'PreToolUse',
+        transcript_path: '/dev/null',
+        tool_name: 'editFiles',
+        tool_input: { files: ['src/main.ts'] },
+        tool_use_id: 'tool-1',
+      });
     const served = input(ws);
     const stray = input(join(root, 'elsewhere'));
     const samples = quick ? 8 : 40;
@@ -83,12 +109,20 @@ export async function benchAgentHooks(quick: boolean): Promise<AgentHookFigures>
     const n = summarize(none);
     const w = summarize(inWindowMs);
     const preToolUse = { ...lowerIsBetter('ms', b.median, f.median, 1.3), samples: b.n };
-    preToolUse.notes = 'median spawn → answer → exit of dist/hook.js PreToolUse (one tool.before interceptor answering continue); floor = the same runtime running an empty script with the same stdin';
+    preToolUse.notes =
+      'median spawn → answer → exit of dist/hook.js PreToolUse (one tool.before interceptor answering continue); floor = the same runtime running an empty script with the same stdin';
     const inWindow = { ...lowerIsBetter('ms', w.median, 2, 1), samples: w.n };
     inWindow.goal = 'median <= 2 ms';
-    inWindow.notes = 'median time inside the window from request to answer (session lookup, tool.before dispatch round trip, answer building); floor = the 2 ms budget';
-    const noWindow = { ...lowerIsBetter('ms', n.median, f.median), samples: n.n, budgetMs: 200, budgetMet: n.median <= 200 };
-    noWindow.notes = 'median spawn → exit when no window serves cwd (no decision); floor = the empty-script spawn; budget 200 ms';
+    inWindow.notes =
+      'median time inside the window from request to answer (session lookup, tool.before dispatch round trip, answer building); floor = the 2 ms budget';
+    const noWindow = {
+      ...lowerIsBetter('ms', n.median, f.median),
+      samples: n.n,
+      budgetMs: 200,
+      budgetMet: n.median <= 200,
+    };
+    noWindow.notes =
+      'median spawn → exit when no window serves cwd (no decision); floor = the empty-script spawn; budget 200 ms';
     return { preToolUse, inWindow: { ...inWindow, value: round(w.median) }, noWindow };
   } finally {
     await window?.close();

@@ -46,7 +46,13 @@ export async function benchBurst(quick: boolean): Promise<BurstFigure> {
       lastArrival = process.hrtime.bigint();
     },
   };
-  const sidecar = new Sidecar({ plugin: benchPlugin('bench-burst', { intercepts: [] }, { BENCH_RECORD: record }), session: { ...SESSION, workspaceRoot: root }, uiHost: 'headless', timeouts: TIMEOUTS, logger });
+  const sidecar = new Sidecar({
+    plugin: benchPlugin('bench-burst', { intercepts: [] }, { BENCH_RECORD: record }),
+    session: { ...SESSION, workspaceRoot: root },
+    uiHost: 'headless',
+    timeouts: TIMEOUTS,
+    logger,
+  });
   let messages = 0;
   const batcher = new ChangeBatcher({
     root,
@@ -82,16 +88,30 @@ export async function benchBurst(quick: boolean): Promise<BurstFigure> {
     }
     const lastWrite = process.hrtime.bigint();
     // Done when everything arrived, or when nothing new arrived for 2 s after the watcher went quiet.
-    await waitFor(() => distinct >= files || (lastArrival > 0n && hrtimeMs(lastArrival) > 2000 && hrtimeMs(lastEvent) > 2000), { timeoutMs: 20_000, what: 'every path to reach the sidecar', intervalMs: 2 }).catch(() => undefined);
+    await waitFor(
+      () => distinct >= files || (lastArrival > 0n && hrtimeMs(lastArrival) > 2000 && hrtimeMs(lastEvent) > 2000),
+      { timeoutMs: 20_000, what: 'every path to reach the sidecar', intervalMs: 2 },
+    ).catch(() => undefined);
     // Give stragglers (events for files already reported) a moment, then count what arrived.
     const ms = lastArrival > lastWrite ? Number(lastArrival - lastWrite) / 1e6 : hrtimeMs(lastWrite);
     const got = new Set(existsSync(record) ? readFileSync(record, 'utf8').split('\n').filter(Boolean) : []);
     const lost = expected.filter((p) => !got.has(p)).length;
     const lostByHost = [...watcherSaw].filter((p) => !got.has(p)).length;
     const fig = lowerIsBetter('ms after the last write', ms, DEFAULT_COALESCE_MS);
-    fig.notes = 'floor = the 250 ms quiet period the batcher waits by design; budget: complete within 1 s of quiet. value includes the watcher\'s own lag (node fs.watch, one inotify watch per folder; not VS Code\'s watcher); afterLastWatcherEventMs is the host\'s share';
+    fig.notes =
+      "floor = the 250 ms quiet period the batcher waits by design; budget: complete within 1 s of quiet. value includes the watcher's own lag (node fs.watch, one inotify watch per folder; not VS Code's watcher); afterLastWatcherEventMs is the host's share";
     const hostShare = lastArrival > lastEvent ? Number(lastArrival - lastEvent) / 1e6 : 0;
-    return { ...fig, files, afterLastWatcherEventMs: Math.round(hostShare * 10) / 10, messages, pathsLost: lost, pathsLostByHost: lostByHost, watcherSaw: watcherSaw.size, budgetMs: 1000, budgetMet: lost === 0 && ms <= 1000 };
+    return {
+      ...fig,
+      files,
+      afterLastWatcherEventMs: Math.round(hostShare * 10) / 10,
+      messages,
+      pathsLost: lost,
+      pathsLostByHost: lostByHost,
+      watcherSaw: watcherSaw.size,
+      budgetMs: 1000,
+      budgetMet: lost === 0 && ms <= 1000,
+    };
   } finally {
     for (const w of watchers) w.close();
     batcher.dispose();

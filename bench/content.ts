@@ -25,7 +25,8 @@ export async function benchContent(quick: boolean): Promise<ContentFigure> {
       const dispatcher = createDispatcher([interceptClientFor(s, 0)]);
       return async () => {
         const out = await dispatcher.dispatch('input.receive', payload);
-        if (out.decision !== 'continue') throw new Error(`content ref round trip: ${out.decision} ${out.error?.message ?? ''}`);
+        if (out.decision !== 'continue')
+          throw new Error(`content ref round trip: ${out.decision} ${out.error?.message ?? ''}`);
       };
     });
     let seq = 0;
@@ -34,15 +35,22 @@ export async function benchContent(quick: boolean): Promise<ContentFigure> {
     // not flip between them from one run to the next.
     const samples = quick ? 3 : 15;
     const [h, j, f] = await interleave(
-      [viaBytes, viaJson, () => raw.request('extension/intercept', { event: 'input.receive', seq: ++seq, payload, timeoutMillis: 30_000 })],
+      [
+        viaBytes,
+        viaJson,
+        () =>
+          raw.request('extension/intercept', { event: 'input.receive', seq: ++seq, payload, timeoutMillis: 30_000 }),
+      ],
       { warmup: quick ? 1 : 2, samples, minSamples: 3, maxMs: quick ? 5000 : 40_000, block: 1 },
     );
     const floor = summarize(f).median;
     const hs = summarize(h);
     const fig = lowerIsBetter('ms', hs.median, floor, 1.8); // DESIGN.md budget
-    fig.notes = 'median of the whole round trip; the host path pages 32 base64 chunks of 256 KiB (the sidecar one page ahead, decoding each page from the frame bytes) and checks sha256, the floor sends one inline frame';
+    fig.notes =
+      'median of the whole round trip; the host path pages 32 base64 chunks of 256 KiB (the sidecar one page ahead, decoding each page from the frame bytes) and checks sha256, the floor sends one inline frame';
     const jsonReader = lowerIsBetter('ms', summarize(j).median, floor);
-    jsonReader.notes = 'the same round trip with a sidecar that JSON.parses whole page frames (two fresh 350 KB strings per page); no goal: the difference is the reader\'s';
+    jsonReader.notes =
+      "the same round trip with a sidecar that JSON.parses whole page frames (two fresh 350 KB strings per page); no goal: the difference is the reader's";
     return { ...fig, payloadBytes: bytes, samples: hs.n, jsonReader };
   } finally {
     await Promise.all(sidecars.map((s) => s.stop()));

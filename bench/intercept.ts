@@ -14,7 +14,13 @@ function payloadOf(bytes: number): { text: string } {
 
 export interface InterceptFigures {
   roundTrip: Record<string, { median: Figure; p99: Figure; samples: number }>;
-  chain4: Figure & { chain1Median: number; chain4Median: number; raw1Median: number; raw4Median: number; samples: number };
+  chain4: Figure & {
+    chain1Median: number;
+    chain4Median: number;
+    raw1Median: number;
+    raw4Median: number;
+    samples: number;
+  };
 }
 
 export async function benchIntercepts(quick: boolean): Promise<InterceptFigures> {
@@ -46,10 +52,22 @@ export async function benchIntercepts(quick: boolean): Promise<InterceptFigures>
         if (out.decision !== 'continue') throw new Error(`unexpected ${out.decision}`);
       };
       const floor = async () => {
-        const res = await pick(raws, rawCalls++).request('extension/intercept', { event: 'input.receive', seq: ++seq, payload, timeoutMillis: 5000 });
-        if ((res.result as { decision?: string } | undefined)?.decision !== 'continue') throw new Error('raw echo failed');
+        const res = await pick(raws, rawCalls++).request('extension/intercept', {
+          event: 'input.receive',
+          seq: ++seq,
+          payload,
+          timeoutMillis: 5000,
+        });
+        if ((res.result as { decision?: string } | undefined)?.decision !== 'continue')
+          throw new Error('raw echo failed');
       };
-      const [h, f] = await interleave([host, floor], { warmup: Math.min(200, samples / 4), samples, minSamples: samples / 4, maxMs: quick ? 3000 : 20_000, block: BLOCK });
+      const [h, f] = await interleave([host, floor], {
+        warmup: Math.min(200, samples / 4),
+        samples,
+        minSamples: samples / 4,
+        maxMs: quick ? 3000 : 20_000,
+        block: BLOCK,
+      });
       const hs = summarize(h);
       const fs = summarize(f);
       roundTrip[name] = {
@@ -61,7 +79,8 @@ export async function benchIntercepts(quick: boolean): Promise<InterceptFigures>
 
     const payload = payloadOf(200);
     const samples = quick ? 200 : 1000;
-    const echo = (peer: RawPeer) => peer.request('extension/intercept', { event: 'input.receive', seq: ++seq, payload, timeoutMillis: 5000 });
+    const echo = (peer: RawPeer) =>
+      peer.request('extension/intercept', { event: 'input.receive', seq: ++seq, payload, timeoutMillis: 5000 });
     const [c1, c4, r1, r4] = await interleave(
       [
         () => one.dispatch('input.receive', payload),
@@ -79,8 +98,19 @@ export async function benchIntercepts(quick: boolean): Promise<InterceptFigures>
     const rm1 = summarize(r1).median;
     const rm4 = summarize(r4).median;
     const fig = lowerIsBetter('ms per extra interceptor', perExtra, (rm4 - rm1) / 3);
-    fig.notes = 'value = (chain-of-4 median − single median) / 3; floor = the same for raw echoes through 4 processes in turn';
-    return { roundTrip, chain4: { ...fig, chain1Median: round(m1), chain4Median: round(m4), raw1Median: round(rm1), raw4Median: round(rm4), samples: c1.length } };
+    fig.notes =
+      'value = (chain-of-4 median − single median) / 3; floor = the same for raw echoes through 4 processes in turn';
+    return {
+      roundTrip,
+      chain4: {
+        ...fig,
+        chain1Median: round(m1),
+        chain4Median: round(m4),
+        raw1Median: round(rm1),
+        raw4Median: round(rm4),
+        samples: c1.length,
+      },
+    };
   } finally {
     await Promise.all(sidecars.map((s) => s.stop()));
     await Promise.all(raws.map((r) => r.close()));

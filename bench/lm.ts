@@ -22,24 +22,57 @@ interface ProbeLine {
   vscode: string;
 }
 
-export type LmFigure = Figure & { chunks?: number; engineSamples?: number[]; lmSamples?: number[]; vscodeVersion?: string; error?: string };
+export type LmFigure = Figure & {
+  chunks?: number;
+  engineSamples?: number[];
+  lmSamples?: number[];
+  vscodeVersion?: string;
+  error?: string;
+};
 
 export function benchLm(quick: boolean): LmFigure {
   if (!codeServerProvisioned()) {
-    return { unit: 'ms', value: NaN, floor: NaN, ratio: NaN, goal: `ratio <= ${GOAL}`, met: false, error: 'not measured: code-server is not provisioned in .vscode-test/ (npm run test:provision); this figure needs a real VS Code' };
+    return {
+      unit: 'ms',
+      value: NaN,
+      floor: NaN,
+      ratio: NaN,
+      goal: `ratio <= ${GOAL}`,
+      met: false,
+      error:
+        'not measured: code-server is not provisioned in .vscode-test/ (npm run test:provision); this figure needs a real VS Code',
+    };
   }
   const r = spawnSync(
     process.execPath,
     [
-      path.join(REPO, 'scripts/run-inhost-tests.mjs'), '--no-compile', '--tests', path.join(REPO, 'out/test/vscode/bench/lm.js'), '--timeout', '240000', '--name', 'bench-lm',
-      '--env', 'SHOWCASE_CHUNK_MS=0', '--env', `REASONIX_LM_BENCH_RUNS=${quick ? 2 : 11}`,
+      path.join(REPO, 'scripts/run-inhost-tests.mjs'),
+      '--no-compile',
+      '--tests',
+      path.join(REPO, 'out/test/vscode/bench/lm.js'),
+      '--timeout',
+      '240000',
+      '--name',
+      'bench-lm',
+      '--env',
+      'SHOWCASE_CHUNK_MS=0',
+      '--env',
+      `REASONIX_LM_BENCH_RUNS=${quick ? 2 : 11}`,
     ],
     { cwd: REPO, encoding: 'utf8', timeout: 300_000, maxBuffer: 16 * 1024 * 1024 },
   );
   const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith(PREFIX));
   if (r.status !== 0 || !line) {
     const tail = `${r.stdout ?? ''}\n${r.stderr ?? ''}`.trim().split('\n').slice(-8).join(' | ');
-    return { unit: 'ms', value: NaN, floor: NaN, ratio: NaN, goal: `ratio <= ${GOAL}`, met: false, error: `in-host probe failed (exit ${r.status ?? r.signal}): ${tail}` };
+    return {
+      unit: 'ms',
+      value: NaN,
+      floor: NaN,
+      ratio: NaN,
+      goal: `ratio <= ${GOAL}`,
+      met: false,
+      error: `in-host probe failed (exit ${r.status ?? r.signal}): ${tail}`,
+    };
   }
   const p = JSON.parse(line.slice(PREFIX.length)) as ProbeLine;
   const lm = summarize(p.lmMs).median;

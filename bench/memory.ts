@@ -53,16 +53,21 @@ export async function benchMemory(quick: boolean): Promise<MemoryFigures> {
   const withSidecars = await settledHeap();
   await Promise.all(sidecars.map((s) => s.stop()));
   const perIdle = lowerIsBetter('KiB', (withSidecars - base) / n / KiB, Math.max(0.5, (withPeers - rawBase) / n / KiB));
-  perIdle.notes = 'heapUsed delta / N after gc; floor = a raw child with piped stdio and a line reader (clamped to at least 0.5 KiB: a few KiB of gc noise can hide it)';
+  perIdle.notes =
+    'heapUsed delta / N after gc; floor = a raw child with piped stdio and a line reader (clamped to at least 0.5 KiB: a few KiB of gc noise can hide it)';
 
   const events = quick ? 20_000 : 100_000;
-  const mute = await startSidecar(benchPlugin('bench-noread', { intercepts: ['input.receive'] }, { BENCH_NOREAD: '1' }), undefined, {
-    handshakeMs: 30_000,
-    shutdownRequestMs: 300,
-    exitGraceMs: 200,
-    reapMs: 3000,
-    writeStallMs: 60_000,
-  });
+  const mute = await startSidecar(
+    benchPlugin('bench-noread', { intercepts: ['input.receive'] }, { BENCH_NOREAD: '1' }),
+    undefined,
+    {
+      handshakeMs: 30_000,
+      shutdownRequestMs: 300,
+      exitGraceMs: 200,
+      reapMs: 3000,
+      writeStallMs: 60_000,
+    },
+  );
   try {
     const before = await settledHeap();
     const payload = { text: 'x'.repeat(189) };
@@ -72,7 +77,8 @@ export async function benchMemory(quick: boolean): Promise<MemoryFigures> {
     const sendMs = Number(process.hrtime.bigint() - t) / 1e6;
     const after = await settledHeap();
     const flood = lowerIsBetter('MiB heapUsed', after / KiB / KiB, before / KiB / KiB);
-    flood.notes = 'heap after the flood vs before it; the peer never reads, so all but the pipe buffer and 16 best-effort slots are dropped';
+    flood.notes =
+      'heap after the flood vs before it; the peer never reads, so all but the pipe buffer and 16 best-effort slots are dropped';
     return {
       perIdleSidecar: { ...perIdle, sidecars: n },
       eventFlood: { ...flood, events, accepted, dropped: events - accepted, sendMs: round(sendMs, 1) },

@@ -15,7 +15,10 @@ const sidecarArgs = sidecarDir ? { args: ['--cpu-prof', `--cpu-prof-dir=${sideca
 
 async function streams(rounds: number): Promise<void> {
   const ref: { hub?: StreamHub } = {};
-  const sidecar: Sidecar = await startSidecar(benchPlugin('profile-streams', { intercepts: [], capabilities: ['providers'], ...sidecarArgs }), streamHandlers(() => ref.hub));
+  const sidecar: Sidecar = await startSidecar(
+    benchPlugin('profile-streams', { intercepts: [], capabilities: ['providers'], ...sidecarArgs }),
+    streamHandlers(() => ref.hub),
+  );
   const hub = new StreamHub(sidecar);
   ref.hub = hub;
   try {
@@ -49,7 +52,12 @@ async function content(rounds: number): Promise<void> {
 
 const which = process.argv[2];
 const rounds = Number(process.argv[3]) || (which === 'content' ? 10 : 6);
-(which === 'content' ? content(rounds) : which === 'streams' ? streams(rounds) : Promise.reject(new Error('usage: profile.js streams|content'))).catch((err: unknown) => {
+(which === 'content'
+  ? content(rounds)
+  : which === 'streams'
+    ? streams(rounds)
+    : Promise.reject(new Error('usage: profile.js streams|content'))
+).catch((err: unknown) => {
   process.stderr.write(`profile failed: ${(err as Error).stack ?? String(err)}\n`);
   process.exit(1);
 });

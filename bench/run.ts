@@ -19,7 +19,13 @@ async function main(): Promise<void> {
   // (scripts/bench.mjs runs this with --expose-gc).
   const settle = () => (globalThis as { gc?: () => void }).gc?.();
   const result: Record<string, unknown> = {
-    machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, platform: `${process.platform} ${os.release()}`, loadAverageAtStart: os.loadavg().map((n) => Math.round(n * 100) / 100) },
+    machine: {
+      cores: os.cpus().length,
+      cpu: os.cpus()[0]?.model,
+      node: process.version,
+      platform: `${process.platform} ${os.release()}`,
+      loadAverageAtStart: os.loadavg().map((n) => Math.round(n * 100) / 100),
+    },
     startedAt: new Date().toISOString(),
     notes: [
       'ratio = value / floor for times and sizes, floor / value for throughput: 1.0 is the floor, higher is worse',

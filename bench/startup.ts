@@ -16,7 +16,17 @@ function helloPlugin(id: string): PluginSpec {
     version: '0.1.0',
     manifestPath: path.join(HELLO, 'reasonix-plugin.json'),
     source: 'linked',
-    runtime: { command: '${REASONIX_PLUGIN_ROOT}/bin/hello', args: [], env: {}, required: true, priority: 0, intercepts: [], replaces: [], capabilities: ['ui'], timeoutMillis: 0 },
+    runtime: {
+      command: '${REASONIX_PLUGIN_ROOT}/bin/hello',
+      args: [],
+      env: {},
+      required: true,
+      priority: 0,
+      intercepts: [],
+      replaces: [],
+      capabilities: ['ui'],
+      timeoutMillis: 0,
+    },
   };
 }
 
@@ -50,7 +60,10 @@ export type StartupFigures = Record<'one' | 'four', Figure & { runs: number; bud
 export async function benchStartup(quick: boolean): Promise<StartupFigures> {
   const runs = quick ? 3 : 7;
   const out = {} as StartupFigures;
-  for (const [name, n] of [['one', 1], ['four', 4]] as const) {
+  for (const [name, n] of [
+    ['one', 1],
+    ['four', 4],
+  ] as const) {
     await hostStart(n);
     await floorStart(n); // warm-up: page cache, first spawn
     const h: number[] = [];
@@ -66,7 +79,8 @@ export async function benchStartup(quick: boolean): Promise<StartupFigures> {
       out[name].budgetMs = 300;
       out[name].budgetMet = hm <= 300;
     }
-    out[name].notes = `median; floor = ${n} × \`node -e ""\` spawned together until exit; p99-ish max ${round(Math.max(...h))} ms`;
+    out[name].notes =
+      `median; floor = ${n} × \`node -e ""\` spawned together until exit; p99-ish max ${round(Math.max(...h))} ms`;
   }
   return out;
 }

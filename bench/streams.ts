@@ -20,16 +20,24 @@ export async function benchStreams(quick: boolean): Promise<StreamFigures> {
   const raw = new RawPeer(BENCH_SIDECAR);
   let sidecar: Sidecar | undefined;
   try {
-    sidecar = await startSidecar(benchPlugin('bench-streams', { intercepts: [], capabilities: ['providers'] }), streamHandlers(() => hub));
+    sidecar = await startSidecar(
+      benchPlugin('bench-streams', { intercepts: [], capabilities: ['providers'] }),
+      streamHandlers(() => hub),
+    );
     hub = new StreamHub(sidecar);
     const viaHost = async (model: string): Promise<number> => {
       const t = process.hrtime.bigint();
-      const stream = (hub as StreamHub).openStream({ providerRef: 'plugin/bench-streams/p', model, request: { maxTokens: chunks } });
+      const stream = (hub as StreamHub).openStream({
+        providerRef: 'plugin/bench-streams/p',
+        model,
+        request: { maxTokens: chunks },
+      });
       let n = 0;
       for await (const chunk of stream) if (chunk.type === 'text') n++;
       const outcome = await stream.outcome;
       const ms = hrtimeMs(t);
-      if (outcome.kind !== 'completed' || n !== chunks) throw new Error(`host stream: ${outcome.kind} after ${n}/${chunks} chunks`);
+      if (outcome.kind !== 'completed' || n !== chunks)
+        throw new Error(`host stream: ${outcome.kind} after ${n}/${chunks} chunks`);
       return (chunks / ms) * 1000;
     };
     const viaRaw = async (model: string): Promise<number> => {
@@ -42,7 +50,13 @@ export async function benchStreams(quick: boolean): Promise<StreamFigures> {
           else if (msg.method === 'extension/provider/stream/end') resolve();
         };
       });
-      await raw.request('extension/provider/stream/open', { streamId, providerRef: 'plugin/bench-streams/p', model, request: { messages: [], tools: [], maxTokens: chunks }, seqBase: 1 });
+      await raw.request('extension/provider/stream/open', {
+        streamId,
+        providerRef: 'plugin/bench-streams/p',
+        model,
+        request: { messages: [], tools: [], maxTokens: chunks },
+        seqBase: 1,
+      });
       await ended;
       const ms = hrtimeMs(t);
       if (n !== chunks) throw new Error(`raw stream: ${n}/${chunks} chunks`);
@@ -50,7 +64,10 @@ export async function benchStreams(quick: boolean): Promise<StreamFigures> {
     };
     const out = {} as StreamFigures;
     // Budgets from DESIGN.md (issue 14): in order ≤ 1.5×, shuffled ≤ 1.6× the same-run floor.
-    for (const [name, model, goal] of [['inOrder', 'ordered', 1.5], ['shuffled', 'shuffled', 1.6]] as const) {
+    for (const [name, model, goal] of [
+      ['inOrder', 'ordered', 1.5],
+      ['shuffled', 'shuffled', 1.6],
+    ] as const) {
       for (let i = 0; i < warmups; i++) {
         await viaHost(model);
         await viaRaw(model);
@@ -65,7 +82,8 @@ export async function benchStreams(quick: boolean): Promise<StreamFigures> {
       const fig = higherIsBetter('chunks/s', median(h), median(f), goal);
       out[name] = { ...fig, value: round(fig.value, 0), floor: round(fig.floor, 0), chunks, runs };
     }
-    out.shuffled.notes = 'each block of 64 seqs is permuted by the sidecar (inside the 256 reorder window); the floor sees the same frames';
+    out.shuffled.notes =
+      'each block of 64 seqs is permuted by the sidecar (inside the 256 reorder window); the floor sees the same frames';
     return out;
   } finally {
     hub?.dispose();

@@ -16,14 +16,23 @@ if (!process.argv.includes('--no-build')) {
   log('compiling (tsc -p .)');
   // Other work in progress may not type-check; tsc still emits, and the run below fails loudly if
   // the benchmarks themselves did not compile.
-  const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', root], { cwd: root, encoding: 'utf8' });
-  if (tsc.status !== 0) log(`tsc reported errors (emitted anyway):\n${(tsc.stdout ?? '').split('\n').slice(0, 10).join('\n')}`);
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', root], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (tsc.status !== 0)
+    log(`tsc reported errors (emitted anyway):\n${(tsc.stdout ?? '').split('\n').slice(0, 10).join('\n')}`);
   log('building (node esbuild.mjs)');
   execFileSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
 }
 
 log('running benchmarks');
-const run = spawnSync(process.execPath, ['--expose-gc', join(root, 'out/bench/run.js')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 1024 * 1024 });
+const run = spawnSync(process.execPath, ['--expose-gc', join(root, 'out/bench/run.js')], {
+  cwd: root,
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'inherit'],
+  maxBuffer: 16 * 1024 * 1024,
+});
 if (run.status !== 0) {
   log(`benchmarks failed (exit ${run.status})`);
   process.exit(run.status ?? 1);

@@ -20,7 +20,13 @@ export const EXTENSION_ID = `${pkg.publisher}.${pkg.name}`.toLowerCase();
 /** HOME and XDG folders inside the sandbox; VS Code variables of a surrounding window dropped. */
 export function sandboxEnv(sandbox, extra = {}) {
   const home = join(sandbox, 'server-home');
-  const dirs = { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share'), XDG_CACHE_HOME: join(home, '.cache'), XDG_RUNTIME_DIR: join(sandbox, 'runtime') };
+  const dirs = {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local/share'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_RUNTIME_DIR: join(sandbox, 'runtime'),
+  };
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true, mode: 0o700 });
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(VSCODE_|ELECTRON_)/.test(k)));
   return { ...base, ...dirs, ...extra };
@@ -52,7 +58,18 @@ export async function installExtension({ provisioned, sandbox, vsix, extensionsD
   mkdirSync(extensionsDir, { recursive: true });
   const child = spawn(
     provisioned.node,
-    [provisioned.codeServerEntry, '--install-extension', vsix, '--force', '--extensions-dir', extensionsDir, '--user-data-dir', join(sandbox, 'install-user-data'), '--config', configFile(sandbox)],
+    [
+      provisioned.codeServerEntry,
+      '--install-extension',
+      vsix,
+      '--force',
+      '--extensions-dir',
+      extensionsDir,
+      '--user-data-dir',
+      join(sandbox, 'install-user-data'),
+      '--config',
+      configFile(sandbox),
+    ],
     { env: sandboxEnv(sandbox), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
@@ -65,7 +82,8 @@ export async function installExtension({ provisioned, sandbox, vsix, extensionsD
       r(null);
     });
   });
-  if (code !== 0 || !/successfully installed/i.test(out)) throw new Error(`installing ${vsix} failed (exit ${code}): ${out.trim()}`);
+  if (code !== 0 || !/successfully installed/i.test(out))
+    throw new Error(`installing ${vsix} failed (exit ${code}): ${out.trim()}`);
 }
 
 function signalGroup(pid, signal) {
@@ -83,12 +101,35 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * Starts code-server on 127.0.0.1:`port` and resolves once /healthz answers. `env` reaches the
  * extension host (REASONIX_HOME). `stop()` ends the whole process group (TERM, then KILL).
  */
-export async function startCodeServer({ provisioned, sandbox, port, userDataDir, extensionsDir, env = {}, readyTimeoutMs = 90_000 }) {
+export async function startCodeServer({
+  provisioned,
+  sandbox,
+  port,
+  userDataDir,
+  extensionsDir,
+  env = {},
+  readyTimeoutMs = 90_000,
+}) {
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   const settings = join(userDataDir, 'User', 'settings.json');
   // A calm first start; kept afterwards, so settings a person changes survive the next demo.
   if (!existsSync(settings)) {
-    writeFileSync(settings, JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false, 'workbench.tips.enabled': false, 'chat.disableAIFeatures': true, 'workbench.secondarySideBar.defaultVisibility': 'hidden' }, null, 2));
+    writeFileSync(
+      settings,
+      JSON.stringify(
+        {
+          'workbench.startupEditor': 'none',
+          'telemetry.telemetryLevel': 'off',
+          'extensions.autoUpdate': false,
+          'extensions.autoCheckUpdates': false,
+          'workbench.tips.enabled': false,
+          'chat.disableAIFeatures': true,
+          'workbench.secondarySideBar.defaultVisibility': 'hidden',
+        },
+        null,
+        2,
+      ),
+    );
   }
   const logFile = join(sandbox, 'code-server.log');
   const fd = openSync(logFile, 'w');
@@ -96,15 +137,20 @@ export async function startCodeServer({ provisioned, sandbox, port, userDataDir,
     provisioned.node,
     [
       provisioned.codeServerEntry,
-      '--bind-addr', `127.0.0.1:${port}`,
-      '--auth', 'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',
       '--disable-getting-started-override',
-      '--config', configFile(sandbox),
-      '--user-data-dir', userDataDir,
-      '--extensions-dir', extensionsDir,
+      '--config',
+      configFile(sandbox),
+      '--user-data-dir',
+      userDataDir,
+      '--extensions-dir',
+      extensionsDir,
     ],
     { cwd: sandbox, env: sandboxEnv(sandbox, env), detached: true, stdio: ['ignore', fd, fd] },
   );
@@ -148,7 +194,13 @@ export async function startCodeServer({ provisioned, sandbox, port, userDataDir,
       const tail = readFileSync(logFile, 'utf8').trim().split('\n').slice(-15).join('\n');
       throw new Error(`code-server exited during start-up; last lines of ${logFile}:\n${tail}`);
     }
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`code-server did not answer ${url}/healthz within ${readyTimeoutMs / 1000} s; see ${logFile}`);

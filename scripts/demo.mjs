@@ -81,8 +81,15 @@ function options() {
       strict: true,
     });
     const port = values.port === undefined ? 8765 : Number(values.port);
-    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`--port must be a port number, got ${values.port}`);
-    return { port, server: values.server === true, check: values.check === true || values['no-open'] === true, dir: resolve(values.dir ?? join(root, '.demo')), help: values.help === true };
+    if (!Number.isInteger(port) || port < 1 || port > 65535)
+      throw new Error(`--port must be a port number, got ${values.port}`);
+    return {
+      port,
+      server: values.server === true,
+      check: values.check === true || values['no-open'] === true,
+      dir: resolve(values.dir ?? join(root, '.demo')),
+      help: values.help === true,
+    };
   } catch (err) {
     process.stderr.write(`[demo] ${err.message}\n${USAGE}\n`);
     process.exit(2);
@@ -153,7 +160,10 @@ function openDesktop(code, state) {
   stepLine(`install the extension into desktop VS Code (${code})`);
   run('installing the .vsix', code, [...profile, '--install-extension', state.vsix, '--force']);
   stepLine('open the demo workspace');
-  const r = spawnSync(code, [...profile, '--new-window', state.workspace], { stdio: 'inherit', env: { ...process.env, REASONIX_HOME: state.home } });
+  const r = spawnSync(code, [...profile, '--new-window', state.workspace], {
+    stdio: 'inherit',
+    env: { ...process.env, REASONIX_HOME: state.home },
+  });
   if (r.status !== 0) fail(`\`code ${state.workspace}\` exited ${r.status ?? r.signal}`);
   say(`VS Code opened ${state.workspace} with REASONIX_HOME=${state.home}. Things to try:`);
   for (const line of WHAT_TO_TRY) say(`  • ${line}`);
@@ -216,16 +226,24 @@ async function openCodeServer(opts, state) {
 /** What --check proves: the server is healthy, serves the workbench, and has our extension. */
 async function verify(server, url, state) {
   const problems = [];
-  const health = await fetch(`${server.url}/healthz`).then((r) => r.status, (e) => e.message);
+  const health = await fetch(`${server.url}/healthz`).then(
+    (r) => r.status,
+    (e) => e.message,
+  );
   if (health !== 200) problems.push(`${server.url}/healthz answered ${health}`);
-  const page = await fetch(url).then(async (r) => (r.ok ? await r.text() : `HTTP ${r.status}`), (e) => e.message);
+  const page = await fetch(url).then(
+    async (r) => (r.ok ? await r.text() : `HTTP ${r.status}`),
+    (e) => e.message,
+  );
   if (!/workbench/i.test(page)) problems.push(`${url} did not serve the workbench (${page.slice(0, 80)})`);
   const installed = readdirSync(state.extensions).filter((d) => d.startsWith(`${EXTENSION_ID}-`));
   if (!installed.length) problems.push(`${EXTENSION_ID} is not in ${state.extensions}`);
-  else if (!existsSync(join(state.extensions, installed[0], 'dist', 'extension.js'))) problems.push(`${installed[0]} has no dist/extension.js`);
+  else if (!existsSync(join(state.extensions, installed[0], 'dist', 'extension.js')))
+    problems.push(`${installed[0]} has no dist/extension.js`);
   const packages = JSON.parse(readFileSync(join(state.home, 'plugin-packages.json'), 'utf8'));
   const names = (packages.plugins ?? []).map((p) => p.name);
-  if (!names.includes('showcase') || !names.includes('hello')) problems.push(`the Reasonix home lists ${names.join(', ') || 'nothing'}`);
+  if (!names.includes('showcase') || !names.includes('hello'))
+    problems.push(`the Reasonix home lists ${names.join(', ') || 'nothing'}`);
   return problems;
 }
 

@@ -19,7 +19,14 @@ function run(cmd, args) {
 }
 
 run(process.execPath, ['esbuild.mjs']);
-run(process.execPath, [join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '-o', out]);
+run(process.execPath, [
+  join(root, 'node_modules/@vscode/vsce/vsce'),
+  'package',
+  '--no-dependencies',
+  '--allow-missing-repository',
+  '-o',
+  out,
+]);
 
 const budgets = [
   ['dist/extension.js', 300 * 1024],

@@ -21,7 +21,9 @@ const ROOT_VAR = '${REASONIX_PLUGIN_ROOT}';
 
 /** A plugin argument is an example name (examples/<name>) or a path to a package folder. */
 function pluginRoot(spec) {
-  return spec.includes('/') || spec.includes('\\') || path.isAbsolute(spec) ? path.resolve(spec) : path.join(EXAMPLES, spec);
+  return spec.includes('/') || spec.includes('\\') || path.isAbsolute(spec)
+    ? path.resolve(spec)
+    : path.join(EXAMPLES, spec);
 }
 
 async function readJson(file) {
@@ -43,7 +45,13 @@ async function recordFor(root, say) {
       say(`made ${path.relative(REPO, bin)} executable`);
     }
   }
-  return { name: manifest.name, root, version: String(manifest.version ?? '0.0.0'), manifestKind: 'reasonix', enabled: true };
+  return {
+    name: manifest.name,
+    root,
+    version: String(manifest.version ?? '0.0.0'),
+    manifestKind: 'reasonix',
+    enabled: true,
+  };
 }
 
 async function writeIfChanged(file, text) {
@@ -179,7 +187,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
       plugins: args.plugins.length ? args.plugins : DEFAULT_PLUGINS,
       log: (line) => console.log(line),
     });
-    console.log(`next: REASONIX_HOME=${path.resolve(args.home)} code ${args.workspace ? path.resolve(args.workspace) : '<folder>'}`);
+    console.log(
+      `next: REASONIX_HOME=${path.resolve(args.home)} code ${args.workspace ? path.resolve(args.workspace) : '<folder>'}`,
+    );
   } catch (err) {
     console.error(`prepare-home: ${err.message}`);
     console.error(USAGE);

@@ -11,7 +11,15 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { compile, die, loadHarness, parseArgs, prepareReasonixHome, provisionOrDie, repoRoot } from './vscode/prepare.mjs';
+import {
+  compile,
+  die,
+  loadHarness,
+  parseArgs,
+  prepareReasonixHome,
+  provisionOrDie,
+  repoRoot,
+} from './vscode/prepare.mjs';
 
 const { opts, rest } = parseArgs(process.argv.slice(2), {
   flags: ['--extension', '--tests', '--timeout', '--name'],
@@ -30,7 +38,11 @@ for (const kv of opts.env ?? []) {
 }
 
 provisionOrDie();
-if (!opts['no-compile']) compile([join(repoRoot, 'out', 'test', 'e2e', 'support', 'inHost.js'), join(repoRoot, 'out', 'test', 'vscode', 'index.js')]);
+if (!opts['no-compile'])
+  compile([
+    join(repoRoot, 'out', 'test', 'e2e', 'support', 'inHost.js'),
+    join(repoRoot, 'out', 'test', 'vscode', 'index.js'),
+  ]);
 if (!existsSync(tests)) die(`in-host tests entry ${tests} does not exist (compile first: npx tsc -p .)`);
 const pkgFile = join(extension, 'package.json');
 if (!existsSync(pkgFile)) die(`no extension at ${extension} (package.json missing)`);

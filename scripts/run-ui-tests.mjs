@@ -11,7 +11,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { compile, die, parseArgs, provisionOrDie, repoRoot } from './vscode/prepare.mjs';
 
-const { opts, rest } = parseArgs(process.argv.slice(2), { flags: ['--vsix'], booleans: ['--no-compile', '--no-build'] });
+const { opts, rest } = parseArgs(process.argv.slice(2), {
+  flags: ['--vsix'],
+  booleans: ['--no-compile', '--no-build'],
+});
 
 provisionOrDie();
 if (!opts['no-compile']) compile([join(repoRoot, 'out', 'test', 'e2e', 'support', 'session.js')]);
@@ -25,7 +28,11 @@ if (!vsix) {
   mkdirSync(join(repoRoot, '.vscode-test'), { recursive: true });
   vsix = join(repoRoot, '.vscode-test', 'reasonix-vscode-host.vsix');
   console.log(`[ui] packaging ${vsix}`);
-  const p = spawnSync(process.execPath, [join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '-o', vsix], { cwd: repoRoot, stdio: 'inherit' });
+  const p = spawnSync(
+    process.execPath,
+    [join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '-o', vsix],
+    { cwd: repoRoot, stdio: 'inherit' },
+  );
   if (p.status !== 0) die(`UI tests: packaging the extension failed (vsce exited ${p.status ?? p.signal})`);
 }
 if (!existsSync(vsix)) die(`UI tests: ${vsix} does not exist`);

@@ -20,6 +20,7 @@ const stages = [
   ['typecheck (extension, engine, tests)', 'npx', ['tsc', '-p', '.']],
   ['typecheck (webview)', 'npx', ['tsc', '-p', 'webview']],
   ['lint', 'npx', ['eslint', '.']],
+  ['format (Prettier, 120 columns)', 'npx', ['prettier', '--check', '.']],
   ['build bundles', 'node', ['esbuild.mjs']],
   ['unit tests (engine against real child processes)', 'npx', ['mocha']],
 ];
@@ -31,14 +32,20 @@ const realVsCode = [
   // Needs /usr/bin/chromium, which provisioning installs; hence after it, not with the unit tests.
   ['webview tests (Surfaces webview in Chromium)', 'npx', ['mocha', '--config', 'test/webview/.mocharc.json']],
   ['in-host suites (real extension host, code-server)', 'node', ['scripts/run-inhost-tests.mjs', '--no-compile']],
-  ['UI tests (packaged .vsix in code-server, Chromium)', 'node', ['scripts/run-ui-tests.mjs', '--no-compile', '--no-build']],
+  [
+    'UI tests (packaged .vsix in code-server, Chromium)',
+    'node',
+    ['scripts/run-ui-tests.mjs', '--no-compile', '--no-build'],
+  ],
 ];
 if (process.env.REASONIX_SKIP_VSCODE_TESTS === '1') {
   if (process.env.CI) {
     console.error('✖ REASONIX_SKIP_VSCODE_TESTS=1 is not allowed in CI: the real VS Code tests must run there.');
     process.exit(1);
   }
-  console.warn(`\n⚠ SKIPPING ${realVsCode.length} real-VS Code stages because REASONIX_SKIP_VSCODE_TESTS=1:\n${realVsCode.map(([n]) => `   - ${n}`).join('\n')}`);
+  console.warn(
+    `\n⚠ SKIPPING ${realVsCode.length} real-VS Code stages because REASONIX_SKIP_VSCODE_TESTS=1:\n${realVsCode.map(([n]) => `   - ${n}`).join('\n')}`,
+  );
 } else {
   stages.push(...realVsCode);
 }
@@ -54,4 +61,5 @@ for (const [name, cmd, args] of stages) {
   }
   console.log(`✔ ${name} (${secs}s)`);
 }
-if (process.env.REASONIX_SKIP_VSCODE_TESTS === '1') console.warn('\n⚠ passed WITHOUT the real-VS Code stages (REASONIX_SKIP_VSCODE_TESTS=1)');
+if (process.env.REASONIX_SKIP_VSCODE_TESTS === '1')
+  console.warn('\n⚠ passed WITHOUT the real-VS Code stages (REASONIX_SKIP_VSCODE_TESTS=1)');

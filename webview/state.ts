@@ -28,7 +28,9 @@ export class ViewState {
   ) {
     const saved = api.getState();
     this.drafts = isPersisted(saved) ? { ...saved.drafts } : {};
-    this.collapsed = new Set(isPersisted(saved) ? saved.collapsed.filter((c): c is string => typeof c === 'string') : []);
+    this.collapsed = new Set(
+      isPersisted(saved) ? saved.collapsed.filter((c): c is string => typeof c === 'string') : [],
+    );
   }
 
   draft(key: string): FormValues | undefined {

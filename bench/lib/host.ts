@@ -9,14 +9,28 @@ export const REPO = path.resolve(__dirname, '../../..');
 export const BENCH_SIDECAR = path.join(REPO, 'bench/sidecars/bench-sidecar.js');
 
 export const SESSION = { sessionId: 'bench', workspaceRoot: REPO, generation: 1 };
-export const TIMEOUTS: Partial<SidecarTimeouts> = { handshakeMs: 30_000, shutdownRequestMs: 2_000, exitGraceMs: 500, reapMs: 3_000, writeStallMs: 30_000 };
+export const TIMEOUTS: Partial<SidecarTimeouts> = {
+  handshakeMs: 30_000,
+  shutdownRequestMs: 2_000,
+  exitGraceMs: 500,
+  reapMs: 3_000,
+  writeStallMs: 30_000,
+};
 
 /** The bench sidecar as plugin `id`; it intercepts input.receive unless `runtime` says otherwise. */
-export function benchPlugin(id: string, runtime: Partial<RuntimeBlock> = {}, env: Record<string, string> = {}): PluginSpec {
+export function benchPlugin(
+  id: string,
+  runtime: Partial<RuntimeBlock> = {},
+  env: Record<string, string> = {},
+): PluginSpec {
   return scriptPlugin(id, BENCH_SIDECAR, { runtime: { env, intercepts: ['input.receive'], ...runtime } });
 }
 
-export async function startSidecar(plugin: PluginSpec, handlers?: HostHandlers, timeouts: Partial<SidecarTimeouts> = TIMEOUTS): Promise<Sidecar> {
+export async function startSidecar(
+  plugin: PluginSpec,
+  handlers?: HostHandlers,
+  timeouts: Partial<SidecarTimeouts> = TIMEOUTS,
+): Promise<Sidecar> {
   const s = new Sidecar({ plugin, session: SESSION, uiHost: 'headless', handlers, timeouts });
   await s.start();
   return s;

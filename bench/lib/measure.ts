@@ -12,7 +12,10 @@ export interface InterleaveOptions {
   block: number;
 }
 
-export async function interleave(contenders: readonly (() => Promise<unknown>)[], o: InterleaveOptions): Promise<number[][]> {
+export async function interleave(
+  contenders: readonly (() => Promise<unknown>)[],
+  o: InterleaveOptions,
+): Promise<number[][]> {
   for (const run of contenders) for (let i = 0; i < o.warmup; i++) await run();
   const out = contenders.map(() => [] as number[]);
   const began = process.hrtime.bigint();
@@ -30,4 +33,3 @@ export async function interleave(contenders: readonly (() => Promise<unknown>)[]
   }
   return out;
 }
-

@@ -13,7 +13,11 @@ export class RawPeer {
   onOther: (msg: Json) => void = () => undefined;
 
   constructor(script: string, env: NodeJS.ProcessEnv = {}) {
-    this.child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env }, detached: true });
+    this.child = spawn(process.execPath, [script], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+      detached: true,
+    });
     this.child.stdout.on('data', (chunk: Buffer) => this.feed(chunk));
     this.child.stderr.resume();
     this.child.stdin.on('error', () => undefined);

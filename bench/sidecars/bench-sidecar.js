@@ -169,11 +169,19 @@ function stream(id, params) {
       from += BLOCK;
       let out = '';
       for (const seq of seqs) {
-        out += encode({ jsonrpc: '2.0', method: 'extension/provider/stream/chunk', params: { streamId: params.streamId, seq, chunk } });
+        out += encode({
+          jsonrpc: '2.0',
+          method: 'extension/provider/stream/chunk',
+          params: { streamId: params.streamId, seq, chunk },
+        });
       }
       if (!process.stdout.write(out)) return void process.stdout.once('drain', more);
     }
-    send({ jsonrpc: '2.0', method: 'extension/provider/stream/end', params: { streamId: params.streamId, lastSeq: total } });
+    send({
+      jsonrpc: '2.0',
+      method: 'extension/provider/stream/end',
+      params: { streamId: params.streamId, lastSeq: total },
+    });
   };
   more();
 }
@@ -193,7 +201,11 @@ function onMessage(msg) {
     case 'extension/intercept':
       return intercept(msg.id, msg.params);
     case 'extension/initialize':
-      send({ jsonrpc: '2.0', id: msg.id, result: { name: 'bench', version: '1.0.0', protocolVersion: '1', stateSchemaVersion: 0 } });
+      send({
+        jsonrpc: '2.0',
+        id: msg.id,
+        result: { name: 'bench', version: '1.0.0', protocolVersion: '1', stateSchemaVersion: 0 },
+      });
       if (noRead) stopReading();
       return;
     case 'extension/provider/stream/open':
@@ -203,7 +215,8 @@ function onMessage(msg) {
     case 'extension/shutdown':
       return send({ jsonrpc: '2.0', id: msg.id, result: { accepted: true } });
     default:
-      if (msg.id !== undefined) send({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'method not found' } });
+      if (msg.id !== undefined)
+        send({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'method not found' } });
   }
 }
 

@@ -63,7 +63,10 @@ export function parseArgs(argv, { flags = [], multi = [], booleans = [] }) {
 export function prepareReasonixHome(home, workspace) {
   const script = join(repoRoot, 'scripts', 'prepare-home.mjs');
   if (!existsSync(script)) die(`cannot prepare REASONIX_HOME: ${script} is missing`);
-  const r = spawnSync(process.execPath, [script, home, '--workspace', workspace], { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
+  const r = spawnSync(process.execPath, [script, home, '--workspace', workspace], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   if (r.status !== 0) die(`cannot prepare REASONIX_HOME: scripts/prepare-home.mjs exited ${r.status ?? r.signal}`);
 }
 

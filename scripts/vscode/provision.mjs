@@ -14,7 +14,14 @@ import { fileURLToPath } from 'node:url';
 
 export const CODE_SERVER_VERSION = '4.139.1';
 export const NODE_MAJOR = '24';
-export const DEBIAN_PACKAGES = ['libkrb5-dev', 'pkg-config', 'libx11-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'chromium'];
+export const DEBIAN_PACKAGES = [
+  'libkrb5-dev',
+  'pkg-config',
+  'libx11-dev',
+  'libxkbfile-dev',
+  'libsecret-1-dev',
+  'chromium',
+];
 const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -31,14 +38,23 @@ function log(msg) {
 function run(what, cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], ...opts });
   if (r.error) throw new ProvisionError(`${what}: ${r.error.message}`);
-  if (r.status !== 0) throw new ProvisionError(`${what}: \`${[cmd, ...args].join(' ')}\` exited ${r.status ?? r.signal}`);
+  if (r.status !== 0)
+    throw new ProvisionError(`${what}: \`${[cmd, ...args].join(' ')}\` exited ${r.status ?? r.signal}`);
 }
 
 function missingDebianPackages() {
-  const r = spawnSync('dpkg-query', ['-W', '-f=${Package} ${db:Status-Status}\n', ...DEBIAN_PACKAGES], { encoding: 'utf8' });
-  if (r.error) throw new ProvisionError(`cannot query Debian packages (dpkg-query: ${r.error.message}); this provisioning needs a Debian-like system`);
+  const r = spawnSync('dpkg-query', ['-W', '-f=${Package} ${db:Status-Status}\n', ...DEBIAN_PACKAGES], {
+    encoding: 'utf8',
+  });
+  if (r.error)
+    throw new ProvisionError(
+      `cannot query Debian packages (dpkg-query: ${r.error.message}); this provisioning needs a Debian-like system`,
+    );
   const installed = new Set(
-    r.stdout.split('\n').filter((l) => l.endsWith(' installed')).map((l) => l.split(' ')[0]),
+    r.stdout
+      .split('\n')
+      .filter((l) => l.endsWith(' installed'))
+      .map((l) => l.split(' ')[0]),
   );
   return DEBIAN_PACKAGES.filter((p) => !installed.has(p));
 }
@@ -54,7 +70,9 @@ export function ensureDebianPackages() {
   log(`installing Debian packages: ${missing.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   run('apt-get update', 'apt-get', ['update'], { env });
-  run(`apt-get install ${missing.join(' ')}`, 'apt-get', ['install', '-y', '--no-install-recommends', ...missing], { env });
+  run(`apt-get install ${missing.join(' ')}`, 'apt-get', ['install', '-y', '--no-install-recommends', ...missing], {
+    env,
+  });
   const still = missingDebianPackages();
   if (still.length) throw new ProvisionError(`Debian packages still missing after apt-get: ${still.join(', ')}`);
 }
@@ -75,10 +93,15 @@ function ensureNpmInstall(name, spec, env) {
   log(`installing ${spec} into ${dir} (first run only)`);
   const started = Date.now();
   try {
-    run(`npm install ${spec}`, 'npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--foreground-scripts', spec], {
-      cwd: tmp,
-      env,
-    });
+    run(
+      `npm install ${spec}`,
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--no-package-lock', '--foreground-scripts', spec],
+      {
+        cwd: tmp,
+        env,
+      },
+    );
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     throw e;
@@ -92,7 +115,9 @@ function ensureNpmInstall(name, spec, env) {
 
 function nodePackageName() {
   if (process.platform !== 'linux' || !['x64', 'arm64'].includes(process.arch)) {
-    throw new ProvisionError(`Node ${NODE_MAJOR} for code-server: unsupported platform ${process.platform}-${process.arch} (need linux-x64 or linux-arm64)`);
+    throw new ProvisionError(
+      `Node ${NODE_MAJOR} for code-server: unsupported platform ${process.platform}-${process.arch} (need linux-x64 or linux-arm64)`,
+    );
   }
   return `node-linux-${process.arch}`;
 }
@@ -104,7 +129,9 @@ export function ensureNode24() {
   const bin = join(home, 'bin', 'node');
   const r = spawnSync(bin, ['--version'], { encoding: 'utf8' });
   if (r.status !== 0 || !r.stdout.startsWith(`v${NODE_MAJOR}.`)) {
-    throw new ProvisionError(`Node ${NODE_MAJOR} at ${bin} does not run (${r.error?.message ?? r.stderr.trim() ?? r.stdout.trim()}); delete ${dir} and retry`);
+    throw new ProvisionError(
+      `Node ${NODE_MAJOR} at ${bin} does not run (${r.error?.message ?? r.stderr.trim() ?? r.stdout.trim()}); delete ${dir} and retry`,
+    );
   }
   return { bin, home, version: r.stdout.trim() };
 }
@@ -123,13 +150,15 @@ export function ensureCodeServer(node) {
   };
   const dir = ensureNpmInstall(`code-server-${CODE_SERVER_VERSION}`, `code-server@${CODE_SERVER_VERSION}`, env);
   const entry = join(dir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
-  if (!existsSync(entry)) throw new ProvisionError(`code-server entry point missing at ${entry}; delete ${dir} and retry`);
+  if (!existsSync(entry))
+    throw new ProvisionError(`code-server entry point missing at ${entry}; delete ${dir} and retry`);
   return { entry, dir, version: CODE_SERVER_VERSION };
 }
 
 export function findChromium() {
   const found = CHROMIUM_CANDIDATES.find((p) => existsSync(p));
-  if (!found) throw new ProvisionError(`Chromium not found at ${CHROMIUM_CANDIDATES.join(' or ')} (Debian package "chromium")`);
+  if (!found)
+    throw new ProvisionError(`Chromium not found at ${CHROMIUM_CANDIDATES.join(' or ')} (Debian package "chromium")`);
   return found;
 }
 

@@ -11,9 +11,17 @@ export class UsageError extends Error {
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
-export function parse(argv: string[], options: Options): { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
+export function parse(
+  argv: string[],
+  options: Options,
+): { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
   try {
-    const { values, positionals } = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
     return { values: values as Record<string, string | boolean | string[] | undefined>, positionals };
   } catch (err) {
     throw new UsageError((err as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
@@ -23,7 +31,8 @@ export function parse(argv: string[], options: Options): { values: Record<string
 export function intOption(value: unknown, name: string, min = 0): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n < min)
+    throw new UsageError(`--${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
   return n;
 }
 

@@ -60,10 +60,20 @@ function collectingLogger(violations: CheckViolation[], stage: () => CheckViolat
   };
 }
 
-export async function runCheck(pluginDir: string, opts: { workspace: string; handshakeMs?: number }): Promise<CheckReport> {
+export async function runCheck(
+  pluginDir: string,
+  opts: { workspace: string; handshakeMs?: number },
+): Promise<CheckReport> {
   const report: CheckReport = {
-    ok: false, plugin: null, stage: 'manifest', reason: null, message: '', initialize: null,
-    timings: { readyMs: null, shutdownMs: null }, violations: [], stderrTail: '',
+    ok: false,
+    plugin: null,
+    stage: 'manifest',
+    reason: null,
+    message: '',
+    initialize: null,
+    timings: { readyMs: null, shutdownMs: null },
+    violations: [],
+    stderrTail: '',
   };
   let spec;
   try {
@@ -81,7 +91,10 @@ export async function runCheck(pluginDir: string, opts: { workspace: string; han
     plugin: spec,
     session: { sessionId: 'reasonix-host-check', workspaceRoot: opts.workspace, generation: 1 },
     uiHost: 'desktop', // exactly what the extension sends
-    timeouts: { barrierProbeMs: BARRIER_PROBE_MS, ...(opts.handshakeMs !== undefined ? { handshakeMs: opts.handshakeMs } : {}) },
+    timeouts: {
+      barrierProbeMs: BARRIER_PROBE_MS,
+      ...(opts.handshakeMs !== undefined ? { handshakeMs: opts.handshakeMs } : {}),
+    },
     logger: collectingLogger(report.violations, () => phase),
   });
   const started = performance.now();
@@ -130,7 +143,11 @@ export async function runCheck(pluginDir: string, opts: { workspace: string; han
   } else if (stop && !stop.exitedWithinGrace) {
     // The engine's own warning about the kill is this same finding.
     report.violations = report.violations.filter((v) => !/did not exit within/.test(v.message));
-    report.violations.push({ reason: 'shutdown_timeout', stage: 'shutdown', message: `answered extension/shutdown but did not exit within ${DEFAULT_TIMEOUTS.exitGraceMs} ms of its stdin closing; its process group was killed` });
+    report.violations.push({
+      reason: 'shutdown_timeout',
+      stage: 'shutdown',
+      message: `answered extension/shutdown but did not exit within ${DEFAULT_TIMEOUTS.exitGraceMs} ms of its stdin closing; its process group was killed`,
+    });
   }
   if (report.violations.length) {
     const first = report.violations[0];
@@ -156,7 +173,10 @@ export async function checkCommand(argv: string[]): Promise<number> {
   }
   if (positionals.length !== 1) throw new UsageError('check takes exactly one plugin folder');
   const handshakeMs = intOption(values['handshake-timeout'], 'handshake-timeout', 1);
-  const report = await runCheck(positionals[0], { workspace: resolve(String(values.workspace ?? process.cwd())), handshakeMs });
+  const report = await runCheck(positionals[0], {
+    workspace: resolve(String(values.workspace ?? process.cwd())),
+    handshakeMs,
+  });
   const out = makeOut(values.json === true);
   if (out.json) out.object(report);
   else {
@@ -166,10 +186,19 @@ export async function checkCommand(argv: string[]): Promise<number> {
     if (report.initialize) {
       const i = report.initialize;
       const list = (xs: string[]) => xs.map(term).join(', ');
-      out.line(`  initialize: ${term(i.name)} ${term(i.version)}, protocol ${term(i.protocolVersion)}, subscriptions [${list(i.subscriptions ?? [])}], actions [${list((i.uiActions ?? []).map((a) => a.actionId))}], providers [${list((i.providers ?? []).map((p) => p.ref))}]`);
+      out.line(
+        `  initialize: ${term(i.name)} ${term(i.version)}, protocol ${term(i.protocolVersion)}, subscriptions [${list(i.subscriptions ?? [])}], actions [${list((i.uiActions ?? []).map((a) => a.actionId))}], providers [${list((i.providers ?? []).map((p) => p.ref))}]`,
+      );
     }
     for (const v of report.violations) out.line(`  violation (${v.reason}, ${v.stage}): ${term(v.message)}`);
-    if (!report.ok && report.stderrTail) out.line(`  stderr (last lines, redacted):\n${report.stderrTail.split('\n').slice(-10).map((l) => '    ' + term(l)).join('\n')}`);
+    if (!report.ok && report.stderrTail)
+      out.line(
+        `  stderr (last lines, redacted):\n${report.stderrTail
+          .split('\n')
+          .slice(-10)
+          .map((l) => '    ' + term(l))
+          .join('\n')}`,
+      );
   }
   return report.ok ? 0 : 1;
 }

@@ -20,11 +20,23 @@ export function stderrLogger(verbose: boolean): Logger {
   // Engine logs carry sidecar text (stderr lines at --verbose): one escaped line per message.
   const write = (level: string) => (m: string) => process.stderr.write(`[${level}] ${term(m)}\n`);
   const noop = () => {};
-  return { trace: noop, debug: verbose ? write('debug') : noop, info: verbose ? write('info') : noop, warn: write('warn'), error: write('error') };
+  return {
+    trace: noop,
+    debug: verbose ? write('debug') : noop,
+    info: verbose ? write('info') : noop,
+    warn: write('warn'),
+    error: write('error'),
+  };
 }
 
 /** `home` runs the plugins installed there; without it the folders are linked into an empty home. */
-export function openHeadlessSession(opts: { pluginDirs: string[]; workspace: string; frontEnd: UiFrontEnd; logger: Logger; home?: string }): HeadlessSession {
+export function openHeadlessSession(opts: {
+  pluginDirs: string[];
+  workspace: string;
+  frontEnd: UiFrontEnd;
+  logger: Logger;
+  home?: string;
+}): HeadlessSession {
   const home = opts.home ?? mkdtempSync(join(tmpdir(), 'reasonix-host-home-'));
   const linked = opts.pluginDirs.map((d) => resolve(d));
   const store = new SurfaceStore();

@@ -3,7 +3,16 @@
 // the contributed agent plugin does; with --headless it starts the plugins for this one event.
 import { resolve } from 'node:path';
 import { resolveReasonixHome } from '../host/plugins';
-import { AGENT_HOOK_EVENTS, answerHookEvent, budgetFor, hooksDir, MAX_REQUEST_BYTES, parseHookInput, resolveEvent, runBridge } from '../host/hooks';
+import {
+  AGENT_HOOK_EVENTS,
+  answerHookEvent,
+  budgetFor,
+  hooksDir,
+  MAX_REQUEST_BYTES,
+  parseHookInput,
+  resolveEvent,
+  runBridge,
+} from '../host/hooks';
 import { parse } from './args';
 import { openHeadlessSession, stderrLogger } from './headless';
 
@@ -48,7 +57,11 @@ export async function hookCommand(argv: string[]): Promise<number> {
   let values: Record<string, string | boolean | string[] | undefined>;
   let positionals: string[];
   try {
-    ({ values, positionals } = parse(argv, { plugin: { type: 'string', multiple: true }, headless: { type: 'boolean' }, verbose: { type: 'boolean' } }));
+    ({ values, positionals } = parse(argv, {
+      plugin: { type: 'string', multiple: true },
+      headless: { type: 'boolean' },
+      verbose: { type: 'boolean' },
+    }));
   } catch (err) {
     note(`${(err as Error).message} (see --help)`);
     return 1;

@@ -29,7 +29,12 @@ function session(plugins: string[], workspace: unknown, verbose: boolean) {
 }
 
 export async function modelsCommand(argv: string[]): Promise<number> {
-  const { values } = parse(argv, { plugin: { type: 'string', multiple: true }, workspace: { type: 'string' }, json: { type: 'boolean' }, verbose: { type: 'boolean' } });
+  const { values } = parse(argv, {
+    plugin: { type: 'string', multiple: true },
+    workspace: { type: 'string' },
+    json: { type: 'boolean' },
+    verbose: { type: 'boolean' },
+  });
   if (values.help) {
     console.log(MODELS_HELP);
     return 0;
@@ -52,12 +57,20 @@ export async function modelsCommand(argv: string[]): Promise<number> {
 }
 
 export async function streamCommand(argv: string[]): Promise<number> {
-  const { values } = parse(argv, { plugin: { type: 'string' }, model: { type: 'string' }, prompt: { type: 'string' }, workspace: { type: 'string' }, json: { type: 'boolean' }, verbose: { type: 'boolean' } });
+  const { values } = parse(argv, {
+    plugin: { type: 'string' },
+    model: { type: 'string' },
+    prompt: { type: 'string' },
+    workspace: { type: 'string' },
+    json: { type: 'boolean' },
+    verbose: { type: 'boolean' },
+  });
   if (values.help) {
     console.log(STREAM_HELP);
     return 0;
   }
-  if (!values.plugin || !values.model || values.prompt === undefined) throw new UsageError('stream needs --plugin DIR, --model REF and --prompt TEXT');
+  if (!values.plugin || !values.model || values.prompt === undefined)
+    throw new UsageError('stream needs --plugin DIR, --model REF and --prompt TEXT');
   await loadPlugins([String(values.plugin)]);
   const out = makeOut(values.json === true);
   const s = session([String(values.plugin)], values.workspace, values.verbose === true);
@@ -68,7 +81,11 @@ export async function streamCommand(argv: string[]): Promise<number> {
     await s.engine.start();
     let stream;
     try {
-      stream = await s.engine.openStream(String(values.model), { messages: [{ role: 'user', content: String(values.prompt) }], tools: [], maxTokens: 1024 }, { signal: abort.signal });
+      stream = await s.engine.openStream(
+        String(values.model),
+        { messages: [{ role: 'user', content: String(values.prompt) }], tools: [], maxTokens: 1024 },
+        { signal: abort.signal },
+      );
     } catch (err) {
       // A ref no plugin declared is refused before anything is sent: the same end shape, failed.
       if (!(err instanceof UnknownModelError)) throw err;

@@ -35,10 +35,14 @@ function describe(surface: Surface): string {
   // Every sidecar string goes through term(): one span, never a control sequence or a new line.
   const where = `/${term(surface.pluginId)} ${surface.kind} ${term(surface.surfaceId)}`;
   switch (surface.kind) {
-    case 'status': return `${where}: ${term(surface.payload.label)}${surface.payload.detail ? ` — ${term(surface.payload.detail)}` : ''}${surface.payload.progress !== undefined ? ` (${Math.round(surface.payload.progress * 100)}%)` : ''}`;
-    case 'card': return `${where}: ${term(surface.payload.title ?? '')}${surface.payload.text ? ` — ${term(surface.payload.text)}` : ''}${surface.payload.markdown ? `\n${termBlock(surface.payload.markdown, '    ')}` : ''}${(surface.payload.fields ?? []).map((f) => `\n    ${term(f.key)}: ${term(typeof f.value === 'string' ? f.value : JSON.stringify(f.value))}`).join('')}`;
-    case 'form': return `${where}: ${term(surface.payload.title ?? '')} [${surface.payload.fields.map((f) => `${term(f.key)}:${f.kind}`).join(', ')}]`;
-    case 'notification': return `${where}: ${term(surface.payload.title)}${surface.payload.body ? ` — ${term(surface.payload.body)}` : ''}`;
+    case 'status':
+      return `${where}: ${term(surface.payload.label)}${surface.payload.detail ? ` — ${term(surface.payload.detail)}` : ''}${surface.payload.progress !== undefined ? ` (${Math.round(surface.payload.progress * 100)}%)` : ''}`;
+    case 'card':
+      return `${where}: ${term(surface.payload.title ?? '')}${surface.payload.text ? ` — ${term(surface.payload.text)}` : ''}${surface.payload.markdown ? `\n${termBlock(surface.payload.markdown, '    ')}` : ''}${(surface.payload.fields ?? []).map((f) => `\n    ${term(f.key)}: ${term(typeof f.value === 'string' ? f.value : JSON.stringify(f.value))}`).join('')}`;
+    case 'form':
+      return `${where}: ${term(surface.payload.title ?? '')} [${surface.payload.fields.map((f) => `${term(f.key)}:${f.kind}`).join(', ')}]`;
+    case 'notification':
+      return `${where}: ${term(surface.payload.title)}${surface.payload.body ? ` — ${term(surface.payload.body)}` : ''}`;
   }
 }
 
@@ -53,7 +57,8 @@ export function answerFrom(answers: Record<string, unknown> | undefined, req: Pr
   const values: Record<string, boolean | string | string[]> = {};
   for (const key of keys) {
     const v = key in answers || keys.length !== 1 ? answers[key] : answers.value;
-    if (typeof v === 'boolean' || typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string'))) values[key] = v as boolean | string | string[];
+    if (typeof v === 'boolean' || typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string')))
+      values[key] = v as boolean | string | string[];
   }
   return Object.keys(values).length ? { cancelled: false, values } : { cancelled: true };
 }
@@ -110,17 +115,41 @@ export async function runCommand(argv: string[]): Promise<number> {
     workspace,
     logger: stderrLogger(values.verbose === true),
     frontEnd: {
-      notify: (n) => say({ type: 'notification', pluginId: n.pluginId, surfaceId: n.surfaceId, payload: n.payload }, `notification ${describe(n)}`),
+      notify: (n) =>
+        say(
+          { type: 'notification', pluginId: n.pluginId, surfaceId: n.surfaceId, payload: n.payload },
+          `notification ${describe(n)}`,
+        ),
       prompt: async (req) => {
         const answer = answerFrom(answers, req);
-        say({ type: 'prompt', pluginId: req.pluginId, surfaceId: req.surfaceId, kind: req.kind, payload: req.payload, answer }, `prompt /${term(req.pluginId)} ${req.kind} ${term(req.payload.message ?? req.payload.title ?? '')} → ${JSON.stringify(answer)}`);
+        say(
+          {
+            type: 'prompt',
+            pluginId: req.pluginId,
+            surfaceId: req.surfaceId,
+            kind: req.kind,
+            payload: req.payload,
+            answer,
+          },
+          `prompt /${term(req.pluginId)} ${req.kind} ${term(req.payload.message ?? req.payload.title ?? '')} → ${JSON.stringify(answer)}`,
+        );
         return answer;
       },
     },
   });
   session.store.onDidChange((change) => {
     if (change.type === 'upsert' && change.surface.kind !== 'notification') {
-      say({ type: 'surface', pluginId: change.surface.pluginId, surfaceId: change.surface.surfaceId, kind: change.surface.kind, payload: change.surface.payload, stale: change.surface.stale }, `surface ${describe(change.surface)}`);
+      say(
+        {
+          type: 'surface',
+          pluginId: change.surface.pluginId,
+          surfaceId: change.surface.surfaceId,
+          kind: change.surface.kind,
+          payload: change.surface.payload,
+          stale: change.surface.stale,
+        },
+        `surface ${describe(change.surface)}`,
+      );
     }
   });
 
@@ -149,7 +178,11 @@ export async function runCommand(argv: string[]): Promise<number> {
     if (stopping) {
       for (const p of session.engine.plugins()) if (p.pid) pids.add(p.pid);
       for (const pid of pids) killGroup(pid);
-      emit(out, { type: 'killed', why: `second ${signal}`, pids: [...pids] }, `killed ${pids.size} extension process group(s) (second ${signal})`);
+      emit(
+        out,
+        { type: 'killed', why: `second ${signal}`, pids: [...pids] },
+        `killed ${pids.size} extension process group(s) (second ${signal})`,
+      );
       process.exit(128 + (SIGNAL_NUMBERS[signal] ?? 1));
     }
     interrupted = true;
@@ -161,7 +194,10 @@ export async function runCommand(argv: string[]): Promise<number> {
     root: workspace,
     send: (paths) => {
       const n = session.engine.notifyResourcesChanged(paths);
-      say({ type: 'resources', paths: paths.length, sidecars: n }, `forwarded ${paths.length} changed path(s) to ${n} sidecar(s)`);
+      say(
+        { type: 'resources', paths: paths.length, sidecars: n },
+        `forwarded ${paths.length} changed path(s) to ${n} sidecar(s)`,
+      );
     },
   });
   let watcher: ReturnType<typeof watch> | undefined;
@@ -182,7 +218,17 @@ export async function runCommand(argv: string[]): Promise<number> {
     return interrupted ? 0 : 1; // a start cut short by Ctrl+C did not fail
   }
   for (const p of session.engine.plugins()) {
-    say({ type: 'plugin', pluginId: p.pluginId, state: p.state, pid: p.pid ?? null, actions: p.actions.map((a) => a.actionId), failure: p.lastFailure ?? null }, `plugin ${term(p.pluginId)}: ${p.state}${p.pid ? ` (pid ${p.pid})` : ''}${p.lastFailure ? ` — ${term(p.lastFailure.message)}` : ''}`);
+    say(
+      {
+        type: 'plugin',
+        pluginId: p.pluginId,
+        state: p.state,
+        pid: p.pid ?? null,
+        actions: p.actions.map((a) => a.actionId),
+        failure: p.lastFailure ?? null,
+      },
+      `plugin ${term(p.pluginId)}: ${p.state}${p.pid ? ` (pid ${p.pid})` : ''}${p.lastFailure ? ` — ${term(p.lastFailure.message)}` : ''}`,
+    );
   }
   let crashed = false;
   session.engine.onCrash((info) => {
@@ -196,10 +242,16 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (action && !stopping) {
     try {
       const r = await session.engine.invokeAction(action[1], action[2], actionArgs);
-      say({ type: 'action', name: values.action, ...r }, `action ${term(values.action)}: ${r.accepted ? 'accepted' : 'rejected'}${r.message ? ` — ${term(r.message)}` : ''}`);
+      say(
+        { type: 'action', name: values.action, ...r },
+        `action ${term(values.action)}: ${r.accepted ? 'accepted' : 'rejected'}${r.message ? ` — ${term(r.message)}` : ''}`,
+      );
       if (!r.accepted) status = 1;
     } catch (err) {
-      say({ type: 'action', name: values.action, accepted: false, error: (err as Error).message }, `action ${term(values.action)} failed: ${term((err as Error).message)}`);
+      say(
+        { type: 'action', name: values.action, accepted: false, error: (err as Error).message },
+        `action ${term(values.action)} failed: ${term((err as Error).message)}`,
+      );
       status = 1;
     }
   }

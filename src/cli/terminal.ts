@@ -30,7 +30,10 @@ export function termKeepLines(text: string): string {
 
 /** Several lines of sidecar text (a card's markdown), each escaped, continuation lines indented. */
 export function termBlock(text: string, indent: string): string {
-  return text.split('\n').map((l) => indent + term(l)).join('\n');
+  return text
+    .split('\n')
+    .map((l) => indent + term(l))
+    .join('\n');
 }
 
 /** JSON for a JSON line: JSON.stringify escapes C0 but leaves DEL, C1 and U+2028/9 raw. */

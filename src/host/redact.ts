@@ -62,14 +62,22 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
   vendor('google-api-key', /\bAIza[0-9A-Za-z_-]{35}/g),
   vendor('jwt', /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g),
   // Credentials embedded in URLs: scheme://user:secret@host
-  { name: 'url-credentials', re: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)([^\s@/]+)@/gi, replace: (_m, pre) => `${pre}${REDACTED}@` },
+  {
+    name: 'url-credentials',
+    re: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)([^\s@/]+)@/gi,
+    replace: (_m, pre) => `${pre}${REDACTED}@`,
+  },
   // Authorization headers and bare bearer tokens.
   {
     name: 'authorization-header',
     re: /\b(authorization["']?\s*[:=]\s*["']?)(?:(bearer|basic|token|digest)\s+)?([^\s"',;]+)/gi,
     replace: (_m, pre, scheme) => `${pre}${scheme ? `${scheme} ` : ''}${REDACTED}`,
   },
-  { name: 'bearer', re: /\b(bearer)\s+(?!\[REDACTED\])[A-Za-z0-9\-._~+/]{8,}=*/gi, replace: (_m, word) => `${word} ${REDACTED}` },
+  {
+    name: 'bearer',
+    re: /\b(bearer)\s+(?!\[REDACTED\])[A-Za-z0-9\-._~+/]{8,}=*/gi,
+    replace: (_m, word) => `${word} ${REDACTED}`,
+  },
   // Cookie headers: the whole value (every pair, attributes included) to the end of the line.
   {
     name: 'cookie-header',
@@ -79,13 +87,19 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
   // Environment pairs whose name ends in a secret word: DB_PASS=x, SMTP_PASSWORD=x, APP_SECRET=x.
   {
     name: 'env-secret-pair',
-    re: new RegExp(`\\b([A-Za-z0-9]+(?:_[A-Za-z0-9]+)*_(?:PASS|PASSWORD|PASSWD|PWD|SECRET|TOKEN|KEY))(\\s*=\\s*)(${VALUE})`, 'gi'),
+    re: new RegExp(
+      `\\b([A-Za-z0-9]+(?:_[A-Za-z0-9]+)*_(?:PASS|PASSWORD|PASSWD|PWD|SECRET|TOKEN|KEY))(\\s*=\\s*)(${VALUE})`,
+      'gi',
+    ),
     replace: (_m, name, sep, value: string) => `${name}${sep}${quoteLike(value)}`,
   },
   // JSON form: "api_key": "value"  (also single-quoted keys and non-string values)
   {
     name: 'json-member',
-    re: new RegExp(`(["'])(${NAME})\\1(\\s*:\\s*)(\\[REDACTED\\]|"(?:[^"\\\\\\n]|\\\\.)*"|'[^'\\n]*'|[^\\s,}\\]]+)`, 'gi'),
+    re: new RegExp(
+      `(["'])(${NAME})\\1(\\s*:\\s*)(\\[REDACTED\\]|"(?:[^"\\\\\\n]|\\\\.)*"|'[^'\\n]*'|[^\\s,}\\]]+)`,
+      'gi',
+    ),
     replace: (_m, q, name, sep, value: string) => `${q}${name}${q}${sep}${quoteLike(value)}`,
   },
   // Command-line form: --password x, --api-key=x, -token x
@@ -126,7 +140,8 @@ function quoteLike(value: string): string {
 
 // Cheap pre-check: text without any of these fragments cannot match a rule, so the common case
 // (plain log lines) skips every regex.
-const TRIGGER = /key|token|secret|pass|pwd|auth|bearer|cookie|credential|sk-|[rsp]k_|gh[pousr]_|github_pat|glpat-|npm_|hf_|SG\.|dapi|xox|AKIA|ASIA|AIza|eyJ|PRIVATE|:\/\/[^\s]*@/i;
+const TRIGGER =
+  /key|token|secret|pass|pwd|auth|bearer|cookie|credential|sk-|[rsp]k_|gh[pousr]_|github_pat|glpat-|npm_|hf_|SG\.|dapi|xox|AKIA|ASIA|AIza|eyJ|PRIVATE|:\/\/[^\s]*@/i;
 
 /** Replaces credentials in `text` with `[REDACTED]`. */
 export function redact(text: string): string {

@@ -86,7 +86,4 @@ export function surfaceKey(s: { sessionKey: string; pluginId: string; surfaceId:
 }
 
 /** What a surface store reports to its front ends. */
-export type SurfaceChange =
-  | { type: 'upsert'; surface: Surface }
-  | { type: 'remove'; key: string }
-  | { type: 'reset' };
+export type SurfaceChange = { type: 'upsert'; surface: Surface } | { type: 'remove'; key: string } | { type: 'reset' };

@@ -22,16 +22,26 @@ export function describeAjvError(err: ErrorObject | undefined): string {
   const at = err.instancePath || '/';
   const p = err.params as Record<string, unknown>;
   switch (err.keyword) {
-    case 'required': return `${at}: missing required member '${String(p.missingProperty)}'`;
-    case 'additionalProperties': return `${at}: unknown member '${String(p.additionalProperty)}'`;
-    case 'type': return `${at}: must be ${String(p.type)}`;
-    case 'enum': return `${at}: must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'minLength': return `${at}: must not be empty`;
-    case 'minimum': return `${at}: must be >= ${String(p.limit)}`;
-    case 'maximum': return `${at}: must be <= ${String(p.limit)}`;
-    case 'pattern': return `${at}: must match ${String(p.pattern)}`;
-    case 'const': return `${at}: must be ${JSON.stringify(p.allowedValue)}`;
-    default: return `${at}: fails '${err.keyword}' ${JSON.stringify(p)}`;
+    case 'required':
+      return `${at}: missing required member '${String(p.missingProperty)}'`;
+    case 'additionalProperties':
+      return `${at}: unknown member '${String(p.additionalProperty)}'`;
+    case 'type':
+      return `${at}: must be ${String(p.type)}`;
+    case 'enum':
+      return `${at}: must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'minLength':
+      return `${at}: must not be empty`;
+    case 'minimum':
+      return `${at}: must be >= ${String(p.limit)}`;
+    case 'maximum':
+      return `${at}: must be <= ${String(p.limit)}`;
+    case 'pattern':
+      return `${at}: must match ${String(p.pattern)}`;
+    case 'const':
+      return `${at}: must be ${JSON.stringify(p.allowedValue)}`;
+    default:
+      return `${at}: fails '${err.keyword}' ${JSON.stringify(p)}`;
   }
 }
 

@@ -38,11 +38,15 @@ interface ActionItem extends vscode.QuickPickItem {
 function findSession(sessions: SessionManager, plugin: string, folder?: string): FolderSession | undefined {
   const all = sessions.sessions();
   if (folder) {
-    return all.find((s) => s.folder.name === folder || s.key === folder || path.resolve(s.folder.uri.fsPath) === path.resolve(folder));
+    return all.find(
+      (s) => s.folder.name === folder || s.key === folder || path.resolve(s.folder.uri.fsPath) === path.resolve(folder),
+    );
   }
   const active = vscode.window.activeTextEditor?.document.uri;
   const activeFolder = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
-  const inActive = all.find((s) => s.key === activeFolder?.uri.toString() && s.engine.plugins().some((p) => p.pluginId === plugin));
+  const inActive = all.find(
+    (s) => s.key === activeFolder?.uri.toString() && s.engine.plugins().some((p) => p.pluginId === plugin),
+  );
   return inActive ?? all.find((s) => s.engine.plugins().some((p) => p.pluginId === plugin)) ?? all[0];
 }
 
@@ -51,9 +55,10 @@ export async function runAction(sessions: SessionManager, a: RunActionArgs): Pro
   const name = `/${a.plugin}:${a.action}`;
   const session = findSession(sessions, a.plugin, a.folder);
   if (!session) {
-    const msg = sessions.sessions().length === 0
-      ? `Cannot run ${name}: no Reasonix session is running (open a trusted folder first).`
-      : `Cannot run ${name}: no workspace folder matches "${a.folder}".`;
+    const msg =
+      sessions.sessions().length === 0
+        ? `Cannot run ${name}: no Reasonix session is running (open a trusted folder first).`
+        : `Cannot run ${name}: no workspace folder matches "${a.folder}".`;
     void vscode.window.showWarningMessage(msg);
     return { ran: false, accepted: false, message: msg };
   }
@@ -64,8 +69,14 @@ export async function runAction(sessions: SessionManager, a: RunActionArgs): Pro
     return { ran: false, accepted: false, message: msg };
   }
   if (plugin.state !== 'running') {
-    const why = plugin.lastFailure ? ` (${plugin.lastFailure.stage}: ${plugin.lastFailure.message})` : plugin.detail ? ` (${plugin.detail})` : '';
-    const msg = redact(`Cannot run ${name}: extension "${a.plugin}" is ${plugin.state}${why}. Start it, then try again.`);
+    const why = plugin.lastFailure
+      ? ` (${plugin.lastFailure.stage}: ${plugin.lastFailure.message})`
+      : plugin.detail
+        ? ` (${plugin.detail})`
+        : '';
+    const msg = redact(
+      `Cannot run ${name}: extension "${a.plugin}" is ${plugin.state}${why}. Start it, then try again.`,
+    );
     void vscode.window.showWarningMessage(msg, 'Start Extension', 'Show Logs').then((c) => {
       if (c === 'Start Extension') void sessions.startPlugin(session.key, a.plugin);
       else if (c === 'Show Logs') void vscode.commands.executeCommand('reasonix.showLogs');
@@ -79,13 +90,17 @@ export async function runAction(sessions: SessionManager, a: RunActionArgs): Pro
   }
   try {
     const result = await session.engine.invokeAction(a.plugin, a.action, a.args);
-    const text = result.message ? `${name}: ${result.message}` : `${name} ${result.accepted ? 'done' : 'was not accepted'}.`;
+    const text = result.message
+      ? `${name}: ${result.message}`
+      : `${name} ${result.accepted ? 'done' : 'was not accepted'}.`;
     if (result.accepted) void vscode.window.showInformationMessage(text);
     else void vscode.window.showWarningMessage(text);
     return { ran: true, ...result };
   } catch (err) {
     const msg = redact(`${name} failed: ${(err as Error).message}`);
-    void vscode.window.showErrorMessage(msg, 'Show Logs').then((c) => c && vscode.commands.executeCommand('reasonix.showLogs'));
+    void vscode.window
+      .showErrorMessage(msg, 'Show Logs')
+      .then((c) => c && vscode.commands.executeCommand('reasonix.showLogs'));
     return { ran: true, accepted: false, message: msg };
   }
 }
@@ -112,13 +127,20 @@ export function actionItems(session: FolderSession): ActionItem[] {
 export async function pickAndRunAction(sessions: SessionManager): Promise<RunOutcome | undefined> {
   const all = sessions.sessions();
   if (all.length === 0) {
-    void vscode.window.showInformationMessage('No Reasonix session is running: open a trusted folder with Reasonix extensions installed.');
+    void vscode.window.showInformationMessage(
+      'No Reasonix session is running: open a trusted folder with Reasonix extensions installed.',
+    );
     return undefined;
   }
   let session = all[0];
   if (all.length > 1) {
     const picked = await vscode.window.showQuickPick(
-      all.map((s) => ({ label: s.folder.name, description: s.folder.uri.fsPath, detail: `${actionItems(s).length} action(s)`, s })),
+      all.map((s) => ({
+        label: s.folder.name,
+        description: s.folder.uri.fsPath,
+        detail: `${actionItems(s).length} action(s)`,
+        s,
+      })),
       { title: 'Run Extension Action: choose a folder', placeHolder: 'Workspace folder' },
     );
     if (!picked) return undefined;

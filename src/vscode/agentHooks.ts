@@ -64,7 +64,9 @@ export class AgentHooks implements vscode.Disposable {
       const w = this.window;
       this.window = undefined;
       await w.close();
-      this.log.info('agent hooks: endpoint closed (reasonix.agentHooks.enabled is off or the workspace is not trusted)');
+      this.log.info(
+        'agent hooks: endpoint closed (reasonix.agentHooks.enabled is off or the workspace is not trusted)',
+      );
     }
   }
 
@@ -76,14 +78,17 @@ export class AgentHooks implements vscode.Disposable {
       this.window = await HookWindow.open({
         dir,
         runtime: process.execPath,
-        folders: () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+        folders: () =>
+          (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
         sessions: () => this.sessions.sessions().map((s) => ({ folder: s.folder.uri.fsPath, session: s.engine })),
         onDecision: (r, folder) => this.onDecision(r, folder),
         logger: this.log,
       });
       this.log.info(`agent hooks: answering VS Code's agent hooks on ${this.window.endpoint}`);
     } catch (err) {
-      this.log.error(`agent hooks: could not open the endpoint in ${dir}: ${(err as Error).message}. Agents run without Reasonix rulings; fix the folder and run Reasonix: Reload Runtime.`);
+      this.log.error(
+        `agent hooks: could not open the endpoint in ${dir}: ${(err as Error).message}. Agents run without Reasonix rulings; fix the folder and run Reasonix: Reload Runtime.`,
+      );
     }
   }
 

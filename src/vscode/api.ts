@@ -38,11 +38,19 @@ export interface ReasonixApi {
    * Dispatches any of the 17 hook points in one session, exactly as the engine does. `knownTools`:
    * the caller's tools; a tool.before replacement naming another one fails the call.
    */
-  dispatch(point: string, payload: unknown, opts?: { folder?: string; knownTools?: readonly string[] }): Promise<HookOutcome>;
+  dispatch(
+    point: string,
+    payload: unknown,
+    opts?: { folder?: string; knownTools?: readonly string[] },
+  ): Promise<HookOutcome>;
   /** Models served by extension-hosted providers (`plugin/<id>/<name>/<model>`). */
   listModels(opts?: { folder?: string }): Promise<ModelInfo[]>;
   /** Opens a provider stream: iterate it for chunks, await `outcome` for how it ended. */
-  openStream(providerRef: string, request: unknown, opts?: { folder?: string; model?: string; signal?: AbortSignal }): Promise<StreamHandle>;
+  openStream(
+    providerRef: string,
+    request: unknown,
+    opts?: { folder?: string; model?: string; signal?: AbortSignal },
+  ): Promise<StreamHandle>;
   runAction(args: RunActionArgs): Promise<RunOutcome>;
   surfaces(): Surface[];
   onDidChangeSurfaces(listener: (change: SurfaceChange) => void): Disposable;
@@ -84,8 +92,14 @@ export function createApi(
 ): ReasonixApi {
   const pick = (folder?: string): FolderSession => {
     const all = sessions.sessions();
-    const s = folder === undefined ? all[0] : all.find((x) => x.key === folder || x.folder.name === folder || x.folder.uri.fsPath === folder);
-    if (!s) throw new Error(folder === undefined ? 'no Reasonix session is running' : `no Reasonix session for folder "${folder}"`);
+    const s =
+      folder === undefined
+        ? all[0]
+        : all.find((x) => x.key === folder || x.folder.name === folder || x.folder.uri.fsPath === folder);
+    if (!s)
+      throw new Error(
+        folder === undefined ? 'no Reasonix session is running' : `no Reasonix session for folder "${folder}"`,
+      );
     return s;
   };
   return {
@@ -112,9 +126,11 @@ export function createApi(
         detail: r.detail,
         agentDecisions: agentDecisions?.(r.sessionKey, r.pluginId),
       })),
-    dispatch: (point, payload, opts) => pick(opts?.folder).engine.dispatch(point, payload, { knownTools: opts?.knownTools }),
+    dispatch: (point, payload, opts) =>
+      pick(opts?.folder).engine.dispatch(point, payload, { knownTools: opts?.knownTools }),
     listModels: (opts) => pick(opts?.folder).engine.models(),
-    openStream: (ref, request, opts) => pick(opts?.folder).engine.openStream(ref, request, { model: opts?.model, signal: opts?.signal }),
+    openStream: (ref, request, opts) =>
+      pick(opts?.folder).engine.openStream(ref, request, { model: opts?.model, signal: opts?.signal }),
     runAction: run,
     diagnostics,
     surfaces: () => surfaces.snapshot(),

@@ -27,7 +27,11 @@ function targetOf(arg: unknown): Target | undefined {
   return undefined;
 }
 
-async function pickPlugin(sessions: SessionManager, title: string, filter: (r: Row) => boolean): Promise<Target | undefined> {
+async function pickPlugin(
+  sessions: SessionManager,
+  title: string,
+  filter: (r: Row) => boolean,
+): Promise<Target | undefined> {
   const rows = rowsOf(sessions.sessions()).filter(filter);
   if (rows.length === 0) {
     void vscode.window.showInformationMessage(`${title}: no Reasonix extension in a matching state.`);
@@ -43,42 +47,74 @@ async function pickPlugin(sessions: SessionManager, title: string, filter: (r: R
 
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
   const { sessions } = d;
-  const lifecycle = (
-    title: string,
-    filter: (r: Row) => boolean,
-    run: (t: Target) => Promise<void>,
-  ) => async (arg?: unknown) => {
-    const t = targetOf(arg) ?? (await pickPlugin(sessions, title, filter));
-    if (!t) return;
-    try {
-      await run(t);
-    } catch (err) {
-      if (err instanceof SidecarFailure && err.reported) return; // its failure notification is already up
-      void vscode.window.showErrorMessage(`${title} "${t.pluginId}" failed: ${(err as Error).message}`, 'Show Logs').then((c) => c && d.showLogs());
-    }
-  };
+  const lifecycle =
+    (title: string, filter: (r: Row) => boolean, run: (t: Target) => Promise<void>) => async (arg?: unknown) => {
+      const t = targetOf(arg) ?? (await pickPlugin(sessions, title, filter));
+      if (!t) return;
+      try {
+        await run(t);
+      } catch (err) {
+        if (err instanceof SidecarFailure && err.reported) return; // its failure notification is already up
+        void vscode.window
+          .showErrorMessage(`${title} "${t.pluginId}" failed: ${(err as Error).message}`, 'Show Logs')
+          .then((c) => c && d.showLogs());
+      }
+    };
   return [
     vscode.commands.registerCommand('reasonix.runAction', (arg?: unknown): Promise<RunOutcome | undefined> => {
-      if (arg === undefined || (typeof arg === 'object' && arg !== null && 'kind' in arg)) return pickAndRunAction(sessions);
+      if (arg === undefined || (typeof arg === 'object' && arg !== null && 'kind' in arg))
+        return pickAndRunAction(sessions);
       if (!isRunActionArgs(arg)) {
-        void vscode.window.showErrorMessage('reasonix.runAction expects {"plugin": "<id>", "action": "<action>", "folder"?: "<name>", "args"?: {"k": "v"}}.');
+        void vscode.window.showErrorMessage(
+          'reasonix.runAction expects {"plugin": "<id>", "action": "<action>", "folder"?: "<name>", "args"?: {"k": "v"}}.',
+        );
         return Promise.resolve(undefined);
       }
       return runAction(sessions, arg);
     }),
     vscode.commands.registerCommand('reasonix.reload', () => sessions.reload()),
-    vscode.commands.registerCommand('reasonix.restartExtension', lifecycle('Restart Extension', (r) => r.state !== 'disabled', (t) => sessions.restartPlugin(t.sessionKey, t.pluginId))),
-    vscode.commands.registerCommand('reasonix.stopExtension', lifecycle('Stop Extension', (r) => r.state === 'running' || r.state === 'starting', (t) => sessions.stopPlugin(t.sessionKey, t.pluginId))),
-    vscode.commands.registerCommand('reasonix.startExtension', lifecycle('Start Extension', (r) => ['stopped', 'crashed', 'failed'].includes(r.state), (t) => sessions.startPlugin(t.sessionKey, t.pluginId))),
+    vscode.commands.registerCommand(
+      'reasonix.restartExtension',
+      lifecycle(
+        'Restart Extension',
+        (r) => r.state !== 'disabled',
+        (t) => sessions.restartPlugin(t.sessionKey, t.pluginId),
+      ),
+    ),
+    vscode.commands.registerCommand(
+      'reasonix.stopExtension',
+      lifecycle(
+        'Stop Extension',
+        (r) => r.state === 'running' || r.state === 'starting',
+        (t) => sessions.stopPlugin(t.sessionKey, t.pluginId),
+      ),
+    ),
+    vscode.commands.registerCommand(
+      'reasonix.startExtension',
+      lifecycle(
+        'Start Extension',
+        (r) => ['stopped', 'crashed', 'failed'].includes(r.state),
+        (t) => sessions.startPlugin(t.sessionKey, t.pluginId),
+      ),
+    ),
     vscode.commands.registerCommand('reasonix.showLogs', () => d.showLogs()),
     vscode.commands.registerCommand('reasonix.linkFolder', async (folder?: unknown) => {
-      const ok = await linkFolderCommand(d.linked, typeof folder === 'string' ? () => Promise.resolve(folder) : undefined);
+      const ok = await linkFolderCommand(
+        d.linked,
+        typeof folder === 'string' ? () => Promise.resolve(folder) : undefined,
+      );
       if (ok) await sessions.reload();
       return ok;
     }),
     vscode.commands.registerCommand('reasonix.unlinkFolder', async (arg?: unknown) => {
       const t = targetOf(arg);
-      const folder = typeof arg === 'string' ? arg : t ? rowsOf(sessions.sessions()).find((r) => r.sessionKey === t.sessionKey && r.pluginId === t.pluginId)?.status.spec?.root : undefined;
+      const folder =
+        typeof arg === 'string'
+          ? arg
+          : t
+            ? rowsOf(sessions.sessions()).find((r) => r.sessionKey === t.sessionKey && r.pluginId === t.pluginId)
+                ?.status.spec?.root
+            : undefined;
       const ok = await unlinkFolderCommand(d.linked, folder);
       if (ok) await sessions.reload();
       return ok;
@@ -89,7 +125,9 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       if (!t || !s) return;
       const nowDisabled = d.enablement.isDisabled(s.folder.uri, t.pluginId);
       await d.enablement.set(s.folder.uri, t.pluginId, nowDisabled);
-      void vscode.window.showInformationMessage(`"${t.pluginId}" is now ${nowDisabled ? 'enabled' : 'disabled'} for ${s.folder.name}.`);
+      void vscode.window.showInformationMessage(
+        `"${t.pluginId}" is now ${nowDisabled ? 'enabled' : 'disabled'} for ${s.folder.name}.`,
+      );
       await sessions.reload(s.key);
     }),
   ];

@@ -36,7 +36,10 @@ export class Ctx implements vscode.Disposable {
   private surfaces: SurfacesController | undefined;
   private readonly subs: vscode.Disposable[] = [];
 
-  constructor(readonly ext: vscode.ExtensionContext, makeSidecarFactory: (log: ExtensionLog) => SidecarFactory) {
+  constructor(
+    readonly ext: vscode.ExtensionContext,
+    makeSidecarFactory: (log: ExtensionLog) => SidecarFactory,
+  ) {
     this.log = createLog();
     const createSidecar = makeSidecarFactory(this.log);
     this.linked = new LinkedFolders(ext.globalState);
@@ -60,8 +63,19 @@ export class Ctx implements vscode.Disposable {
       models,
     });
     const lm = registerLanguageModels(models, this.log);
-    this.surfaces = registerSurfaces(ext, surfacesViewFeed(this.store, this.sessions, isTrusted), surfaceSink(this.sessions), this.log.channel);
-    this.api = createApi(this.sessions, this.store, (a) => runAction(this.sessions, a), () => ({ activationMs: this.activationMs, activationCpuMs: this.activationCpuMs }), (key, id) => this.agentHooks.decisions(key, id));
+    this.surfaces = registerSurfaces(
+      ext,
+      surfacesViewFeed(this.store, this.sessions, isTrusted),
+      surfaceSink(this.sessions),
+      this.log.channel,
+    );
+    this.api = createApi(
+      this.sessions,
+      this.store,
+      (a) => runAction(this.sessions, a),
+      () => ({ activationMs: this.activationMs, activationCpuMs: this.activationCpuMs }),
+      (key, id) => this.agentHooks.decisions(key, id),
+    );
     this.subs.push(
       this.log,
       this.linked,
@@ -73,7 +87,12 @@ export class Ctx implements vscode.Disposable {
       this.agentHooks.onDidChange(() => tree.refresh()),
       vscode.window.registerTreeDataProvider('reasonix.extensions', tree),
       new StatusBar(this.sessions, this.store, isTrusted),
-      ...registerCommands({ sessions: this.sessions, linked: this.linked, enablement: this.enablement, showLogs: () => this.log.show() }),
+      ...registerCommands({
+        sessions: this.sessions,
+        linked: this.linked,
+        enablement: this.enablement,
+        showLogs: () => this.log.show(),
+      }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
         void this.sessions.syncFolders();
         this.agentHooks.foldersChanged();
@@ -85,7 +104,8 @@ export class Ctx implements vscode.Disposable {
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('reasonix.agentHooks')) void this.agentHooks.sync();
-        if (e.affectsConfiguration('reasonix.home') || e.affectsConfiguration('reasonix.startup')) void this.sessions.restartAll();
+        if (e.affectsConfiguration('reasonix.home') || e.affectsConfiguration('reasonix.startup'))
+          void this.sessions.restartAll();
       }),
       this.sessions.onDidChange(() => this.updateContextKeys()),
       this.linked.onDidChange(() => this.updateContextKeys()),

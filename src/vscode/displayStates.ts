@@ -55,14 +55,25 @@ export interface Summary {
 }
 
 export function summarize(rows: readonly PluginRow[]): Summary {
-  const counts: Record<DisplayState, number> = { starting: 0, running: 0, crashed: 0, stopped: 0, failed: 0, disabled: 0 };
+  const counts: Record<DisplayState, number> = {
+    starting: 0,
+    running: 0,
+    crashed: 0,
+    stopped: 0,
+    failed: 0,
+    disabled: 0,
+  };
   let worst: OverallState = 'none';
   for (const r of rows) {
     counts[r.state]++;
     if (worst === 'none' || SEVERITY[r.state] > SEVERITY[worst]) worst = r.state;
   }
   const order: DisplayState[] = ['failed', 'crashed', 'starting', 'running', 'stopped', 'disabled'];
-  const text = order.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s}`).join(', ') || 'no extensions';
+  const text =
+    order
+      .filter((s) => counts[s] > 0)
+      .map((s) => `${counts[s]} ${s}`)
+      .join(', ') || 'no extensions';
   return { worst, counts, text };
 }
 
@@ -81,7 +92,9 @@ export function formatUptime(ms: number): string {
  * The FULL TRUST block (HOST_SPEC §10): what a plugin's runtime may do, shown wherever a user
  * decides about or inspects a plugin. Lines of plain text; callers render them.
  */
-export function fullTrustLines(plugin: Pick<PluginSpec, 'id' | 'root' | 'runtime'> & { source?: PluginSpec['source'] }): string[] {
+export function fullTrustLines(
+  plugin: Pick<PluginSpec, 'id' | 'root' | 'runtime'> & { source?: PluginSpec['source'] },
+): string[] {
   const r = plugin.runtime;
   const list = (xs: readonly string[]) => (xs.length ? xs.join(', ') : 'none');
   return [

@@ -9,7 +9,11 @@ export interface FailureActions {
   restart(): Promise<void>;
 }
 
-export function describeFailure(info: FailureInfo, folderName: string | undefined, what: 'crashed' | 'failed to start'): string {
+export function describeFailure(
+  info: FailureInfo,
+  folderName: string | undefined,
+  what: 'crashed' | 'failed to start',
+): string {
   const secs = (info.elapsedMs / 1000).toFixed(1);
   const where = folderName ? ` in ${folderName}` : '';
   const tail = info.stderrTail.trim().split(/\r?\n/).slice(-3).join(' ⏎ ');

@@ -26,7 +26,10 @@ export class LinkedFolders {
   }
 
   async remove(folder: string): Promise<void> {
-    await this.state.update(KEY, this.list().filter((f) => f !== folder));
+    await this.state.update(
+      KEY,
+      this.list().filter((f) => f !== folder),
+    );
     this.changed.fire();
   }
 
@@ -35,9 +38,7 @@ export class LinkedFolders {
   }
 }
 
-export type LinkCheck =
-  | { ok: true; name: string; details: string[] }
-  | { ok: false; message: string };
+export type LinkCheck = { ok: true; name: string; details: string[] } | { ok: false; message: string };
 
 /** Validates a folder's manifest and, when it can run, returns the FULL TRUST lines to show. */
 export async function checkLinkable(folder: string): Promise<LinkCheck> {
@@ -92,10 +93,15 @@ export async function unlinkFolderCommand(linked: LinkedFolders, folder?: string
   }
   const target =
     folder ??
-    (await vscode.window.showQuickPick(all.map((f) => ({ label: path.basename(f), description: f, folder: f })), {
-      title: 'Unlink Extension Folder',
-      placeHolder: 'The extension stops and no longer starts',
-    }))?.folder;
+    (
+      await vscode.window.showQuickPick(
+        all.map((f) => ({ label: path.basename(f), description: f, folder: f })),
+        {
+          title: 'Unlink Extension Folder',
+          placeHolder: 'The extension stops and no longer starts',
+        },
+      )
+    )?.folder;
   if (!target || !all.includes(target)) return false;
   await linked.remove(target);
   return true;

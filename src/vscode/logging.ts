@@ -23,7 +23,8 @@ export function createLog(name = 'Reasonix'): ExtensionLog {
     warn: (m) => channel.warn(clean(m)),
     error: (m) => channel.error(clean(m)),
     tracesFrames: () =>
-      channel.logLevel === vscode.LogLevel.Trace && vscode.workspace.getConfiguration('reasonix').get<boolean>('trace.frames', true),
+      channel.logLevel === vscode.LogLevel.Trace &&
+      vscode.workspace.getConfiguration('reasonix').get<boolean>('trace.frames', true),
     show: () => channel.show(true),
     dispose: () => channel.dispose(),
   };

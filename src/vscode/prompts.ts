@@ -4,7 +4,15 @@
 // aborted request (the sidecar went away, a newer generation) closes whatever is showing.
 import * as vscode from 'vscode';
 import type { UiFrontEnd } from '../host/session';
-import { promptFields, type FieldKind, type FormField, type FormValues, type PromptAnswer, type PromptRequest, type Surface } from '../protocol';
+import {
+  promptFields,
+  type FieldKind,
+  type FormField,
+  type FormValues,
+  type PromptAnswer,
+  type PromptRequest,
+  type Surface,
+} from '../protocol';
 
 /** What prompts need from the Surfaces view (src/vscode/surfaces). */
 export interface FormHost {
@@ -60,7 +68,12 @@ export class VsCodePrompts implements UiFrontEnd {
     return `${this.origin(req)}: ${head}`;
   }
 
-  private ask(req: PromptRequest, q: FormField, signal: AbortSignal, step?: { step: number; totalSteps: number }): Promise<Answer | undefined> {
+  private ask(
+    req: PromptRequest,
+    q: FormField,
+    signal: AbortSignal,
+    step?: { step: number; totalSteps: number },
+  ): Promise<Answer | undefined> {
     const kind: FieldKind = q.kind;
     switch (kind) {
       case 'confirm':
@@ -75,13 +88,25 @@ export class VsCodePrompts implements UiFrontEnd {
 
   private async confirm(req: PromptRequest, q: FormField, signal: AbortSignal): Promise<boolean | undefined> {
     // A modal cannot be closed from code; an abort makes its late answer irrelevant instead.
-    const detail = [req.payload.message, q.label && q.label !== req.payload.message ? q.label : undefined].filter(Boolean).join('\n\n');
-    const choice = await vscode.window.showWarningMessage(this.title(req, q), { modal: true, detail: detail || undefined }, 'Yes', 'No');
+    const detail = [req.payload.message, q.label && q.label !== req.payload.message ? q.label : undefined]
+      .filter(Boolean)
+      .join('\n\n');
+    const choice = await vscode.window.showWarningMessage(
+      this.title(req, q),
+      { modal: true, detail: detail || undefined },
+      'Yes',
+      'No',
+    );
     if (signal.aborted || choice === undefined) return undefined;
     return choice === 'Yes';
   }
 
-  private input(req: PromptRequest, q: FormField, signal: AbortSignal, step?: { step: number; totalSteps: number }): Promise<string | undefined> {
+  private input(
+    req: PromptRequest,
+    q: FormField,
+    signal: AbortSignal,
+    step?: { step: number; totalSteps: number },
+  ): Promise<string | undefined> {
     const box = vscode.window.createInputBox();
     box.title = this.title(req, q);
     box.prompt = q.label ?? req.payload.message;
@@ -90,7 +115,9 @@ export class VsCodePrompts implements UiFrontEnd {
     box.ignoreFocusOut = true;
     if (step) Object.assign(box, step);
     return settle<string>(box, signal, (done) => [
-      box.onDidChangeValue((v) => (box.validationMessage = q.required && !v.trim() ? 'A value is required.' : undefined)),
+      box.onDidChangeValue(
+        (v) => (box.validationMessage = q.required && !v.trim() ? 'A value is required.' : undefined),
+      ),
       box.onDidAccept(() => {
         if (q.required && !box.value.trim()) {
           box.validationMessage = 'A value is required.';
@@ -101,7 +128,13 @@ export class VsCodePrompts implements UiFrontEnd {
     ]);
   }
 
-  private pick(req: PromptRequest, q: FormField, many: boolean, signal: AbortSignal, step?: { step: number; totalSteps: number }): Promise<string | string[] | undefined> {
+  private pick(
+    req: PromptRequest,
+    q: FormField,
+    many: boolean,
+    signal: AbortSignal,
+    step?: { step: number; totalSteps: number },
+  ): Promise<string | string[] | undefined> {
     const qp = vscode.window.createQuickPick<vscode.QuickPickItem>();
     qp.title = this.title(req, q);
     qp.placeholder = q.label ?? req.payload.message ?? (many ? 'Pick any' : 'Pick one');
@@ -109,7 +142,11 @@ export class VsCodePrompts implements UiFrontEnd {
     qp.ignoreFocusOut = true;
     qp.items = (q.options ?? []).map((label) => ({ label }));
     if (step) Object.assign(qp, step);
-    const defaults = Array.isArray(q.default) ? q.default.filter((d): d is string => typeof d === 'string') : typeof q.default === 'string' ? [q.default] : [];
+    const defaults = Array.isArray(q.default)
+      ? q.default.filter((d): d is string => typeof d === 'string')
+      : typeof q.default === 'string'
+        ? [q.default]
+        : [];
     const chosen = qp.items.filter((i) => defaults.includes(i.label));
     if (many) qp.selectedItems = chosen;
     else if (chosen.length) qp.activeItems = [chosen[0]];
@@ -147,7 +184,10 @@ function settle<T>(
     };
     const onAbort = () => finish(undefined);
     signal.addEventListener('abort', onAbort);
-    subs.push(...wire((v) => finish(v)), input.onDidHide(() => finish(undefined)));
+    subs.push(
+      ...wire((v) => finish(v)),
+      input.onDidHide(() => finish(undefined)),
+    );
     input.show();
   });
 }

@@ -56,7 +56,12 @@ export class SessionManager implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly policy: RestartPolicy;
-  private readonly failures = new vscode.EventEmitter<{ session: FolderSession; info: FailureInfo; kind: 'crash' | 'start'; notification: string }>();
+  private readonly failures = new vscode.EventEmitter<{
+    session: FolderSession;
+    info: FailureInfo;
+    kind: 'crash' | 'start';
+    notification: string;
+  }>();
   /** Fires for every crash and failed start (the notification is shown as well). */
   readonly onDidFail = this.failures.event;
   private disposed = false;
@@ -74,15 +79,20 @@ export class SessionManager implements vscode.Disposable {
   }
 
   /** Starts a session for every folder that has none. Does nothing in an untrusted workspace. */
-  async syncFolders(folders: readonly vscode.WorkspaceFolder[] = vscode.workspace.workspaceFolders ?? []): Promise<void> {
+  async syncFolders(
+    folders: readonly vscode.WorkspaceFolder[] = vscode.workspace.workspaceFolders ?? [],
+  ): Promise<void> {
     const wanted = new Map(folders.filter((f) => f.uri.scheme === 'file').map((f) => [f.uri.toString(), f]));
     const gone = [...this.live.keys()].filter((k) => !wanted.has(k));
     await Promise.all(gone.map((k) => this.stopSession(k)));
     if (this.disposed || !spawnAllowed(this.deps.isTrusted())) {
-      if (!spawnAllowed(this.deps.isTrusted())) this.deps.log.info('workspace not trusted: no Reasonix extension is started');
+      if (!spawnAllowed(this.deps.isTrusted()))
+        this.deps.log.info('workspace not trusted: no Reasonix extension is started');
       return;
     }
-    await Promise.all([...wanted.values()].filter((f) => !this.live.has(f.uri.toString())).map((f) => this.startSession(f)));
+    await Promise.all(
+      [...wanted.values()].filter((f) => !this.live.has(f.uri.toString())).map((f) => this.startSession(f)),
+    );
   }
 
   private async startSession(folder: vscode.WorkspaceFolder): Promise<void> {
@@ -110,7 +120,11 @@ export class SessionManager implements vscode.Disposable {
       engine.onStartFailure((info) => this.onStartFailure(s, info)),
     );
     if (settings.fileChanges(folder)) {
-      s.subs.push(new FolderWatcher(folder, (paths) => engine.notifyResourcesChanged(paths), log, { coalesceMs: this.deps.coalesceMs }));
+      s.subs.push(
+        new FolderWatcher(folder, (paths) => engine.notifyResourcesChanged(paths), log, {
+          coalesceMs: this.deps.coalesceMs,
+        }),
+      );
     }
     const t0 = Date.now();
     log.info(`[${folder.name}] session ${sessionId} starting (home ${settings.home})`);
@@ -118,12 +132,20 @@ export class SessionManager implements vscode.Disposable {
     try {
       await engine.start();
       const running = engine.plugins().filter((p) => p.state === 'running').length;
-      log.info(`[${folder.name}] session generation ${engine.generation} up in ${Date.now() - t0} ms, ${running} extension(s) running`);
+      log.info(
+        `[${folder.name}] session generation ${engine.generation} up in ${Date.now() - t0} ms, ${running} extension(s) running`,
+      );
     } catch (err) {
       log.error(`[${folder.name}] session failed to start: ${(err as Error).message}`);
       void vscode.window
-        .showErrorMessage(`Reasonix could not start the extensions of ${folder.name}: ${(err as Error).message}`, 'Show Logs', 'Reload Runtime')
-        .then((c) => (c === 'Show Logs' ? this.deps.showLogs() : c === 'Reload Runtime' ? this.reload(key) : undefined));
+        .showErrorMessage(
+          `Reasonix could not start the extensions of ${folder.name}: ${(err as Error).message}`,
+          'Show Logs',
+          'Reload Runtime',
+        )
+        .then((c) =>
+          c === 'Show Logs' ? this.deps.showLogs() : c === 'Reload Runtime' ? this.reload(key) : undefined,
+        );
     }
     this.changed.fire();
   }
@@ -145,13 +167,17 @@ export class SessionManager implements vscode.Disposable {
       const decision = this.policy.onCrash(`${s.key}#${info.pluginId}`);
       if (decision.restart) {
         extra = `Restarting automatically (${decision.attempt} of ${this.policy.maxRestarts}).`;
-        this.deps.log.info(`[${s.folder.name}] [${info.pluginId}] automatic restart ${decision.attempt}/${this.policy.maxRestarts} in ${decision.delayMs} ms`);
+        this.deps.log.info(
+          `[${s.folder.name}] [${info.pluginId}] automatic restart ${decision.attempt}/${this.policy.maxRestarts} in ${decision.delayMs} ms`,
+        );
         const timer = setTimeout(() => {
           s.restartTimers.delete(timer);
           if (this.live.get(s.key) !== s) return;
           s.engine.restartPlugin(info.pluginId).then(
-            () => this.deps.log.info(`[${s.folder.name}] [${info.pluginId}] restarted (generation ${s.engine.generation})`),
-            (err: Error) => this.deps.log.error(`[${s.folder.name}] [${info.pluginId}] automatic restart failed: ${err.message}`),
+            () =>
+              this.deps.log.info(`[${s.folder.name}] [${info.pluginId}] restarted (generation ${s.engine.generation})`),
+            (err: Error) =>
+              this.deps.log.error(`[${s.folder.name}] [${info.pluginId}] automatic restart failed: ${err.message}`),
           );
         }, decision.delayMs);
         s.restartTimers.add(timer);
@@ -161,7 +187,11 @@ export class SessionManager implements vscode.Disposable {
       }
     }
     this.failures.fire({ session: s, info, kind: 'crash', notification: extra ? `${text} ${extra}` : text });
-    void showFailure(text, { showLogs: this.deps.showLogs, restart: () => this.restartPlugin(s.key, info.pluginId) }, extra);
+    void showFailure(
+      text,
+      { showLogs: this.deps.showLogs, restart: () => this.restartPlugin(s.key, info.pluginId) },
+      extra,
+    );
   }
 
   private multiRoot(): boolean {
@@ -207,7 +237,10 @@ export class SessionManager implements vscode.Disposable {
         } catch (err) {
           this.deps.log.error(`[${s.folder.name}] reload failed, previous runtime kept: ${(err as Error).message}`);
           void vscode.window
-            .showErrorMessage(`Reasonix reload failed for ${s.folder.name}; the previous runtime keeps running. ${(err as Error).message}`, 'Show Logs')
+            .showErrorMessage(
+              `Reasonix reload failed for ${s.folder.name}; the previous runtime keeps running. ${(err as Error).message}`,
+              'Show Logs',
+            )
             .then((c) => c === 'Show Logs' && this.deps.showLogs());
         }
       }),

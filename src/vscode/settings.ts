@@ -25,6 +25,7 @@ export function readSettings(): Settings {
     autoRestart: cfg.get<boolean>('autoRestart', true),
     maxParallelStarts: int('startup.maxParallel', 4, 1, 16),
     startupBudgetMs: int('startup.timeoutSeconds', 30, 1, 300) * 1000,
-    fileChanges: (folder) => vscode.workspace.getConfiguration('reasonix', folder.uri).get<boolean>('fileChanges.enabled', true),
+    fileChanges: (folder) =>
+      vscode.workspace.getConfiguration('reasonix', folder.uri).get<boolean>('fileChanges.enabled', true),
   };
 }

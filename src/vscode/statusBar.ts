@@ -45,15 +45,21 @@ export class StatusBar implements vscode.Disposable {
     this.item.backgroundColor = bad ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     const md = new vscode.MarkdownString('', true);
     // Only our own command links are trusted; sidecar text goes in as escaped text.
-    md.isTrusted = { enabledCommands: ['reasonix.showLogs', 'reasonix.reload', 'reasonix.runAction', 'workbench.trust.manage'] };
+    md.isTrusted = {
+      enabledCommands: ['reasonix.showLogs', 'reasonix.reload', 'reasonix.runAction', 'workbench.trust.manage'],
+    };
     md.supportHtml = false;
     if (!this.isTrusted()) {
-      md.appendMarkdown('Workspace not trusted: no Reasonix extension runs. [Manage Workspace Trust](command:workbench.trust.manage)\n\n');
+      md.appendMarkdown(
+        'Workspace not trusted: no Reasonix extension runs. [Manage Workspace Trust](command:workbench.trust.manage)\n\n',
+      );
     }
     md.appendMarkdown(`**Reasonix** — ${sum.text}\n\n`);
     for (const r of rows) {
       md.appendMarkdown('- ');
-      md.appendText(`${rows.some((o) => o.folderName !== r.folderName) ? `${r.folderName} / ` : ''}${r.pluginId}: ${r.state}${r.pid ? ` (pid ${r.pid})` : ''}`);
+      md.appendText(
+        `${rows.some((o) => o.folderName !== r.folderName) ? `${r.folderName} / ` : ''}${r.pluginId}: ${r.state}${r.pid ? ` (pid ${r.pid})` : ''}`,
+      );
       md.appendMarkdown('\n');
     }
     const statuses = (this.surfaces?.snapshot() ?? []).filter((s) => s.kind === 'status' && !s.stale);
@@ -61,13 +67,18 @@ export class StatusBar implements vscode.Disposable {
       md.appendMarkdown('\n---\n\n');
       for (const s of statuses) {
         if (s.kind !== 'status') continue;
-        const pct = typeof s.payload.progress === 'number' ? ` ${Math.round(Math.min(1, Math.max(0, s.payload.progress)) * 100)}%` : '';
+        const pct =
+          typeof s.payload.progress === 'number'
+            ? ` ${Math.round(Math.min(1, Math.max(0, s.payload.progress)) * 100)}%`
+            : '';
         md.appendMarkdown('- ');
         md.appendText(`${s.pluginId}: ${s.payload.label}${pct}${s.payload.detail ? ` — ${s.payload.detail}` : ''}`);
         md.appendMarkdown('\n');
       }
     }
-    md.appendMarkdown('\n---\n\n[$(output) Show Logs](command:reasonix.showLogs) · [$(refresh) Reload Runtime](command:reasonix.reload) · [$(play) Run Action…](command:reasonix.runAction)');
+    md.appendMarkdown(
+      '\n---\n\n[$(output) Show Logs](command:reasonix.showLogs) · [$(refresh) Reload Runtime](command:reasonix.reload) · [$(play) Run Action…](command:reasonix.runAction)',
+    );
     this.item.tooltip = md;
   }
 

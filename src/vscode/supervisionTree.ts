@@ -62,7 +62,10 @@ export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Di
     this.subs.push(sessions.onDidChange(() => this.refresh()));
     if (extras.models) this.subs.push(extras.models.onDidChange(() => this.refresh()));
     // Cards and notifications do not show here; only status changes (or removals) repaint.
-    if (surfaces) this.subs.push(surfaces.onDidChange((c) => (c.type !== 'upsert' || c.surface.kind === 'status') && this.refresh()));
+    if (surfaces)
+      this.subs.push(
+        surfaces.onDidChange((c) => (c.type !== 'upsert' || c.surface.kind === 'status') && this.refresh()),
+      );
     // Uptime in descriptions: refresh twice a minute while something runs.
     this.tick = setInterval(() => this.refresh(), 30_000);
   }
@@ -88,7 +91,9 @@ export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Di
       kind: 'plugin',
       row,
       // Stable order (by surface id) so a re-published status does not jump around.
-      statuses: all.filter((s) => s.sessionKey === row.sessionKey && s.pluginId === row.pluginId).sort((a, b) => a.surfaceId.localeCompare(b.surfaceId)),
+      statuses: all
+        .filter((s) => s.sessionKey === row.sessionKey && s.pluginId === row.pluginId)
+        .sort((a, b) => a.surfaceId.localeCompare(b.surfaceId)),
     }));
   }
 
@@ -122,7 +127,11 @@ export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Di
   }
 }
 
-export function pluginItem(row: Row, now = Date.now(), extras: { agentDecisions?: number; models?: readonly string[] } = {}): vscode.TreeItem {
+export function pluginItem(
+  row: Row,
+  now = Date.now(),
+  extras: { agentDecisions?: number; models?: readonly string[] } = {},
+): vscode.TreeItem {
   const { agentDecisions, models = [] } = extras;
   const item = new vscode.TreeItem(row.status.spec?.displayName ?? row.pluginId, vscode.TreeItemCollapsibleState.None);
   item.id = `${row.sessionKey}#${row.pluginId}`;
@@ -142,10 +151,15 @@ export function pluginItem(row: Row, now = Date.now(), extras: { agentDecisions?
   md.appendMarkdown('\n\n');
   if (row.detail) md.appendText(`${row.detail}\n\n`);
   if (row.status.spec) md.appendCodeblock(fullTrustLines(row.status.spec).join('\n'), 'text');
-  if (row.status.actions.length) md.appendText(`Actions: ${row.status.actions.map((a) => `/${row.pluginId}:${a.actionId}`).join(', ')}`);
-  if (agentDecisions !== undefined) md.appendText(`${row.status.actions.length ? '\n\n' : ''}Agent decisions this session: ${agentDecisions}`);
+  if (row.status.actions.length)
+    md.appendText(`Actions: ${row.status.actions.map((a) => `/${row.pluginId}:${a.actionId}`).join(', ')}`);
+  if (agentDecisions !== undefined)
+    md.appendText(`${row.status.actions.length ? '\n\n' : ''}Agent decisions this session: ${agentDecisions}`);
   // Sidecar-declared names: plain text, redacted.
-  if (models.length) md.appendText(`${row.status.actions.length || agentDecisions !== undefined ? '\n\n' : ''}Models: ${models.map((m) => redact(m)).join(', ')}`);
+  if (models.length)
+    md.appendText(
+      `${row.status.actions.length || agentDecisions !== undefined ? '\n\n' : ''}Models: ${models.map((m) => redact(m)).join(', ')}`,
+    );
   item.tooltip = md;
   return item;
 }
@@ -160,14 +174,26 @@ export function statusItem(row: Row, s: StatusSurface): vscode.TreeItem {
   const p = s.payload;
   const item = new vscode.TreeItem(p.label, vscode.TreeItemCollapsibleState.None);
   item.id = `${row.sessionKey}#${row.pluginId}#status#${s.surfaceId}`;
-  item.iconPath = typeof p.progress === 'number' && p.progress < 1 ? new vscode.ThemeIcon('loading~spin') : SEVERITY_ICONS[p.severity ?? 'info'];
+  item.iconPath =
+    typeof p.progress === 'number' && p.progress < 1
+      ? new vscode.ThemeIcon('loading~spin')
+      : SEVERITY_ICONS[p.severity ?? 'info'];
   const pct = progressText(p);
   // The label often says the percentage already ("Indexing… 40%"); do not repeat it.
   const bits = [pct && !p.label.includes(pct) ? pct : undefined, p.detail].filter((b): b is string => !!b);
   item.description = bits.join(' · ') || undefined;
   item.contextValue = 'status';
   // Sidecar text: plain text only, never Markdown or links.
-  item.tooltip = [`${row.pluginId}: ${p.label}`, pct ? `progress ${pct}` : undefined, p.detail, `severity ${p.severity ?? 'info'}`].filter(Boolean).join('\n');
-  item.accessibilityInformation = { label: `${row.pluginId} status: ${p.severity === 'warn' ? 'Warning: ' : p.severity === 'error' ? 'Error: ' : ''}${p.label}${pct ? `, ${pct}` : ''}${p.detail ? `, ${p.detail}` : ''}` };
+  item.tooltip = [
+    `${row.pluginId}: ${p.label}`,
+    pct ? `progress ${pct}` : undefined,
+    p.detail,
+    `severity ${p.severity ?? 'info'}`,
+  ]
+    .filter(Boolean)
+    .join('\n');
+  item.accessibilityInformation = {
+    label: `${row.pluginId} status: ${p.severity === 'warn' ? 'Warning: ' : p.severity === 'error' ? 'Error: ' : ''}${p.label}${pct ? `, ${pct}` : ''}${p.detail ? `, ${p.detail}` : ''}`,
+  };
   return item;
 }

@@ -7,7 +7,11 @@ import { rowsOf } from './rows';
 import type { SessionManager } from './sessions';
 import type { EmptyState, SurfaceSink, SurfacesViewFeed } from './surfaces';
 
-export function surfacesViewFeed(store: SurfaceStore, sessions: SessionManager, isTrusted: () => boolean): SurfacesViewFeed {
+export function surfacesViewFeed(
+  store: SurfaceStore,
+  sessions: SessionManager,
+  isTrusted: () => boolean,
+): SurfacesViewFeed {
   const emptyState = (): EmptyState => {
     if (!isTrusted()) return 'untrusted';
     const rows = rowsOf(sessions.sessions());
@@ -42,7 +46,7 @@ export function surfacesViewFeed(store: SurfaceStore, sessions: SessionManager, 
 export function surfaceSink(sessions: SessionManager): SurfaceSink {
   const engineOf = (key: string) => {
     const s = sessions.get(key);
-    if (!s) throw new Error('that folder\'s Reasonix session is no longer running');
+    if (!s) throw new Error("that folder's Reasonix session is no longer running");
     return s.engine;
   };
   return {

@@ -6,7 +6,16 @@
 // view has one door and never reaches into the engine.
 import type { FormValues, PromptAnswer, PromptRequest, Surface } from '../protocol/surfaces';
 
-export type { CardPayload, FormField, FormValues, NotificationPayload, Severity, StatusPayload, Surface, SurfaceKind } from '../protocol/surfaces';
+export type {
+  CardPayload,
+  FormField,
+  FormValues,
+  NotificationPayload,
+  Severity,
+  StatusPayload,
+  Surface,
+  SurfaceKind,
+} from '../protocol/surfaces';
 export { surfaceKey } from '../protocol/surfaces';
 
 export type EmptyState = 'no-extensions' | 'untrusted' | 'all-stopped' | null;

@@ -113,11 +113,21 @@ function decode(raw: unknown): ViewToHost {
       onlyKeys(o, ['type', 'requestId', 'key', 'actionId'], 'runAction');
       const actionId = str(o.actionId, 'actionId', VIEW_LIMITS.actionIdLength);
       if (!/^[a-z0-9-]+$/.test(actionId)) fail('actionId must match ^[a-z0-9-]+$');
-      return { type: 'runAction', requestId: id(o.requestId, 'requestId'), key: str(o.key, 'key', VIEW_LIMITS.keyLength), actionId };
+      return {
+        type: 'runAction',
+        requestId: id(o.requestId, 'requestId'),
+        key: str(o.key, 'key', VIEW_LIMITS.keyLength),
+        actionId,
+      };
     }
     case 'submit':
       onlyKeys(o, ['type', 'requestId', 'key', 'values'], 'submit');
-      return { type: 'submit', requestId: id(o.requestId, 'requestId'), key: str(o.key, 'key', VIEW_LIMITS.keyLength), values: decodeFormValues(o.values) };
+      return {
+        type: 'submit',
+        requestId: id(o.requestId, 'requestId'),
+        key: str(o.key, 'key', VIEW_LIMITS.keyLength),
+        values: decodeFormValues(o.values),
+      };
     case 'answerPrompt':
       onlyKeys(o, ['type', 'promptId', 'answer'], 'answerPrompt');
       return { type: 'answerPrompt', promptId: id(o.promptId, 'promptId'), answer: decodeAnswer(o.answer) };
@@ -128,7 +138,9 @@ function decode(raw: unknown): ViewToHost {
       onlyKeys(o, ['type', 'drafts'], 'persist');
       return { type: 'persist', drafts: decodeDrafts(o.drafts) };
     default:
-      return fail(`unknown message type ${JSON.stringify(typeof o.type === 'string' ? o.type.slice(0, 32) : typeof o.type)}`);
+      return fail(
+        `unknown message type ${JSON.stringify(typeof o.type === 'string' ? o.type.slice(0, 32) : typeof o.type)}`,
+      );
   }
 }
 

@@ -36,21 +36,44 @@ describe('Agent hooks: the contributed plugin answers agents from the running wo
     mkdirSync(shots, { recursive: true });
     await wb.openViewContainer('Reasonix');
     const view = wb.view('Extensions');
-    await waitFor(async () => (await wb.viewRows(view)).some((r) => /showcase.*running/i.test(r)), { timeoutMs: 90_000, what: 'showcase running' });
+    await waitFor(async () => (await wb.viewRows(view)).some((r) => /showcase.*running/i.test(r)), {
+      timeoutMs: 90_000,
+      what: 'showcase running',
+    });
 
-    const extDir = readdirSync(join(s.sandbox, 'extensions')).find((d) => d.startsWith('reasonix.reasonix-vscode-host-'));
+    const extDir = readdirSync(join(s.sandbox, 'extensions')).find((d) =>
+      d.startsWith('reasonix.reasonix-vscode-host-'),
+    );
     assert.ok(extDir, 'the .vsix is installed');
     const pluginRoot = join(s.sandbox, 'extensions', extDir, 'agent-plugin');
-    const hooks = (JSON.parse(readFileSync(join(pluginRoot, 'hooks', 'hooks.json'), 'utf8')) as { hooks: Record<string, { hooks: { linux: string }[] }[]> }).hooks;
+    const hooks = (
+      JSON.parse(readFileSync(join(pluginRoot, 'hooks', 'hooks.json'), 'utf8')) as {
+        hooks: Record<string, { hooks: { linux: string }[] }[]>;
+      }
+    ).hooks;
     const command = hooks.PreToolUse[0].hooks[0].linux.replaceAll('${CLAUDE_PLUGIN_ROOT}', pluginRoot);
-    const input = { timestamp: new Date().toISOString(), cwd: s.workspace, sessionId: 'ui', hookEventName: 'PreToolUse', transcript_path: '/dev/null', tool_name: 'rm_rf', tool_input: { path: '/' }, tool_use_id: 'tool-1' };
+    const input = {
+      timestamp: new Date().toISOString(),
+      cwd: s.workspace,
+      sessionId: 'ui',
+      hookEventName: 'PreToolUse',
+      transcript_path: '/dev/null',
+      tool_name: 'rm_rf',
+      tool_input: { path: '/' },
+      tool_use_id: 'tool-1',
+    };
     const env = { PATH: process.env.PATH, REASONIX_HOOKS_DIR: hooksDir() };
-    const r = await waitFor(async () => {
-      const run = await runHookCommand(command, input, env);
-      return run.stdout ? run : undefined;
-    }, { timeoutMs: 30_000, what: 'an answer from the window' });
+    const r = await waitFor(
+      async () => {
+        const run = await runHookCommand(command, input, env);
+        return run.stdout ? run : undefined;
+      },
+      { timeoutMs: 30_000, what: 'an answer from the window' },
+    );
     assert.equal(r.code, 0, r.stderr);
-    const answer = JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
+    const answer = JSON.parse(r.stdout) as {
+      hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string };
+    };
     assert.equal(answer.hookSpecificOutput.permissionDecision, 'deny');
     assert.match(answer.hookSpecificOutput.permissionDecisionReason, /^Reasonix extension "showcase" blocked this/);
 
@@ -59,14 +82,23 @@ describe('Agent hooks: the contributed plugin answers agents from the running wo
 
     await wb.openViewContainer('Reasonix');
     const row = view.locator('.monaco-list-row', { hasText: 'showcase' }).first();
-    const tooltip = await waitFor(async () => {
-      await wb.page.mouse.move(0, 0);
-      await row.hover();
-      const hover = wb.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'Agent decisions this session' }).first();
-      // The workbench shows a tree item's hover after its hover delay: wait for it, then re-hover.
-      const shown = await hover.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false);
-      return shown ? (await hover.innerText()).replace(/\u00a0/g, ' ') : undefined;
-    }, { timeoutMs: 45_000, what: 'the showcase tooltip with its agent decisions' });
+    const tooltip = await waitFor(
+      async () => {
+        await wb.page.mouse.move(0, 0);
+        await row.hover();
+        const hover = wb.page
+          .locator('.monaco-hover, .workbench-hover')
+          .filter({ hasText: 'Agent decisions this session' })
+          .first();
+        // The workbench shows a tree item's hover after its hover delay: wait for it, then re-hover.
+        const shown = await hover.waitFor({ state: 'visible', timeout: 5_000 }).then(
+          () => true,
+          () => false,
+        );
+        return shown ? (await hover.innerText()).replace(/\u00a0/g, ' ') : undefined;
+      },
+      { timeoutMs: 45_000, what: 'the showcase tooltip with its agent decisions' },
+    );
     assert.match(tooltip, /Agent decisions this session: 1/);
     await wb.screenshot(join(shots, 'agent-hooks-tooltip.png'));
 

@@ -14,8 +14,15 @@ interface Finished {
   signal: NodeJS.Signals | null;
 }
 
-function demo(args: string[], env: NodeJS.ProcessEnv = process.env): { child: ChildProcess; output: () => string; exited: Promise<Finished> } {
-  const child = spawn(process.execPath, [join(repoRoot, 'scripts', 'demo.mjs'), ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+function demo(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { child: ChildProcess; output: () => string; exited: Promise<Finished> } {
+  const child = spawn(process.execPath, [join(repoRoot, 'scripts', 'demo.mjs'), ...args], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
@@ -48,10 +55,19 @@ describe('npm run demo (scripts/demo.mjs)', function () {
     const { code } = await run.exited;
     const out = run.output();
     assert.equal(code, 0, out);
-    for (const step of ['1/5 dependencies', '2/5 build and package', '3/5 prepare the Reasonix home', '4/5 provision code-server', '5/5 start code-server on 127.0.0.1:']) {
+    for (const step of [
+      '1/5 dependencies',
+      '2/5 build and package',
+      '3/5 prepare the Reasonix home',
+      '4/5 provision code-server',
+      '5/5 start code-server on 127.0.0.1:',
+    ]) {
       assert.ok(out.includes(step), `progress line "${step}" in:\n${out}`);
     }
-    assert.match(out, /check passed: http:\/\/127\.0\.0\.1:\d+\/healthz answers, the workbench loads, reasonix\.reasonix-vscode-host is installed; stopped/);
+    assert.match(
+      out,
+      /check passed: http:\/\/127\.0\.0\.1:\d+\/healthz answers, the workbench loads, reasonix\.reasonix-vscode-host is installed; stopped/,
+    );
   });
 
   it('serves the workbench in the foreground, prints the URL, and Ctrl+C stops everything (exit 0)', async () => {

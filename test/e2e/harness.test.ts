@@ -20,7 +20,10 @@ before(() => {
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 function runInHostRunner(args: string[]): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, [join(repoRoot, 'scripts', 'run-inhost-tests.mjs'), '--no-compile', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(repoRoot, 'scripts', 'run-inhost-tests.mjs'), '--no-compile', ...args], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -43,10 +46,22 @@ describe('in-host runner (scripts/run-inhost-tests.mjs on code-server)', functio
     const [a, b] = folders('alpha', 'beta');
     const home = join(scratch, 'home-ok');
     const r = await runInHostRunner([
-      '--extension', probe.extensionPath, '--tests', probe.testsPath,
-      '--workspace', a, '--workspace', b,
-      '--env', `REASONIX_HOME=${home}`, '--env', `PROBE_EXPECT_HOME=${home}`, '--env', 'PROBE_EXPECT_FOLDERS=alpha,beta',
-      '--name', 'harness-inhost-pass',
+      '--extension',
+      probe.extensionPath,
+      '--tests',
+      probe.testsPath,
+      '--workspace',
+      a,
+      '--workspace',
+      b,
+      '--env',
+      `REASONIX_HOME=${home}`,
+      '--env',
+      `PROBE_EXPECT_HOME=${home}`,
+      '--env',
+      'PROBE_EXPECT_FOLDERS=alpha,beta',
+      '--name',
+      'harness-inhost-pass',
     ]);
     assert.equal(r.code, 0, r.out);
     assert.match(r.out, /4 passing/);
@@ -57,8 +72,16 @@ describe('in-host runner (scripts/run-inhost-tests.mjs on code-server)', functio
     const probe = writeProbeExtension(join(scratch, 'probe-broken'), { broken: true });
     const [a] = folders('gamma');
     const r = await runInHostRunner([
-      '--extension', probe.extensionPath, '--tests', probe.testsPath, '--workspace', a,
-      '--env', 'PROBE_EXPECT_FOLDERS=gamma', '--name', 'harness-inhost-broken',
+      '--extension',
+      probe.extensionPath,
+      '--tests',
+      probe.testsPath,
+      '--workspace',
+      a,
+      '--env',
+      'PROBE_EXPECT_FOLDERS=gamma',
+      '--name',
+      'harness-inhost-broken',
     ]);
     assert.equal(r.code, 1, r.out);
     assert.match(r.out, /harness probe deliberately broken/);
@@ -125,8 +148,11 @@ describe('UI harness (probe .vsix installed into code-server, driven by Chromium
 // The packaged Reasonix extension itself is covered by product.test.ts and hostile.test.ts.
 
 async function waitForText(read: () => Promise<string>, expected: string): Promise<string> {
-  return waitFor(async () => {
-    const t = await read();
-    return t.includes(expected) ? t : undefined;
-  }, { timeoutMs: 30_000, what: `"${expected}"` });
+  return waitFor(
+    async () => {
+      const t = await read();
+      return t.includes(expected) ? t : undefined;
+    },
+    { timeoutMs: 30_000, what: `"${expected}"` },
+  );
 }

@@ -79,11 +79,26 @@ describe('Reasonix in the workbench: hostile surface content is rendered inert',
     await wb.openViewContainer('Reasonix');
     const view = wb.view('Extensions');
     let rows: string[] = [];
-    await waitFor(async () => (rows = await wb.viewRows(view)).some((r) => r.includes('🚀 ünïcødé')) || undefined, { timeoutMs: 30_000, what: 'the hostile status row' }).catch(() => undefined);
+    await waitFor(async () => (rows = await wb.viewRows(view)).some((r) => r.includes('🚀 ünïcødé')) || undefined, {
+      timeoutMs: 30_000,
+      what: 'the hostile status row',
+    }).catch(() => undefined);
     const at = rows.findIndex((r) => /^hostile.*running/.test(r));
     assert.ok(at >= 0, rows.join(' | '));
-    assert.match(rows[at + 1] ?? '', /^🚀 ünïcødé 👩‍💻 🇺🇦 שלום עולם — مرحبا بالعالم.*<img src=x onerror=/, rows.join(' | '));
-    assert.equal(await view.locator('.monaco-list-row').nth(at + 1).locator('.codicon-warning').count(), 1, 'the warn severity icon');
+    assert.match(
+      rows[at + 1] ?? '',
+      /^🚀 ünïcødé 👩‍💻 🇺🇦 שלום עולם — مرحبا بالعالم.*<img src=x onerror=/,
+      rows.join(' | '),
+    );
+    assert.equal(
+      await view
+        .locator('.monaco-list-row')
+        .nth(at + 1)
+        .locator('.codicon-warning')
+        .count(),
+      1,
+      'the warn severity icon',
+    );
     assert.equal(await view.locator('img').count(), 0);
   });
 });

@@ -8,7 +8,17 @@ import { join } from 'node:path';
 import { repoRoot } from './support/paths';
 import { reasonixSessionOptions } from './support/reasonix';
 import { useSharedUiSession } from './support/session';
-import { card, cardField, chooseOption, control, form, openSurfaces, textOf, valueOf, waitForText } from './support/surfaces';
+import {
+  card,
+  cardField,
+  chooseOption,
+  control,
+  form,
+  openSurfaces,
+  textOf,
+  valueOf,
+  waitForText,
+} from './support/surfaces';
 import { waitFor } from '../support/wait';
 import type { Workbench } from './support/workbench';
 
@@ -17,10 +27,13 @@ async function waitForRow(wb: Workbench, wanted: RegExp, timeoutMs = 60_000): Pr
   const view = wb.view('Extensions');
   let rows: string[] = [];
   try {
-    return await waitFor(async () => {
-      rows = await wb.viewRows(view);
-      return rows.find((r) => wanted.test(r));
-    }, { timeoutMs, what: `an Extensions row matching ${wanted}` });
+    return await waitFor(
+      async () => {
+        rows = await wb.viewRows(view);
+        return rows.find((r) => wanted.test(r));
+      },
+      { timeoutMs, what: `an Extensions row matching ${wanted}` },
+    );
   } catch (e) {
     throw new Error(`${(e as Error).message}; rows: ${rows.join(' | ') || '(none)'}`);
   }
@@ -43,16 +56,28 @@ async function captureSidebar(wb: Workbench, file: string): Promise<void> {
       await page.mouse.up();
     };
     const side = await sidebar.boundingBox();
-    if (side) await drag({ x: side.x + side.width + 1, y: side.y + side.height / 2 }, { x: side.x + 420, y: side.y + side.height / 2 });
+    if (side)
+      await drag(
+        { x: side.x + side.width + 1, y: side.y + side.height / 2 },
+        { x: side.x + 420, y: side.y + side.height / 2 },
+      );
     // The sash between Extensions and Surfaces: move it up to just below the Extensions rows.
     const rows = wb.view('Extensions').locator('.monaco-list-row');
     const last = await rows.last().boundingBox();
     const surfacesHeader = await wb.view('Surfaces').locator('.pane-header').boundingBox();
-    if (last && surfacesHeader) await drag({ x: surfacesHeader.x + 100, y: surfacesHeader.y - 1 }, { x: surfacesHeader.x + 100, y: last.y + last.height + 12 });
+    if (last && surfacesHeader)
+      await drag(
+        { x: surfacesHeader.x + 100, y: surfacesHeader.y - 1 },
+        { x: surfacesHeader.x + 100, y: last.y + last.height + 12 },
+      );
     await page.mouse.move(900, 700); // off the side bar: no hover, no tooltip
     const frame = await wb.webviewFrame('article.surface.card');
     await form(frame, 'Notes').waitFor({ state: 'visible', timeout: 30_000 });
-    await page.locator('.monaco-hover, .workbench-hover').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+    await page
+      .locator('.monaco-hover, .workbench-hover')
+      .first()
+      .waitFor({ state: 'hidden', timeout: 10_000 })
+      .catch(() => undefined);
     await sidebar.screenshot({ path: file });
   } finally {
     if (original) await page.setViewportSize(original);
@@ -79,7 +104,10 @@ describe('Reasonix in the workbench: sidebar, Surfaces and Command Palette (show
     const view = wb.view('Extensions');
     const rows = await wb.viewRows(view);
     const at = rows.findIndex((r) => /^showcase/i.test(r));
-    assert.ok(at >= 0 && /^Indexed \d+ files.*showcase is idle/.test(rows[at + 1] ?? ''), `status row right under showcase: ${rows.join(' | ')}`);
+    assert.ok(
+      at >= 0 && /^Indexed \d+ files.*showcase is idle/.test(rows[at + 1] ?? ''),
+      `status row right under showcase: ${rows.join(' | ')}`,
+    );
     const statusRow = view.locator('.monaco-list-row').nth(at + 1);
     assert.equal(await statusRow.locator('.codicon-info').count(), 1, 'an info severity icon');
   });
@@ -93,7 +121,10 @@ describe('Reasonix in the workbench: sidebar, Surfaces and Command Palette (show
     }
     assert.match(await textOf(card(frame, 'Session')), /Session started at/);
     const buttons = await card(frame, 'Showcase').locator('vscode-button').allInnerTexts();
-    assert.deepEqual(buttons.map((b) => b.trim()), ['Refresh', 'Pick a theme…', 'Reset notes…', 'Say hello']);
+    assert.deepEqual(
+      buttons.map((b) => b.trim()),
+      ['Refresh', 'Pick a theme…', 'Reset notes…', 'Say hello'],
+    );
     const notes = form(frame, 'Notes');
     await notes.waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(await control(notes, 'title').evaluate((e) => e.tagName.toLowerCase()), 'vscode-textfield');
@@ -102,9 +133,14 @@ describe('Reasonix in the workbench: sidebar, Surfaces and Command Palette (show
     assert.equal(await control(notes, 'pin').evaluate((e) => e.tagName.toLowerCase()), 'vscode-checkbox');
     assert.equal(await notes.locator('vscode-button', { hasText: 'Submit' }).count(), 1);
     // A required field the user has not touched yet is not shown as an error.
-    assert.equal(await control(notes, 'title').evaluate((e) => e.matches(':invalid') || e.hasAttribute('invalid')), false, 'untouched Title painted invalid');
+    assert.equal(
+      await control(notes, 'title').evaluate((e) => e.matches(':invalid') || e.hasAttribute('invalid')),
+      false,
+      'untouched Title painted invalid',
+    );
 
-    if (process.env.UPDATE_SCREENSHOTS === '1') await captureSidebar(wb, join(repoRoot, 'docs', 'images', 'sidebar.png'));
+    if (process.env.UPDATE_SCREENSHOTS === '1')
+      await captureSidebar(wb, join(repoRoot, 'docs', 'images', 'sidebar.png'));
   });
 
   it("runs a card button's action and shows its result inline on the card", async () => {
@@ -114,7 +150,10 @@ describe('Reasonix in the workbench: sidebar, Surfaces and Command Palette (show
     const before = Number(await cardField(showcase, 'Actions run'));
     await showcase.locator('vscode-button', { hasText: 'Say hello' }).click();
     await waitForText(showcase.locator('.result'), 'Hello, workspace!');
-    await waitFor(async () => Number(await cardField(showcase, 'Actions run')) === before + 1 || undefined, { timeoutMs: 30_000, what: '"Actions run" to count the action' });
+    await waitFor(async () => Number(await cardField(showcase, 'Actions run')) === before + 1 || undefined, {
+      timeoutMs: 30_000,
+      what: '"Actions run" to count the action',
+    });
   });
 
   it('lists files created and edited in the workspace on the Recent changes card', async () => {
@@ -145,8 +184,12 @@ describe('Reasonix in the workbench: sidebar, Surfaces and Command Palette (show
     const wb = session().workbench;
     await wb.runCommand('Reasonix: Run Extension Action…');
     const items = await wb.quickPickItems();
-    for (const a of ['/showcase:refresh', '/showcase:pick-theme', '/showcase:reset-notes', '/showcase:greet']) assert.ok(items.includes(a), `${a} in ${items.join(', ')}`);
-    assert.ok(items.some((i) => i.startsWith('/hello:')), `a /hello: action in ${items.join(', ')}`);
+    for (const a of ['/showcase:refresh', '/showcase:pick-theme', '/showcase:reset-notes', '/showcase:greet'])
+      assert.ok(items.includes(a), `${a} in ${items.join(', ')}`);
+    assert.ok(
+      items.some((i) => i.startsWith('/hello:')),
+      `a /hello: action in ${items.join(', ')}`,
+    );
     await wb.dismissQuickInput();
   });
 
@@ -155,14 +198,23 @@ describe('Reasonix in the workbench: sidebar, Surfaces and Command Palette (show
     await wb.runCommand('Reasonix: Run Extension Action…');
     await wb.pickQuickItem('/showcase:pick-theme');
     // The action list closes and the theme QuickPick replaces it: read once its title shows.
-    await waitFor(async () => /showcase: Pick a theme/.test(await wb.quickInputTitle()) || undefined, { timeoutMs: 30_000, what: 'the theme QuickPick' });
+    await waitFor(async () => /showcase: Pick a theme/.test(await wb.quickInputTitle()) || undefined, {
+      timeoutMs: 30_000,
+      what: 'the theme QuickPick',
+    });
     const wanted = ['Solarized', 'Monokai', 'High Contrast', 'Paper'];
     let themes: string[] = [];
-    await waitFor(async () => (themes = await wb.quickPickItems()).join() === wanted.join() || undefined, { timeoutMs: 10_000, what: 'the themes' }).catch(() => undefined);
+    await waitFor(async () => (themes = await wb.quickPickItems()).join() === wanted.join() || undefined, {
+      timeoutMs: 10_000,
+      what: 'the themes',
+    }).catch(() => undefined);
     assert.deepEqual(themes, wanted);
     await wb.pickQuickItem('Monokai');
     const frame = await openSurfaces(wb);
-    await waitFor(async () => (await cardField(card(frame, 'Showcase'), 'Theme')) === 'Monokai' || undefined, { timeoutMs: 30_000, what: 'Theme: Monokai on the Showcase card' });
+    await waitFor(async () => (await cardField(card(frame, 'Showcase'), 'Theme')) === 'Monokai' || undefined, {
+      timeoutMs: 30_000,
+      what: 'Theme: Monokai on the Showcase card',
+    });
   });
 
   it('/showcase:reset-notes asks with a modal Yes/No; Yes clears "Your notes"', async () => {
@@ -215,7 +267,10 @@ describe('Reasonix in the workbench: a sidecar crash and its automatic restart',
     const row = await waitForRow(wb, /^showcase.*running · pid \d+/i);
     crashedPid = Number(/pid (\d+)/.exec(row)?.[1]);
     // The test runs on the same machine as the extension host: find the sidecar as a user would.
-    const pids = execFileSync('pgrep', ['-f', 'examples/showcase/bin/showcase'], { encoding: 'utf8' }).split(/\s+/).filter(Boolean).map(Number);
+    const pids = execFileSync('pgrep', ['-f', 'examples/showcase/bin/showcase'], { encoding: 'utf8' })
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
     assert.ok(pids.includes(crashedPid), `pgrep found ${pids.join(', ')}, the view shows pid ${crashedPid}`);
     process.kill(crashedPid, 'SIGKILL');
 
@@ -237,10 +292,13 @@ describe('Reasonix in the workbench: a sidecar crash and its automatic restart',
   it('"Reasonix: Show Logs" shows the crash and restart lifecycle lines in the Output channel', async () => {
     const wb = session().workbench;
     await wb.runCommand('Reasonix: Show Logs');
-    const text = await waitFor(async () => {
-      const t = await wb.outputText().catch(() => '');
-      return /\[showcase\] automatic restart 1\//.test(t) && /\[showcase\] restarted/.test(t) ? t : undefined;
-    }, { timeoutMs: 30_000, what: 'the restart lines in the Reasonix Output channel' });
+    const text = await waitFor(
+      async () => {
+        const t = await wb.outputText().catch(() => '');
+        return /\[showcase\] automatic restart 1\//.test(t) && /\[showcase\] restarted/.test(t) ? t : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the restart lines in the Reasonix Output channel' },
+    );
     assert.match(text, /\[showcase\].*(crash|exit|signal)/i);
   });
 });

@@ -27,8 +27,18 @@ export interface ChaosFigures {
   orphans: number;
 }
 
-function spec(fixtures: string, id: string, script: string, args: string[], env: Record<string, string>, capabilities: Capability[]): PluginSpec {
-  return scriptPlugin(id, path.join(fixtures, script), { args, runtime: { env, intercepts: ['tool.before'], capabilities } });
+function spec(
+  fixtures: string,
+  id: string,
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  capabilities: Capability[],
+): PluginSpec {
+  return scriptPlugin(id, path.join(fixtures, script), {
+    args,
+    runtime: { env, intercepts: ['tool.before'], capabilities },
+  });
 }
 
 const SETTLE_MS = 10_000;
@@ -59,14 +69,30 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function noOrphans(pgid: number | undefined, ms = 3_000): Promise<number> {
   if (pgid === undefined) return 0;
-  await waitFor(() => groupMembers(pgid).length === 0, { timeoutMs: ms, what: `process group ${pgid} to empty`, intervalMs: 25 }).catch(() => undefined);
+  await waitFor(() => groupMembers(pgid).length === 0, {
+    timeoutMs: ms,
+    what: `process group ${pgid} to empty`,
+    intervalMs: 25,
+  }).catch(() => undefined);
   return groupMembers(pgid).length;
 }
 
 /** One kill at a random moment of `phase`; returns [settled calls, unsettled, orphans]. */
 async function round(phase: Phase, rnd: Random, fixtures: string, scratch: string): Promise<[number, number, number]> {
   const wellBehaved = (extra: Record<string, string> = {}) =>
-    new Sidecar({ plugin: spec(fixtures, 'chaos', 'sidecars/well-behaved.js', [], { FIX_GRANDCHILD: path.join(scratch, `gc-${Date.now()}-${rnd.int(0, 1e9)}`), ...extra }, []), session: { sessionId: 's', workspaceRoot: scratch, generation: 1 }, uiHost: 'headless', timeouts: TIMEOUTS });
+    new Sidecar({
+      plugin: spec(
+        fixtures,
+        'chaos',
+        'sidecars/well-behaved.js',
+        [],
+        { FIX_GRANDCHILD: path.join(scratch, `gc-${Date.now()}-${rnd.int(0, 1e9)}`), ...extra },
+        [],
+      ),
+      session: { sessionId: 's', workspaceRoot: scratch, generation: 1 },
+      uiHost: 'headless',
+      timeouts: TIMEOUTS,
+    });
   let settled = 0;
   let unsettled = 0;
   const count = async (ps: Promise<unknown>[]) => {
@@ -105,7 +131,13 @@ async function round(phase: Phase, rnd: Random, fixtures: string, scratch: strin
     }
     case 'stream': {
       const ref: { hub?: StreamHub } = {};
-      const s = new Sidecar({ plugin: spec(fixtures, 'prov', 'providers/provider.js', ['normal'], {}, ['providers']), session: { sessionId: 's', workspaceRoot: scratch, generation: 1 }, uiHost: 'headless', handlers: streamHandlers(() => ref.hub), timeouts: TIMEOUTS });
+      const s = new Sidecar({
+        plugin: spec(fixtures, 'prov', 'providers/provider.js', ['normal'], {}, ['providers']),
+        session: { sessionId: 's', workspaceRoot: scratch, generation: 1 },
+        uiHost: 'headless',
+        handlers: streamHandlers(() => ref.hub),
+        timeouts: TIMEOUTS,
+      });
       const hub = new StreamHub(s, { gapMs: 30 });
       ref.hub = hub;
       await s.start();
@@ -139,7 +171,14 @@ async function round(phase: Phase, rnd: Random, fixtures: string, scratch: strin
 export async function chaos(opts: { seed: number; kills: number; fixtures: string }): Promise<ChaosFigures> {
   const rnd = new Random(opts.seed);
   const scratch = mkdtempSync(path.join(tmpdir(), 'reasonix-chaos-'));
-  const fig: ChaosFigures = { seed: opts.seed, kills: 0, byPhase: { handshake: 0, intercept: 0, stream: 0, shutdown: 0 }, callsSettled: 0, unsettled: 0, orphans: 0 };
+  const fig: ChaosFigures = {
+    seed: opts.seed,
+    kills: 0,
+    byPhase: { handshake: 0, intercept: 0, stream: 0, shutdown: 0 },
+    callsSettled: 0,
+    unsettled: 0,
+    orphans: 0,
+  };
   try {
     for (let i = 0; i < opts.kills; i++) {
       const phase = PHASES[i % PHASES.length];

@@ -25,8 +25,40 @@ export interface FuzzFigures {
   wrongResults: number;
 }
 
-const ALPHABET = ['a', 'Z', '7', ' ', '"', '\\', '\n', '\t', 'é', 'ß', '中', '文', '😀', '🧪', '\u2028', '\u0000', '}', '{', ',', ':'];
-const JUNK = ['not json at all', 'console.log: ready ✔', '42', '[]', '{"x":1}', '"just a string"', 'null', '{"jsonrpc":"2.0"}', '{"jsonrpc":"1.0","id":5,"result":{}}', '{"broken": '];
+const ALPHABET = [
+  'a',
+  'Z',
+  '7',
+  ' ',
+  '"',
+  '\\',
+  '\n',
+  '\t',
+  'é',
+  'ß',
+  '中',
+  '文',
+  '😀',
+  '🧪',
+  '\u2028',
+  '\u0000',
+  '}',
+  '{',
+  ',',
+  ':',
+];
+const JUNK = [
+  'not json at all',
+  'console.log: ready ✔',
+  '42',
+  '[]',
+  '{"x":1}',
+  '"just a string"',
+  'null',
+  '{"jsonrpc":"2.0"}',
+  '{"jsonrpc":"1.0","id":5,"result":{}}',
+  '{"broken": ',
+];
 // What the host answers to each kind of junk line; blank lines get nothing.
 const PARSE_ERROR = -32700;
 const INVALID = -32600;
@@ -52,10 +84,12 @@ function randomText(rnd: Random): string {
 function cuts(rnd: Random, bytes: Buffer): number[] {
   if (rnd.chance(0.02)) return Array.from({ length: bytes.length - 1 }, (_, i) => i + 1); // byte by byte
   const inside: number[] = [];
-  for (let i = 1; i < bytes.length; i++) if ((bytes[i] & 0xc0) === 0x80 || (bytes[i] === 0x0a && bytes[i - 1] === 0x0d)) inside.push(i);
+  for (let i = 1; i < bytes.length; i++)
+    if ((bytes[i] & 0xc0) === 0x80 || (bytes[i] === 0x0a && bytes[i - 1] === 0x0d)) inside.push(i);
   const out = new Set<number>();
   const n = rnd.int(0, 12);
-  for (let i = 0; i < n; i++) out.add(inside.length && rnd.chance(0.5) ? rnd.pick(inside) : rnd.int(1, bytes.length - 1));
+  for (let i = 0; i < n; i++)
+    out.add(inside.length && rnd.chance(0.5) ? rnd.pick(inside) : rnd.int(1, bytes.length - 1));
   return [...out].sort((a, b) => a - b);
 }
 
@@ -71,7 +105,12 @@ class Rig {
       const f = JSON.parse(line) as { id?: unknown; method?: string; error?: { code: number } };
       if (f.method === undefined && f.error) this.answers.push(f.error.code);
     }, this.fromHost);
-    this.conn = new ValidatedConnection({ input: this.toHost, output: this.fromHost, maxFrameBytes, handlers: { handler: () => undefined } });
+    this.conn = new ValidatedConnection({
+      input: this.toHost,
+      output: this.fromHost,
+      maxFrameBytes,
+      handlers: { handler: () => undefined },
+    });
     this.conn.markReady();
     this.conn.onEnd((e) => (this.ended = e));
   }
@@ -84,7 +123,15 @@ class Rig {
 export async function fuzzFraming(opts: { seed: number; chunkings: number }): Promise<FuzzFigures> {
   const rnd = new Random(opts.seed);
   const maxFrameBytes = 4096;
-  const fig: FuzzFigures = { seed: opts.seed, chunkings: 0, framesTried: 0, junkLines: 0, oversizeFrames: 0, hostCrashes: 0, wrongResults: 0 };
+  const fig: FuzzFigures = {
+    seed: opts.seed,
+    chunkings: 0,
+    framesTried: 0,
+    junkLines: 0,
+    oversizeFrames: 0,
+    hostCrashes: 0,
+    wrongResults: 0,
+  };
   let rig = new Rig(maxFrameBytes);
   const tick = () => new Promise<void>((r) => setImmediate(r));
   try {
@@ -95,7 +142,9 @@ export async function fuzzFraming(opts: { seed: number; chunkings: number }): Pr
         // fail the call that was waiting; a fresh connection takes over.
         const pending = rig.conn.request('extension/ui/action', { actionId: 'a', sessionId: 's', generation: 1 });
         rig.nextId++;
-        const big = Buffer.from(`{"jsonrpc":"2.0","id":1,"result":{"accepted":true,"message":"${'x'.repeat(maxFrameBytes)}"}}\n`);
+        const big = Buffer.from(
+          `{"jsonrpc":"2.0","id":1,"result":{"accepted":true,"message":"${'x'.repeat(maxFrameBytes)}"}}\n`,
+        );
         for (const c of cut(big, cuts(rnd, big))) rig.toHost.write(c);
         fig.framesTried++;
         fig.oversizeFrames++;
@@ -120,7 +169,9 @@ export async function fuzzFraming(opts: { seed: number; chunkings: number }): Pr
       const wantAnswers: number[] = [];
       for (const [id, message] of rnd.shuffle([...expected.entries()])) {
         if (rnd.chance(0.3)) {
-          const junk = rnd.chance(0.2) ? rnd.pick(['', '   ', '\t']) : rnd.pick(JUNK) + (rnd.chance(0.3) ? randomText(rnd).replace(/[\n\u2028]/g, '') : '');
+          const junk = rnd.chance(0.2)
+            ? rnd.pick(['', '   ', '\t'])
+            : rnd.pick(JUNK) + (rnd.chance(0.3) ? randomText(rnd).replace(/[\n\u2028]/g, '') : '');
           const answer = junkAnswer(junk.replace(/\n/g, ''));
           lines.push(junk.replace(/\n/g, ''));
           if (answer !== undefined) wantAnswers.push(answer);
@@ -160,17 +211,35 @@ export async function fuzzFraming(opts: { seed: number; chunkings: number }): Pr
  */
 export async function fuzzRealSidecar(opts: { seed: number; calls: number; fixtures: string }): Promise<FuzzFigures> {
   const rnd = new Random(opts.seed);
-  const fig: FuzzFigures = { seed: opts.seed, chunkings: 0, framesTried: 0, junkLines: 0, oversizeFrames: 0, hostCrashes: 0, wrongResults: 0 };
+  const fig: FuzzFigures = {
+    seed: opts.seed,
+    chunkings: 0,
+    framesTried: 0,
+    junkLines: 0,
+    oversizeFrames: 0,
+    hostCrashes: 0,
+    wrongResults: 0,
+  };
   const file = path.join(opts.fixtures, 'chunky.js');
   const plugin = scriptPlugin('chunky', file, { root: opts.fixtures, args: [String(opts.seed)] });
-  const sidecar = new Sidecar({ plugin, session: { sessionId: 's', workspaceRoot: opts.fixtures, generation: 1 }, uiHost: 'headless' });
+  const sidecar = new Sidecar({
+    plugin,
+    session: { sessionId: 's', workspaceRoot: opts.fixtures, generation: 1 },
+    uiHost: 'headless',
+  });
   await sidecar.start();
   try {
     for (let i = 0; i < opts.calls; i++) {
       const batch = rnd.int(1, 4);
       const texts = Array.from({ length: batch }, () => randomText(rnd));
       const results = await Promise.allSettled(
-        texts.map((text) => sidecar.request<{ accepted: boolean; message?: string }>('extension/ui/action', { actionId: 'echo', sessionId: 's', generation: 1, args: { text } }, { timeoutMs: 10_000 })),
+        texts.map((text) =>
+          sidecar.request<{ accepted: boolean; message?: string }>(
+            'extension/ui/action',
+            { actionId: 'echo', sessionId: 's', generation: 1, args: { text } },
+            { timeoutMs: 10_000 },
+          ),
+        ),
       );
       fig.chunkings += batch;
       fig.framesTried += batch * 2; // each answer comes with one junk line

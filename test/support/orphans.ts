@@ -29,6 +29,10 @@ export function liveDescendants(): { pid: number; cmd: string }[] {
 
 /** Waits up to `ms` for every descendant to end; returns the ones still alive. */
 export async function waitForNoDescendants(ms = 3000): Promise<{ pid: number; cmd: string }[]> {
-  await waitFor(() => liveDescendants().length === 0, { timeoutMs: ms, what: 'every process this run started to end', intervalMs: 50 }).catch(() => undefined);
+  await waitFor(() => liveDescendants().length === 0, {
+    timeoutMs: ms,
+    what: 'every process this run started to end',
+    intervalMs: 50,
+  }).catch(() => undefined);
   return liveDescendants();
 }

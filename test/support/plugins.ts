@@ -48,6 +48,9 @@ export function scriptPlugin(id: string, script: string, o: ScriptPluginOptions 
  */
 export function pluginFolder(root: string, name: string, runtime: Record<string, unknown>, version = '1.0.0'): string {
   mkdirSync(root, { recursive: true });
-  writeFileSync(path.join(root, 'reasonix-plugin.json'), JSON.stringify({ apiVersion: 'reasonix.io/plugin/v1', name, version, runtime }, null, 2));
+  writeFileSync(
+    path.join(root, 'reasonix-plugin.json'),
+    JSON.stringify({ apiVersion: 'reasonix.io/plugin/v1', name, version, runtime }, null, 2),
+  );
   return root;
 }

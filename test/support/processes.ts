@@ -31,7 +31,11 @@ export function groupMembers(pgid: number): number[] {
 }
 
 /** Runs a hook command as the agent does: `sh -c`, input as JSON on stdin, answer on stdout. `env` defaults to this process's. */
-export function runHookCommand(command: string, input: unknown, env?: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runHookCommand(
+  command: string,
+  input: unknown,
+  env?: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('sh', ['-c', command], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

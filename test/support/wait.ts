@@ -10,7 +10,10 @@ export interface WaitOptions {
 }
 
 /** Polls `probe` until it returns something other than undefined/false; a throw aborts the wait. */
-export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, opts: WaitOptions): Promise<T> {
+export async function waitFor<T>(
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  opts: WaitOptions,
+): Promise<T> {
   const deadline = Date.now() + opts.timeoutMs;
   let last: unknown;
   for (;;) {

@@ -35,11 +35,19 @@ describe('content store (HOST_SPEC §5)', () => {
       const prefix = '{"jsonrpc":"2.0","id":7,"result":';
       const frame = store.readEncoded({ contentRef: d.contentRef, offset }).frame(prefix, '}\n', 8 * 1024 * 1024);
       // Handed over in parts under V8's 128 KiB large-object size: no one buffer (or string) of the whole page.
-      assert.ok(frame instanceof FrameParts && frame.parts.length > 1 && frame.parts.every((p) => p.length <= 96 * 1024));
+      assert.ok(
+        frame instanceof FrameParts && frame.parts.length > 1 && frame.parts.every((p) => p.length <= 96 * 1024),
+      );
       assert.equal(frame.length, frameBuffer(frame).length);
-      assert.equal(frameBuffer(frame).toString('utf8'), `${prefix}${JSON.stringify(store.read({ contentRef: d.contentRef, offset }))}}\n`);
+      assert.equal(
+        frameBuffer(frame).toString('utf8'),
+        `${prefix}${JSON.stringify(store.read({ contentRef: d.contentRef, offset }))}}\n`,
+      );
     }
-    assert.throws(() => store.readEncoded({ contentRef: d.contentRef, offset: 0 }).frame('', '', 1000), (e: unknown) => e instanceof ProtocolError && e.reason === 'frame_too_large');
+    assert.throws(
+      () => store.readEncoded({ contentRef: d.contentRef, offset: 0 }).frame('', '', 1000),
+      (e: unknown) => e instanceof ProtocolError && e.reason === 'frame_too_large',
+    );
   });
 
   it('holds an ASCII JSON string as is and serves, sizes and hashes it exactly like its bytes', () => {
@@ -56,7 +64,9 @@ describe('content store (HOST_SPEC §5)', () => {
       const a = store.read({ contentRef: asText.contentRef, offset });
       const b = store.read({ contentRef: asBytes.contentRef, offset });
       assert.deepEqual({ ...a, contentRef: '' }, { ...b, contentRef: '' });
-      assert.ok(Buffer.from(a.dataBase64, 'base64').equals(bytes.subarray(offset, Math.min(bytes.length, offset + 262144))));
+      assert.ok(
+        Buffer.from(a.dataBase64, 'base64').equals(bytes.subarray(offset, Math.min(bytes.length, offset + 262144))),
+      );
       const frame = store.readEncoded({ contentRef: asText.contentRef, offset }).frame(prefix, '}\n', 8 * 1024 * 1024);
       assert.equal(frameBuffer(frame).toString('utf8'), `${prefix}${JSON.stringify(a)}}\n`);
     }
@@ -70,8 +80,14 @@ describe('content store (HOST_SPEC §5)', () => {
   it('answers content_ref_expired for unknown refs and out-of-range offsets (case 43)', () => {
     const store = new ContentStore();
     const d = store.put('/payload', Buffer.from('hello'));
-    for (const params of [{ contentRef: 'content_000000000000000000000000', offset: 0 }, { contentRef: d.contentRef, offset: 6 }]) {
-      assert.throws(() => store.read(params), (e: unknown) => e instanceof ProtocolError && e.reason === 'content_ref_expired' && e.retryable);
+    for (const params of [
+      { contentRef: 'content_000000000000000000000000', offset: 0 },
+      { contentRef: d.contentRef, offset: 6 },
+    ]) {
+      assert.throws(
+        () => store.read(params),
+        (e: unknown) => e instanceof ProtocolError && e.reason === 'content_ref_expired' && e.retryable,
+      );
     }
     assert.equal(Buffer.from(store.read({ contentRef: d.contentRef, offset: 5 }).dataBase64, 'base64').length, 0);
   });
@@ -86,13 +102,21 @@ describe('content store (HOST_SPEC §5)', () => {
 
   it('refuses objects over 8 MiB with frame_too_large', () => {
     const store = new ContentStore({ maxObjectBytes: 10 });
-    assert.throws(() => store.put('/payload', Buffer.alloc(11)), (e: unknown) => e instanceof ProtocolError && e.reason === 'frame_too_large');
+    assert.throws(
+      () => store.put('/payload', Buffer.alloc(11)),
+      (e: unknown) => e instanceof ProtocolError && e.reason === 'frame_too_large',
+    );
   });
 });
 
 describe('serialized payloads (externalization input)', () => {
   it('encodes to exactly the UTF-8 bytes, ASCII or not, and hashes them', () => {
-    for (const value of [{ text: 'plain ascii' }, { text: 'h\u00e9llo' }, { text: 'snow \u2603 and \u{1F600}' }, { text: 'lone \ud800 surrogate' }]) {
+    for (const value of [
+      { text: 'plain ascii' },
+      { text: 'h\u00e9llo' },
+      { text: 'snow \u2603 and \u{1F600}' },
+      { text: 'lone \ud800 surrogate' },
+    ]) {
       const p = serializePayload(value);
       const expected = Buffer.from(JSON.stringify(value), 'utf8');
       assert.ok(p.utf8().equals(expected), JSON.stringify(value));
@@ -107,7 +131,8 @@ describe('serialized payloads (externalization input)', () => {
     const wide = serializePayload({ text: 'h\u00e9llo \u2603' });
     const held = wide.content();
     assert.ok(Buffer.isBuffer(held) && held.equals(Buffer.from(wide.json, 'utf8')));
-    for (const p of [ascii, wide]) assert.equal(p.sha256(), createHash('sha256').update(Buffer.from(p.json, 'utf8')).digest('hex'));
+    for (const p of [ascii, wide])
+      assert.equal(p.sha256(), createHash('sha256').update(Buffer.from(p.json, 'utf8')).digest('hex'));
   });
 
   it('decides "over the limit" by UTF-8 size at the boundary, from the length alone away from it', () => {

@@ -12,7 +12,9 @@ export const mochaHooks = {
           // already gone
         }
       }
-      throw new Error(`test left ${left.length} process(es) running: ${left.map((p) => `${p.pid} ${p.cmd}`).join('; ')}`);
+      throw new Error(
+        `test left ${left.length} process(es) running: ${left.map((p) => `${p.pid} ${p.cmd}`).join('; ')}`,
+      );
     }
   },
 };

@@ -44,7 +44,11 @@ describe('layering: lint keeps each floor to its imports', function () {
       ['src/vscode/x.ts', '../host/streams'],
       ['src/vscode/x.ts', './lm/provider'],
     ]) {
-      assert.deepEqual(await importProblems(file, `import type { T } from '${spec}'; export type U = T;`), [], `${file} importing ${spec}`);
+      assert.deepEqual(
+        await importProblems(file, `import type { T } from '${spec}'; export type U = T;`),
+        [],
+        `${file} importing ${spec}`,
+      );
     }
   });
 
@@ -57,6 +61,9 @@ describe('layering: lint keeps each floor to its imports', function () {
       assert.equal(problems.length, 1, `${file} importing ${spec}`);
       assert.match(problems[0], /must not import src\/host/);
     }
-    assert.deepEqual(await importProblems('webview/x.ts', "import type { T } from '../src/webviewProtocol'; export type U = T;"), []);
+    assert.deepEqual(
+      await importProblems('webview/x.ts', "import type { T } from '../src/webviewProtocol'; export type U = T;"),
+      [],
+    );
   });
 });

@@ -8,7 +8,11 @@ const secretCases: [string, string, string][] = [
   ['Anthropic key', 'key sk-ant-api03-AbCdEf0123456789_xyz-QRS', 'sk-ant-api03-AbCdEf0123456789_xyz-QRS'],
   ['plain sk- key', 'failed: sk-1234567890abcdefghij', 'sk-1234567890abcdefghij'],
   ['GitHub classic token', 'ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 'ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'],
-  ['GitHub fine-grained token', 'github_pat_11ABCDEFG0123456789_abcdefghijklmnop', 'github_pat_11ABCDEFG0123456789_abcdefghijklmnop'],
+  [
+    'GitHub fine-grained token',
+    'github_pat_11ABCDEFG0123456789_abcdefghijklmnop',
+    'github_pat_11ABCDEFG0123456789_abcdefghijklmnop',
+  ],
   ['Slack bot token', 'slack xoxb-1234567890-abcdefghij', 'xoxb-1234567890-abcdefghij'],
   ['Slack user token', 'xoxp-99999999999-ABCDEF', 'xoxp-99999999999-ABCDEF'],
   ['AWS access key id', 'aws AKIAIOSFODNN7EXAMPLE ok', 'AKIAIOSFODNN7EXAMPLE'],
@@ -34,7 +38,11 @@ const secretCases: [string, string, string][] = [
   ['CLI --token x', 'cmd --token qwerty', 'qwerty'],
   ['header X-Api-Key', 'X-Api-Key: 0011aabbcc', '0011aabbcc'],
   ['yaml password', 'password: hunter2', 'hunter2'],
-  ['long hex after key word', 'the api key 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b', '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b'],
+  [
+    'long hex after key word',
+    'the api key 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b',
+    '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b',
+  ],
   ['base64 after secret is', 'secret is QUJDREVGR0hJSktMTU5PUFFSU1RVVldY1234', 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldY1234'],
   ['URL credentials', 'https://user:pa55word@example.com/x', 'pa55word'],
   [
@@ -46,19 +54,34 @@ const secretCases: [string, string, string][] = [
   ['EC PEM', '-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBkey\n-----END EC PRIVATE KEY-----', 'MHcCAQEEIBkey'],
 ];
 
-
 // One case per row of REDACTION_RULES: [rule name, input, secret that must disappear].
 const ruleCases: [string, string, string][] = [
-  ['pem-private-key', 'x\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n', 'b3BlbnNzaC1rZXktdjEAAAAA'],
+  [
+    'pem-private-key',
+    'x\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n',
+    'b3BlbnNzaC1rZXktdjEAAAAA',
+  ],
   ['openai-anthropic', 'using sk-proj-abcdefghijklmnop1234567890 now', 'sk-proj-abcdefghijklmnop1234567890'],
-  ['stripe', 'charge with sk_live_4eC39HqLyjWDarjtT1zdp7dc and rk_live_51Habcdefghij', 'sk_live_4eC39HqLyjWDarjtT1zdp7dc'],
+  [
+    'stripe',
+    'charge with sk_live_4eC39HqLyjWDarjtT1zdp7dc and rk_live_51Habcdefghij',
+    'sk_live_4eC39HqLyjWDarjtT1zdp7dc',
+  ],
   ['github-token', 'ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 'ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'],
   ['github-pat', 'github_pat_11ABCDEFG0123456789_abcdefghijklmnop', 'github_pat_11ABCDEFG0123456789_abcdefghijklmnop'],
   ['gitlab-pat', 'clone with glpat-xYz0123456789abcdefGH', 'glpat-xYz0123456789abcdefGH'],
-  ['npm-token', '//registry.npmjs.org/:_auth npm_aBcDeF0123456789aBcDeF0123456789abcd', 'npm_aBcDeF0123456789aBcDeF0123456789abcd'],
+  [
+    'npm-token',
+    '//registry.npmjs.org/:_auth npm_aBcDeF0123456789aBcDeF0123456789abcd',
+    'npm_aBcDeF0123456789aBcDeF0123456789abcd',
+  ],
   ['huggingface', 'HF says hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567', 'hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567'],
   ['slack', 'slack xoxb-1234567890-abcdefghij and xoxa-2-abcdefghijkl', 'xoxa-2-abcdefghijkl'],
-  ['sendgrid', 'mail SG.abcdefghijklmnopqrstuv.ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdef', 'SG.abcdefghijklmnopqrstuv'],
+  [
+    'sendgrid',
+    'mail SG.abcdefghijklmnopqrstuv.ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdef',
+    'SG.abcdefghijklmnopqrstuv',
+  ],
   ['databricks', 'workspace dapi0123456789abcdef0123456789abcdef-2', 'dapi0123456789abcdef0123456789abcdef'],
   ['aws-access-key-id', 'aws AKIAIOSFODNN7EXAMPLE ok', 'AKIAIOSFODNN7EXAMPLE'],
   ['google-api-key', 'AIzaSyA-1234567890abcdefghijklmnopqrstu', 'AIzaSyA-1234567890abcdefghijklmnopqrstu'],
@@ -114,7 +137,8 @@ describe('redact', () => {
 
   it('redacts the reference prose and cookie forms in one line', () => {
     const out = redact('Cookie: session=0123456789abcdef; api key: relaykey1234567890; token abcdef0123456789ab');
-    for (const secret of ['0123456789abcdef', 'relaykey1234567890', 'abcdef0123456789ab']) assert.ok(!out.includes(secret), out);
+    for (const secret of ['0123456789abcdef', 'relaykey1234567890', 'abcdef0123456789ab'])
+      assert.ok(!out.includes(secret), out);
     assert.ok(out.startsWith('Cookie: '), out);
   });
 

@@ -39,24 +39,42 @@ describe('agent hooks (in a real VS Code)', function () {
 
   const commandFor = (event: string) => hooks[event][0].hooks[0].linux.replaceAll('${CLAUDE_PLUGIN_ROOT}', pluginRoot);
   const showcase = () => api.listPlugins().find((p) => p.pluginId === 'showcase');
-  const preToolUse = (tool: string) => ({ timestamp: new Date().toISOString(), cwd: folder, sessionId: 'in-host', hookEventName: 'PreToolUse', transcript_path: '/dev/null', tool_name: tool, tool_input: { path: '/' }, tool_use_id: 'tool-1' });
+  const preToolUse = (tool: string) => ({
+    timestamp: new Date().toISOString(),
+    cwd: folder,
+    sessionId: 'in-host',
+    hookEventName: 'PreToolUse',
+    transcript_path: '/dev/null',
+    tool_name: tool,
+    tool_input: { path: '/' },
+    tool_use_id: 'tool-1',
+  });
 
   before(async () => {
     const found = vscode.extensions.getExtension<ReasonixApi>(EXTENSION_ID);
     assert.ok(found, `${EXTENSION_ID} is installed`);
     ext = found;
     api = await ext.activate();
-    await waitFor(() => showcase()?.state === 'running', { timeoutMs: 20_000, what: 'showcase running', intervalMs: 50 });
+    await waitFor(() => showcase()?.state === 'running', {
+      timeoutMs: 20_000,
+      what: 'showcase running',
+      intervalMs: 50,
+    });
     folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
-    const contributed = (ext.packageJSON as { contributes: { chatPlugins: { path: string; when: string }[] } }).contributes.chatPlugins;
+    const contributed = (ext.packageJSON as { contributes: { chatPlugins: { path: string; when: string }[] } })
+      .contributes.chatPlugins;
     pluginRoot = path.join(ext.extensionPath, contributed[0].path);
-    hooks = (JSON.parse(readFileSync(path.join(pluginRoot, 'hooks', 'hooks.json'), 'utf8')) as { hooks: typeof hooks }).hooks;
+    hooks = (JSON.parse(readFileSync(path.join(pluginRoot, 'hooks', 'hooks.json'), 'utf8')) as { hooks: typeof hooks })
+      .hooks;
   });
 
   it('runs in VS Code 1.139 and contributes the agent plugin folder VS Code reads (chatPlugins)', () => {
     assert.match(vscode.version, /^1\.139\./);
-    const contributed = (ext.packageJSON as { contributes: { chatPlugins: { path: string; when: string }[] } }).contributes.chatPlugins;
-    assert.deepEqual(contributed, [{ path: './agent-plugin', when: 'config.reasonix.agentHooks.enabled && isWorkspaceTrusted' }]);
+    const contributed = (ext.packageJSON as { contributes: { chatPlugins: { path: string; when: string }[] } })
+      .contributes.chatPlugins;
+    assert.deepEqual(contributed, [
+      { path: './agent-plugin', when: 'config.reasonix.agentHooks.enabled && isWorkspaceTrusted' },
+    ]);
     assert.ok(existsSync(path.join(pluginRoot, '.claude-plugin', 'plugin.json')));
     assert.deepEqual(Object.keys(hooks).sort(), ['PostToolUse', 'PreToolUse', 'SessionStart', 'UserPromptSubmit']);
     for (const event of Object.keys(hooks)) {
@@ -68,7 +86,11 @@ describe('agent hooks (in a real VS Code)', function () {
 
   it("records the extension host's own runtime and this window's folder for the bridge", async () => {
     const dir = hooksDir();
-    const mine = await waitFor(() => listWindows(dir).find((w) => w.pid === process.pid), { timeoutMs: 20_000, what: 'this window in the registry', intervalMs: 50 });
+    const mine = await waitFor(() => listWindows(dir).find((w) => w.pid === process.pid), {
+      timeoutMs: 20_000,
+      what: 'this window in the registry',
+      intervalMs: 50,
+    });
     assert.deepEqual(mine.folders, [folder]);
     assert.equal(readFileSync(path.join(dir, 'runtime'), 'utf8').trim(), process.execPath);
   });
@@ -77,10 +99,16 @@ describe('agent hooks (in a real VS Code)', function () {
     const before = showcase()?.agentDecisions ?? 0;
     const r = await runHookCommand(commandFor('PreToolUse'), preToolUse('rm_rf'));
     assert.equal(r.code, 0, r.stderr);
-    const answer = JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
+    const answer = JSON.parse(r.stdout) as {
+      hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string };
+    };
     assert.equal(answer.hookSpecificOutput.permissionDecision, 'deny');
     assert.match(answer.hookSpecificOutput.permissionDecisionReason, /^Reasonix extension "showcase" blocked this/);
-    await waitFor(() => (showcase() as PluginInfo).agentDecisions === before + 1, { timeoutMs: 20_000, what: 'the decision counted for showcase', intervalMs: 50 });
+    await waitFor(() => (showcase() as PluginInfo).agentDecisions === before + 1, {
+      timeoutMs: 20_000,
+      what: 'the decision counted for showcase',
+      intervalMs: 50,
+    });
     const allowed = await runHookCommand(commandFor('PreToolUse'), preToolUse('read_file'));
     assert.equal(allowed.code, 0);
     assert.equal(allowed.stdout, '', 'an allowed tool: no decision, VS Code approves as usual');
@@ -91,14 +119,22 @@ describe('agent hooks (in a real VS Code)', function () {
     const dir = hooksDir();
     try {
       await cfg.update('agentHooks.enabled', false, vscode.ConfigurationTarget.Global);
-      await waitFor(() => !listWindows(dir).some((w) => w.pid === process.pid), { timeoutMs: 20_000, what: 'the window record removed', intervalMs: 50 });
+      await waitFor(() => !listWindows(dir).some((w) => w.pid === process.pid), {
+        timeoutMs: 20_000,
+        what: 'the window record removed',
+        intervalMs: 50,
+      });
       const r = await runHookCommand(commandFor('PreToolUse'), preToolUse('rm_rf'));
       assert.equal(r.code, 0);
       assert.equal(r.stdout, '');
     } finally {
       await cfg.update('agentHooks.enabled', undefined, vscode.ConfigurationTarget.Global);
     }
-    await waitFor(() => listWindows(dir).some((w) => w.pid === process.pid), { timeoutMs: 20_000, what: 'the window record back', intervalMs: 50 });
+    await waitFor(() => listWindows(dir).some((w) => w.pid === process.pid), {
+      timeoutMs: 20_000,
+      what: 'the window record back',
+      intervalMs: 50,
+    });
     const again = await runHookCommand(commandFor('PreToolUse'), preToolUse('rm_rf'));
     assert.match(again.stdout, /"permissionDecision":"deny"/);
   });

@@ -11,7 +11,6 @@ import { pressUntil } from './press';
 
 const EXTENSION_ID = 'reasonix.reasonix-vscode-host';
 
-
 function plugin(api: ReasonixApi, id: string): PluginInfo | undefined {
   return api.listPlugins().find((p) => p.pluginId === id);
 }
@@ -29,19 +28,33 @@ describe('Reasonix extension (in a real VS Code)', function () {
     const ext = vscode.extensions.getExtension<ReasonixApi>(EXTENSION_ID);
     assert.ok(ext, `${EXTENSION_ID} is installed`);
     api = await ext.activate();
-    await waitFor(() => running(api, 'showcase') && running(api, 'hello'), { timeoutMs: 20_000, what: 'showcase and hello running', intervalMs: 50 });
+    await waitFor(() => running(api, 'showcase') && running(api, 'hello'), {
+      timeoutMs: 20_000,
+      what: 'showcase and hello running',
+      intervalMs: 50,
+    });
   });
 
   it('activates and exports the typed API', () => {
     assert.equal(api.apiVersion, 1);
-    for (const fn of ['listSessions', 'listPlugins', 'dispatch', 'listModels', 'openStream', 'runAction', 'surfaces', 'onDidChangeSurfaces', 'onDidFailPlugin'] as const) {
+    for (const fn of [
+      'listSessions',
+      'listPlugins',
+      'dispatch',
+      'listModels',
+      'openStream',
+      'runAction',
+      'surfaces',
+      'onDidChangeSurfaces',
+      'onDidFailPlugin',
+    ] as const) {
       assert.equal(typeof api[fn], 'function', fn);
     }
   });
 
   it('registers every command the manifest contributes', async () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID);
-    const declared = (ext?.packageJSON.contributes.commands as { command: string; category: string }[]);
+    const declared = ext?.packageJSON.contributes.commands as { command: string; category: string }[];
     assert.ok(declared.every((c) => c.category === 'Reasonix'));
     const registered = new Set(await vscode.commands.getCommands(true));
     for (const c of declared) assert.ok(registered.has(c.command), `${c.command} is registered`);
@@ -60,21 +73,31 @@ describe('Reasonix extension (in a real VS Code)', function () {
   });
 
   it('tells every sidecar that the folder session started (session.start event)', async () => {
-    await waitFor(() => {
-      const card = api.surfaces().find((s) => s.pluginId === 'showcase' && s.surfaceId === 'session');
-      return card?.kind === 'card' && /^Session started at /.test(card.payload.text ?? '');
-    }, { timeoutMs: 20_000, what: 'the showcase Session card to show session.start', intervalMs: 50 });
+    await waitFor(
+      () => {
+        const card = api.surfaces().find((s) => s.pluginId === 'showcase' && s.surfaceId === 'session');
+        return card?.kind === 'card' && /^Session started at /.test(card.payload.text ?? '');
+      },
+      { timeoutMs: 20_000, what: 'the showcase Session card to show session.start', intervalMs: 50 },
+    );
   });
 
   it('runs an action through reasonix.runAction {plugin, action, args} and returns its message', async () => {
-    const r = await vscode.commands.executeCommand<RunOutcome>('reasonix.runAction', { plugin: 'showcase', action: 'greet', args: { name: 'tester' } });
+    const r = await vscode.commands.executeCommand<RunOutcome>('reasonix.runAction', {
+      plugin: 'showcase',
+      action: 'greet',
+      args: { name: 'tester' },
+    });
     assert.equal(r.ran, true);
     assert.equal(r.accepted, true);
     assert.equal(r.message, 'Hello, tester!');
   });
 
   it('runs an action picked from the Run Extension Action QuickPick', async () => {
-    const r = await pressUntil('workbench.action.acceptSelectedQuickOpenItem', vscode.commands.executeCommand<RunOutcome | undefined>('reasonix.runAction'));
+    const r = await pressUntil(
+      'workbench.action.acceptSelectedQuickOpenItem',
+      vscode.commands.executeCommand<RunOutcome | undefined>('reasonix.runAction'),
+    );
     assert.ok(r, 'an action ran');
     assert.equal(r.ran, true);
     // Items are sorted by plugin id: the first is hello's only action.
@@ -82,14 +105,20 @@ describe('Reasonix extension (in a real VS Code)', function () {
   });
 
   it('answers a select prompt from a sidecar with a native QuickPick', async () => {
-    const pending = vscode.commands.executeCommand<RunOutcome>('reasonix.runAction', { plugin: 'showcase', action: 'pick-theme' });
+    const pending = vscode.commands.executeCommand<RunOutcome>('reasonix.runAction', {
+      plugin: 'showcase',
+      action: 'pick-theme',
+    });
     const r = await pressUntil('workbench.action.acceptSelectedQuickOpenItem', pending);
     assert.equal(r.accepted, true);
     assert.match(r.message ?? '', /^Theme set to /);
   });
 
   it('answers cancelled when the prompt is dismissed', async () => {
-    const pending = vscode.commands.executeCommand<RunOutcome>('reasonix.runAction', { plugin: 'showcase', action: 'pick-theme' });
+    const pending = vscode.commands.executeCommand<RunOutcome>('reasonix.runAction', {
+      plugin: 'showcase',
+      action: 'pick-theme',
+    });
     const r = await pressUntil('workbench.action.closeQuickOpen', pending);
     assert.equal(r.message, 'Theme unchanged');
   });
@@ -98,7 +127,10 @@ describe('Reasonix extension (in a real VS Code)', function () {
     const key = api.listSessions()[0].key;
     await vscode.commands.executeCommand('reasonix.stopExtension', { sessionKey: key, pluginId: 'hello' });
     assert.equal(plugin(api, 'hello')?.state, 'stopped');
-    const r = await vscode.commands.executeCommand<RunOutcome>('reasonix.runAction', { plugin: 'hello', action: 'say-hello' });
+    const r = await vscode.commands.executeCommand<RunOutcome>('reasonix.runAction', {
+      plugin: 'hello',
+      action: 'say-hello',
+    });
     assert.equal(r.ran, false);
     assert.match(r.message ?? '', /"hello" is stopped/);
     await vscode.commands.executeCommand('reasonix.startExtension', { sessionKey: key, pluginId: 'hello' });
@@ -135,7 +167,10 @@ describe('Reasonix extension (in a real VS Code)', function () {
     for await (const c of prefix) if ((c as { type: string }).type === 'text') texts.push((c as { text: string }).text);
     assert.equal(texts.join(''), 'Echo: ping');
     assert.deepEqual(await prefix.outcome, { kind: 'completed' });
-    await assert.rejects(api.openStream('plugin/showcase/echo/nope', {}), /unknown model "plugin\/showcase\/echo\/nope"/);
+    await assert.rejects(
+      api.openStream('plugin/showcase/echo/nope', {}),
+      /unknown model "plugin\/showcase\/echo\/nope"/,
+    );
   });
 
   it('delivers a burst of file changes to the sidecar complete', async () => {
@@ -151,7 +186,11 @@ describe('Reasonix extension (in a real VS Code)', function () {
       return Number(f?.value ?? 0);
     };
     // The watcher also reports the folder itself; every file must arrive.
-    await waitFor(() => distinct() >= N, { timeoutMs: 30_000, what: `${N} distinct paths at showcase (now ${distinct()})`, intervalMs: 50 });
+    await waitFor(() => distinct() >= N, {
+      timeoutMs: 30_000,
+      what: `${N} distinct paths at showcase (now ${distinct()})`,
+      intervalMs: 50,
+    });
     await fs.rm(dir, { recursive: true, force: true });
   });
 
@@ -162,16 +201,23 @@ describe('Reasonix extension (in a real VS Code)', function () {
     const sub = api.onDidFailPlugin((f) => failures.push(f));
     try {
       process.kill(before.pid, 'SIGKILL');
-      const f = await waitFor(() => failures.find((x) => x.pluginId === 'hello'), { timeoutMs: 20_000, what: 'a crash report', intervalMs: 50 });
+      const f = await waitFor(() => failures.find((x) => x.pluginId === 'hello'), {
+        timeoutMs: 20_000,
+        what: 'a crash report',
+        intervalMs: 50,
+      });
       assert.equal(f.kind, 'crash');
       assert.ok(f.stage.length > 0);
       assert.match(f.notification, /"hello"/);
       assert.match(f.notification, /crashed during \S+ after \d+\.\ds/);
       assert.match(f.notification, /Restarting automatically \(1 of 4\)/);
-      const after = await waitFor(() => {
-        const p = running(api, 'hello');
-        return p && p.pid !== before.pid ? p : undefined;
-      }, { timeoutMs: 20_000, what: 'hello restarted with a new process', intervalMs: 50 });
+      const after = await waitFor(
+        () => {
+          const p = running(api, 'hello');
+          return p && p.pid !== before.pid ? p : undefined;
+        },
+        { timeoutMs: 20_000, what: 'hello restarted with a new process', intervalMs: 50 },
+      );
       assert.notEqual(after.pid, before.pid);
     } finally {
       sub.dispose();

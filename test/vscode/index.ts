@@ -28,7 +28,13 @@ export async function runSuites(opts: SuiteRunOptions): Promise<void> {
   // An empty run must not look like success.
   if (files.length === 0) throw new Error(`no *.test.js files under ${opts.dir}: compile first (npx tsc -p .)`);
   const grep = opts.grep ?? process.env.MOCHA_GREP;
-  const mocha = new Mocha({ ui: 'bdd', timeout: opts.timeoutMs ?? 30_000, color: false, reporter: 'spec', ...(grep ? { grep } : {}) });
+  const mocha = new Mocha({
+    ui: 'bdd',
+    timeout: opts.timeoutMs ?? 30_000,
+    color: false,
+    reporter: 'spec',
+    ...(grep ? { grep } : {}),
+  });
   for (const f of files) mocha.addFile(f);
   const failures = await new Promise<number>((resolve, reject) => {
     try {

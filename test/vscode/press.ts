@@ -6,7 +6,11 @@ import * as vscode from 'vscode';
  * press it waits for the settle or 150 ms (300 ms after each of the first `times - 1` presses,
  * for a prompt of several steps); fails after `timeoutMs`.
  */
-export async function pressUntil<T>(command: string, pending: Thenable<T>, opts: { times?: number; timeoutMs?: number } = {}): Promise<T> {
+export async function pressUntil<T>(
+  command: string,
+  pending: Thenable<T>,
+  opts: { times?: number; timeoutMs?: number } = {},
+): Promise<T> {
   const times = opts.times ?? 1;
   let done = false;
   const p = Promise.resolve(pending).finally(() => (done = true));

@@ -25,7 +25,13 @@ async function main(): Promise<void> {
       extensionDevelopmentPath,
       extensionTestsPath,
       extensionTestsEnv: env,
-      launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--user-data-dir', join(scratch, 'user-data')],
+      launchArgs: [
+        workspace,
+        '--disable-extensions',
+        '--disable-workspace-trust',
+        '--user-data-dir',
+        join(scratch, 'user-data'),
+      ],
     });
     process.exitCode = code;
   } finally {
@@ -37,7 +43,9 @@ main().catch((e: unknown) => {
   const msg = e instanceof Error ? e.message : String(e);
   console.error(`test:electron failed: ${msg}`);
   if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|getaddrinfo/.test(msg)) {
-    console.error('VS Code could not be downloaded (no internet here?); use `node scripts/run-inhost-tests.mjs` (code-server) instead.');
+    console.error(
+      'VS Code could not be downloaded (no internet here?); use `node scripts/run-inhost-tests.mjs` (code-server) instead.',
+    );
   }
   process.exit(1);
 });

@@ -35,7 +35,6 @@ function folder(dir: string, index: number): vscode.WorkspaceFolder {
   return { uri: vscode.Uri.file(dir), name: path.basename(dir), index };
 }
 
-
 function manager(opts: { trusted: boolean | (() => boolean); created?: SessionEngineOptions[] }): SessionManager {
   const home = process.env.REASONIX_HOME;
   assert.ok(home, 'REASONIX_HOME is set by the in-host runner');
@@ -46,7 +45,13 @@ function manager(opts: { trusted: boolean | (() => boolean); created?: SessionEn
       return createSessionEngine(o, { createSidecar: (so) => new Sidecar(so), store, logger: silentLogger });
     },
     log: silentLogger,
-    settings: () => ({ home, autoRestart: false, maxParallelStarts: 4, startupBudgetMs: 30_000, fileChanges: () => false }),
+    settings: () => ({
+      home,
+      autoRestart: false,
+      maxParallelStarts: 4,
+      startupBudgetMs: 30_000,
+      fileChanges: () => false,
+    }),
     linked: new LinkedFolders(new MemoryMemento()),
     enablement: new Enablement(new MemoryMemento()),
     frontEnd: new VsCodePrompts(() => undefined),
@@ -84,14 +89,26 @@ describe('sessions: one per folder, trust, stop budget', function () {
     const sessions = m.sessions();
     assert.equal(sessions.length, 2);
     assert.notEqual(sessions[0].sessionId, sessions[1].sessionId);
-    assert.equal(sessions.find((s) => s.folder === a)?.sessionId, sessionIdFor(a.uri), 'session id is stable per folder');
-    const pidsOf = (s: (typeof sessions)[number]) => s.engine.plugins().filter((p) => p.state === 'running').map((p) => p.pid as number);
+    assert.equal(
+      sessions.find((s) => s.folder === a)?.sessionId,
+      sessionIdFor(a.uri),
+      'session id is stable per folder',
+    );
+    const pidsOf = (s: (typeof sessions)[number]) =>
+      s.engine
+        .plugins()
+        .filter((p) => p.state === 'running')
+        .map((p) => p.pid as number);
     for (const s of sessions) assert.ok(pidsOf(s).length >= 2, `${s.folder.name} runs the sample extensions`);
 
     const bPids = pidsOf(sessions.find((s) => s.folder === b)!);
     await m.syncFolders([a]);
     assert.equal(m.sessions().length, 1);
-    await waitFor(() => bPids.every((p) => !alive(p)), { timeoutMs: 8000, what: 'the removed folder\'s processes to end', intervalMs: 50 });
+    await waitFor(() => bPids.every((p) => !alive(p)), {
+      timeoutMs: 8000,
+      what: "the removed folder's processes to end",
+      intervalMs: 50,
+    });
 
     const sa = m.sessions()[0];
     const g1 = sa.engine.generation;
@@ -102,7 +119,11 @@ describe('sessions: one per folder, trust, stop budget', function () {
     const t0 = Date.now();
     await m.stopAll();
     assert.ok(Date.now() - t0 < 4000, 'stopped within the deactivate budget');
-    await waitFor(() => aPids.every((p) => !alive(p)), { timeoutMs: 2000, what: 'no process left behind', intervalMs: 50 });
+    await waitFor(() => aPids.every((p) => !alive(p)), {
+      timeoutMs: 2000,
+      what: 'no process left behind',
+      intervalMs: 50,
+    });
   });
 
   it('offers no language models while the workspace is untrusted, and the showcase model once it is trusted', async () => {
@@ -118,10 +139,23 @@ describe('sessions: one per folder, trust, stop budget', function () {
 
       trusted = true; // what VS Code's trust grant leads to: the folders are synced again
       await m.syncFolders([dir]);
-      await waitFor(() => m.sessions()[0]?.engine.plugins().some((p) => p.pluginId === 'showcase' && p.state === 'running'), { timeoutMs: 10_000, what: 'showcase running once trusted', intervalMs: 50 });
+      await waitFor(
+        () =>
+          m
+            .sessions()[0]
+            ?.engine.plugins()
+            .some((p) => p.pluginId === 'showcase' && p.state === 'running'),
+        { timeoutMs: 10_000, what: 'showcase running once trusted', intervalMs: 50 },
+      );
       const offered = await models.list();
-      assert.ok(offered.some((e) => e.ref === 'plugin/showcase/echo/echo-1'), `the showcase model is offered: ${offered.map((e) => e.ref).join(', ')}`);
-      assert.ok(offered.every((e) => e.pluginId === 'showcase'), 'only the showcase serves models here');
+      assert.ok(
+        offered.some((e) => e.ref === 'plugin/showcase/echo/echo-1'),
+        `the showcase model is offered: ${offered.map((e) => e.ref).join(', ')}`,
+      );
+      assert.ok(
+        offered.every((e) => e.pluginId === 'showcase'),
+        'only the showcase serves models here',
+      );
 
       // The directory itself asks the trust gate on every listing, not only the session manager.
       trusted = false;

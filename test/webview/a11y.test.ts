@@ -27,7 +27,13 @@ interface PWindow {
     querySelector(selector: string): PElement | null;
     getElementById(id: string): PElement | null;
   };
-  getComputedStyle(e: PElement): { outlineStyle: string; outlineColor: string; borderTopColor: string; borderTopStyle: string; animationName: string };
+  getComputedStyle(e: PElement): {
+    outlineStyle: string;
+    outlineColor: string;
+    borderTopColor: string;
+    borderTopStyle: string;
+    animationName: string;
+  };
   __announced?: string[];
   MutationObserver: new (cb: () => void) => { observe(target: PElement, opts: object): void };
 }
@@ -42,10 +48,17 @@ function everything(): { surfaces: Surface[]; prompt: ViewPrompt; cardWithButton
   const cardWithButtons = card(
     {
       title: 'Build',
-      markdown: '### Report\n\nSome **bold**, `code`, a [link](https://example.com/docs) and https://example.com/a/very/long/path/without/any/break/that/keeps/going/on/and/on\n\n> quoted\n\n| a | b |\n|---|---|\n| 1 | averyveryveryverylongcellwithoutbreaks |',
-      fields: [{ key: 'Files', value: '12' }, { key: 'averyveryverylongkeywithoutanybreakopportunityatall', value: '{"nested":true}' }],
+      markdown:
+        '### Report\n\nSome **bold**, `code`, a [link](https://example.com/docs) and https://example.com/a/very/long/path/without/any/break/that/keeps/going/on/and/on\n\n> quoted\n\n| a | b |\n|---|---|\n| 1 | averyveryveryverylongcellwithoutbreaks |',
+      fields: [
+        { key: 'Files', value: '12' },
+        { key: 'averyveryverylongkeywithoutanybreakopportunityatall', value: '{"nested":true}' },
+      ],
       progress: 0.6,
-      actions: [{ actionId: 'rebuild', label: 'Rebuild' }, { actionId: 'open', label: 'Open report' }],
+      actions: [
+        { actionId: 'rebuild', label: 'Rebuild' },
+        { actionId: 'open', label: 'Open report' },
+      ],
     },
     { pluginId: 'alpha', surfaceId: 'build' },
   );
@@ -64,23 +77,51 @@ function everything(): { surfaces: Surface[]; prompt: ViewPrompt; cardWithButton
   );
   const surfaces = [
     status({ label: 'All good', detail: 'info', severity: 'info' }, { pluginId: 'alpha', surfaceId: 'st-info' }),
-    status({ label: 'Indexing', detail: 'warn with progress', severity: 'warn', progress: 0.4 }, { pluginId: 'alpha', surfaceId: 'st-warn' }),
-    status({ label: 'Lint failed', detail: '3 errors', severity: 'error' }, { pluginId: 'alpha', surfaceId: 'st-error' }),
+    status(
+      { label: 'Indexing', detail: 'warn with progress', severity: 'warn', progress: 0.4 },
+      { pluginId: 'alpha', surfaceId: 'st-warn' },
+    ),
+    status(
+      { label: 'Lint failed', detail: '3 errors', severity: 'error' },
+      { pluginId: 'alpha', surfaceId: 'st-error' },
+    ),
     cardWithButtons,
     formSurface,
-    notification({ title: 'Heads up', body: 'A warning notification', severity: 'warn' }, { pluginId: 'alpha', surfaceId: 'note' }),
+    notification(
+      { title: 'Heads up', body: 'A warning notification', severity: 'warn' },
+      { pluginId: 'alpha', surfaceId: 'note' },
+    ),
     status({ label: 'Last run', severity: 'error' }, { pluginId: 'archive', surfaceId: 'old-st', stale: true }),
-    card({ title: 'Archived', text: 'from a stopped extension', actions: [{ actionId: 'x', label: 'Retry' }] }, { pluginId: 'archive', surfaceId: 'old-card', stale: true }),
+    card(
+      { title: 'Archived', text: 'from a stopped extension', actions: [{ actionId: 'x', label: 'Retry' }] },
+      { pluginId: 'archive', surfaceId: 'old-card', stale: true },
+    ),
   ];
   const prompt: ViewPrompt = {
     promptId: 'p1',
-    request: { sessionKey: 'ws-1', folderName: 'app', pluginId: 'alpha', generation: 1, surfaceId: 'ask', kind: 'input', payload: { title: 'Login', fields: [{ key: 'user', label: 'User', kind: 'input', required: true }, { key: 'remember', label: 'Remember me', kind: 'confirm' }] } },
+    request: {
+      sessionKey: 'ws-1',
+      folderName: 'app',
+      pluginId: 'alpha',
+      generation: 1,
+      surfaceId: 'ask',
+      kind: 'input',
+      payload: {
+        title: 'Login',
+        fields: [
+          { key: 'user', label: 'User', kind: 'input', required: true },
+          { key: 'remember', label: 'Remember me', kind: 'confirm' },
+        ],
+      },
+    },
   };
   return { surfaces, prompt, cardWithButtons, formSurface };
 }
 
 function report(vs: AxeViolation[]): string {
-  return vs.map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => `${n.target} — ${n.summary}`).join('\n  ')}`).join('\n');
+  return vs
+    .map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => `${n.target} — ${n.summary}`).join('\n  ')}`)
+    .join('\n');
 }
 
 for (const theme of THEMES) {
@@ -101,10 +142,24 @@ for (const theme of THEMES) {
       const all = everything();
       await h.send(snapshot(all.surfaces));
       await h.page.locator(`${sel(all.formSurface)} vscode-button`, { hasText: 'Submit' }).press('Enter');
-      await h.page.locator(`${sel(all.formSurface)} .field-error`).first().waitFor({ state: 'visible' });
-      await h.page.locator(`${sel(all.cardWithButtons)} vscode-button`).first().press('Enter');
+      await h.page
+        .locator(`${sel(all.formSurface)} .field-error`)
+        .first()
+        .waitFor({ state: 'visible' });
+      await h.page
+        .locator(`${sel(all.cardWithButtons)} vscode-button`)
+        .first()
+        .press('Enter');
       const run = await h.waitForPosted((m) => m.type === 'runAction');
-      if (run.type === 'runAction') await h.send({ type: 'actionResult', requestId: run.requestId, key: run.key, actionId: run.actionId, accepted: false, message: 'quota exceeded' });
+      if (run.type === 'runAction')
+        await h.send({
+          type: 'actionResult',
+          requestId: run.requestId,
+          key: run.key,
+          actionId: run.actionId,
+          accepted: false,
+          message: 'quota exceeded',
+        });
       await h.page.locator(`${sel(all.cardWithButtons)} .result-error`).waitFor();
       assert.deepEqual(await h.axe(), [], report(await h.axe()));
     });
@@ -119,20 +174,42 @@ for (const theme of THEMES) {
     it('shows a focus ring in the focus border colour, and borders in high contrast', async () => {
       const all = everything();
       await h.send(snapshot(all.surfaces));
-      await h.page.locator(`${sel(all.cardWithButtons)} vscode-button`).first().focus();
+      await h.page
+        .locator(`${sel(all.cardWithButtons)} vscode-button`)
+        .first()
+        .focus();
       const look = await h.page.evaluate(() => {
         const a = (globalThis as unknown as PWindow).document.activeElement!;
         const s = (globalThis as unknown as PWindow).getComputedStyle(a);
-        const surface = (globalThis as unknown as PWindow).getComputedStyle((globalThis as unknown as PWindow).document.querySelector('.surface.card')!);
-        const probe = (name: string) => (globalThis as unknown as { getComputedStyle(e: unknown): { getPropertyValue(n: string): string } }).getComputedStyle((globalThis as unknown as { document: { documentElement: unknown } }).document.documentElement).getPropertyValue(name).trim();
-        return { outline: s.outlineStyle, outlineColor: s.outlineColor, border: surface.borderTopStyle, borderColor: surface.borderTopColor, focusBorder: probe('--vscode-focusBorder'), contrastBorder: probe('--vscode-contrastBorder') };
+        const surface = (globalThis as unknown as PWindow).getComputedStyle(
+          (globalThis as unknown as PWindow).document.querySelector('.surface.card')!,
+        );
+        const probe = (name: string) =>
+          (globalThis as unknown as { getComputedStyle(e: unknown): { getPropertyValue(n: string): string } })
+            .getComputedStyle(
+              (globalThis as unknown as { document: { documentElement: unknown } }).document.documentElement,
+            )
+            .getPropertyValue(name)
+            .trim();
+        return {
+          outline: s.outlineStyle,
+          outlineColor: s.outlineColor,
+          border: surface.borderTopStyle,
+          borderColor: surface.borderTopColor,
+          focusBorder: probe('--vscode-focusBorder'),
+          contrastBorder: probe('--vscode-contrastBorder'),
+        };
       });
       assert.notEqual(look.outline, 'none', 'a focused button has an outline');
       assert.equal(look.outlineColor, hexToRgb(look.focusBorder), 'the outline is the theme focus border');
       if (theme.startsWith('hc')) {
         assert.ok(look.contrastBorder, 'high-contrast themes define contrastBorder');
         assert.equal(look.border, 'solid');
-        assert.equal(look.borderColor, hexToRgb(look.contrastBorder), 'cards are outlined in the contrast border colour');
+        assert.equal(
+          look.borderColor,
+          hexToRgb(look.contrastBorder),
+          'cards are outlined in the contrast border colour',
+        );
       }
     });
   });
@@ -158,20 +235,51 @@ describe('Surfaces webview: keyboard, announcements, zoom and motion', function 
     await h.send(snapshot(all.surfaces));
     const open = h.page.locator(`${sel(all.cardWithButtons)} vscode-button[data-action-id='open']`);
     await open.focus();
-    await h.page.evaluate(() => (((globalThis as unknown as PWindow).document.activeElement as unknown as { __mark: number }).__mark = 42));
+    await h.page.evaluate(
+      () => (((globalThis as unknown as PWindow).document.activeElement as unknown as { __mark: number }).__mark = 42),
+    );
     const c = all.cardWithButtons as Surface & { kind: 'card' };
-    await h.send({ type: 'upsert', surface: republish(c, { payload: { ...c.payload, title: 'Build (2)', fields: [{ key: 'Files', value: 13 }], progress: 0.9 } } as Partial<Surface>) });
+    await h.send({
+      type: 'upsert',
+      surface: republish(c, {
+        payload: { ...c.payload, title: 'Build (2)', fields: [{ key: 'Files', value: 13 }], progress: 0.9 },
+      } as Partial<Surface>),
+    });
     assert.equal(await h.page.locator(`${sel(all.cardWithButtons)} .surface-title`).textContent(), 'Build (2)');
-    const after = await h.page.evaluate(() => ({ action: (globalThis as unknown as PWindow).document.activeElement?.getAttribute('data-action-id'), mark: ((globalThis as unknown as PWindow).document.activeElement as unknown as { __mark?: number }).__mark }));
+    const after = await h.page.evaluate(() => ({
+      action: (globalThis as unknown as PWindow).document.activeElement?.getAttribute('data-action-id'),
+      mark: ((globalThis as unknown as PWindow).document.activeElement as unknown as { __mark?: number }).__mark,
+    }));
     assert.deepEqual(after, { action: 'open', mark: 42 }, 'the very same button still has focus');
     // Pressing it, and the card re-published while the action runs, keep focus there too.
     await h.page.keyboard.press('Enter');
     const run = await h.waitForPosted((m) => m.type === 'runAction');
-    await h.send({ type: 'upsert', surface: republish(c, { payload: { ...c.payload, fields: [{ key: 'Files', value: 14 }] } } as Partial<Surface>) });
-    assert.equal(await h.page.evaluate(() => ((globalThis as unknown as PWindow).document.activeElement as unknown as { __mark?: number }).__mark), 42);
-    if (run.type === 'runAction') await h.send({ type: 'actionResult', requestId: run.requestId, key: run.key, actionId: run.actionId, accepted: true, message: 'Opened' });
+    await h.send({
+      type: 'upsert',
+      surface: republish(c, { payload: { ...c.payload, fields: [{ key: 'Files', value: 14 }] } } as Partial<Surface>),
+    });
+    assert.equal(
+      await h.page.evaluate(
+        () => ((globalThis as unknown as PWindow).document.activeElement as unknown as { __mark?: number }).__mark,
+      ),
+      42,
+    );
+    if (run.type === 'runAction')
+      await h.send({
+        type: 'actionResult',
+        requestId: run.requestId,
+        key: run.key,
+        actionId: run.actionId,
+        accepted: true,
+        message: 'Opened',
+      });
     assert.equal(await h.page.locator(`${sel(all.cardWithButtons)} .result`).textContent(), 'Opened');
-    assert.equal(await h.page.evaluate(() => ((globalThis as unknown as PWindow).document.activeElement as unknown as { __mark?: number }).__mark), 42);
+    assert.equal(
+      await h.page.evaluate(
+        () => ((globalThis as unknown as PWindow).document.activeElement as unknown as { __mark?: number }).__mark,
+      ),
+      42,
+    );
   });
 
   it('reaches everything with Tab in reading order: prompt, plugin header, card buttons, form fields, Submit', async () => {
@@ -182,7 +290,13 @@ describe('Surfaces webview: keyboard, announcements, zoom and motion', function 
       h.page.evaluate(() => {
         const a = (globalThis as unknown as PWindow).document.activeElement;
         if (!a) return '(none)';
-        const at = a.closest('[data-prompt-id]') ? 'prompt' : a.closest('.surface.form') ? 'form' : a.closest('.surface.card') ? 'card' : 'view';
+        const at = a.closest('[data-prompt-id]')
+          ? 'prompt'
+          : a.closest('.surface.form')
+            ? 'form'
+            : a.closest('.surface.card')
+              ? 'card'
+              : 'view';
         return `${at}:${a.getAttribute('data-field-key') ?? a.getAttribute('data-action-id') ?? (a.textContent ?? '').trim().slice(0, 20)}`;
       });
     const order: string[] = [];
@@ -192,7 +306,21 @@ describe('Surfaces webview: keyboard, announcements, zoom and motion', function 
     }
     // The prompt on top; the plugin header ("alpha, 6 items"); the newest surface first (the
     // form), then the card: its Markdown link, then its buttons.
-    assert.deepEqual(order, ['prompt:user', 'prompt:remember', 'prompt:Submit', 'prompt:Cancel', 'view:alpha, 6 items', 'form:name', 'form:env', 'form:regions', 'form:dry', 'form:Submit', 'card:link', 'card:rebuild', 'card:open']);
+    assert.deepEqual(order, [
+      'prompt:user',
+      'prompt:remember',
+      'prompt:Submit',
+      'prompt:Cancel',
+      'view:alpha, 6 items',
+      'form:name',
+      'form:env',
+      'form:regions',
+      'form:dry',
+      'form:Submit',
+      'card:link',
+      'card:rebuild',
+      'card:open',
+    ]);
     // Shift+Tab walks back the same way.
     const back: string[] = [];
     for (let i = 0; i < 4; i++) {
@@ -207,9 +335,18 @@ describe('Surfaces webview: keyboard, announcements, zoom and motion', function 
     await h.send(snapshot([]), { type: 'prompt', prompt: all.prompt });
     await h.page.keyboard.press('Tab');
     await h.page.keyboard.press('Tab');
-    assert.equal(await h.page.evaluate(() => (globalThis as unknown as PWindow).document.activeElement?.getAttribute('data-field-key')), 'remember');
+    assert.equal(
+      await h.page.evaluate(() =>
+        (globalThis as unknown as PWindow).document.activeElement?.getAttribute('data-field-key'),
+      ),
+      'remember',
+    );
     await h.page.keyboard.press('Escape');
-    assert.deepEqual(await h.waitForPosted((m) => m.type === 'answerPrompt'), { type: 'answerPrompt', promptId: 'p1', answer: { cancelled: true } });
+    assert.deepEqual(await h.waitForPosted((m) => m.type === 'answerPrompt'), {
+      type: 'answerPrompt',
+      promptId: 'p1',
+      answer: { cancelled: true },
+    });
   });
 
   it('labels cards and forms as regions by their titles, ties errors to fields and marks required ones', async () => {
@@ -219,7 +356,9 @@ describe('Surfaces webview: keyboard, announcements, zoom and motion', function 
       const out: string[] = [];
       for (const s of ['.surface.card', '.surface.form']) {
         const e = (globalThis as unknown as PWindow).document.querySelector(s)!;
-        const title = (globalThis as unknown as PWindow).document.getElementById(e.getAttribute('aria-labelledby') ?? '');
+        const title = (globalThis as unknown as PWindow).document.getElementById(
+          e.getAttribute('aria-labelledby') ?? '',
+        );
         out.push(`${e.getAttribute('role')}:${title?.textContent}`);
       }
       return out;
@@ -228,8 +367,12 @@ describe('Surfaces webview: keyboard, announcements, zoom and motion', function 
     const root = h.page.locator(sel(all.formSurface));
     await root.locator('vscode-button', { hasText: 'Submit' }).press('Enter');
     const tie = await h.page.evaluate(() => {
-      const host = (globalThis as unknown as PWindow).document.querySelector("vscode-textfield[data-field-key='name']")!;
-      const error = (globalThis as unknown as PWindow).document.getElementById(host.getAttribute('aria-describedby') ?? '');
+      const host = (globalThis as unknown as PWindow).document.querySelector(
+        "vscode-textfield[data-field-key='name']",
+      )!;
+      const error = (globalThis as unknown as PWindow).document.getElementById(
+        host.getAttribute('aria-describedby') ?? '',
+      );
       const input = host.shadowRoot?.querySelector('input');
       return {
         error: error?.textContent?.trim(),
@@ -242,9 +385,26 @@ describe('Surfaces webview: keyboard, announcements, zoom and motion', function 
         focused: (globalThis as unknown as PWindow).document.activeElement?.getAttribute('data-field-key'),
       };
     });
-    assert.deepEqual(tie, { error: 'Name is required', errorHidden: false, hostRequired: 'true', hostInvalid: 'true', innerRequired: 'true', innerInvalid: 'true', innerDescribedBy: true, focused: 'name' });
+    assert.deepEqual(tie, {
+      error: 'Name is required',
+      errorHidden: false,
+      hostRequired: 'true',
+      hostInvalid: 'true',
+      innerRequired: 'true',
+      innerInvalid: 'true',
+      innerDescribedBy: true,
+      focused: 'name',
+    });
     await root.locator("vscode-textfield[data-field-key='name'] input").fill('x');
-    assert.equal(await h.page.evaluate(() => (globalThis as unknown as PWindow).document.querySelector("vscode-textfield[data-field-key='name']")!.getAttribute('aria-invalid')), 'false', 'typing clears the error');
+    assert.equal(
+      await h.page.evaluate(() =>
+        (globalThis as unknown as PWindow).document
+          .querySelector("vscode-textfield[data-field-key='name']")!
+          .getAttribute('aria-invalid'),
+      ),
+      'false',
+      'typing clears the error',
+    );
   });
 
   it('announces a status change and a new notification once, politely, and never a snapshot or an unchanged re-render', async () => {
@@ -253,19 +413,26 @@ describe('Surfaces webview: keyboard, announcements, zoom and motion', function 
     await h.page.evaluate(() => {
       const region = (globalThis as unknown as PWindow).document.querySelector('[data-announcer]')!;
       (globalThis as unknown as PWindow).__announced = [];
-      new ((globalThis as unknown as PWindow).MutationObserver)(() => {
+      new (globalThis as unknown as PWindow).MutationObserver(() => {
         const t = region.textContent ?? '';
         if (t) (globalThis as unknown as PWindow).__announced!.push(t);
       }).observe(region, { childList: true, characterData: true, subtree: true });
     });
-    const live = await h.page.locator('[data-announcer]').evaluate((e) => `${e.getAttribute('role')} ${e.getAttribute('aria-live')}`);
+    const live = await h.page
+      .locator('[data-announcer]')
+      .evaluate((e) => `${e.getAttribute('role')} ${e.getAttribute('aria-live')}`);
     assert.equal(live, 'status polite');
     // Progress ticks of a running status: quiet. Its end: said once. The same again: quiet.
-    await h.send({ type: 'upsert', surface: republish(st, { payload: { label: 'Indexing', severity: 'info', progress: 0.5 } } as Partial<Surface>) });
+    await h.send({
+      type: 'upsert',
+      surface: republish(st, { payload: { label: 'Indexing', severity: 'info', progress: 0.5 } } as Partial<Surface>),
+    });
     const done = republish(st, { payload: { label: 'Indexed 120 files', severity: 'info' } } as Partial<Surface>);
     await h.send({ type: 'upsert', surface: done });
     await h.send({ type: 'upsert', surface: republish(done, {}) });
-    const failing = republish(done, { payload: { label: 'Index broken', detail: 'disk full', severity: 'error' } } as Partial<Surface>);
+    const failing = republish(done, {
+      payload: { label: 'Index broken', detail: 'disk full', severity: 'error' },
+    } as Partial<Surface>);
     await h.page.waitForTimeout(300);
     await h.send({ type: 'upsert', surface: failing });
     const note = notification({ title: 'Saved', severity: 'warn' }, { surfaceId: 'n1' });
@@ -274,7 +441,10 @@ describe('Surfaces webview: keyboard, announcements, zoom and motion', function 
     await h.page.waitForTimeout(300);
     await h.send(snapshot([failing, note]));
     await h.page.waitForTimeout(300);
-    assert.deepEqual(await h.page.evaluate(() => (globalThis as unknown as PWindow).__announced), ['demo: Indexed 120 files', 'demo: Error: Index broken, disk full. demo: Warning: Saved']);
+    assert.deepEqual(await h.page.evaluate(() => (globalThis as unknown as PWindow).__announced), [
+      'demo: Indexed 120 files',
+      'demo: Error: Index broken, disk full. demo: Warning: Saved',
+    ]);
   });
 
   it('stops its spinners when the user asks for reduced motion', async () => {
@@ -289,7 +459,12 @@ describe('Surfaces webview: keyboard, announcements, zoom and motion', function 
         const spin = (globalThis as unknown as PWindow).document.querySelector('.codicon-modifier-spin')!;
         const bar = (globalThis as unknown as PWindow).document.querySelector('vscode-progress-bar')!;
         const indicator = bar.shadowRoot?.querySelector('.indicator');
-        return { spin: (globalThis as unknown as PWindow).getComputedStyle(spin).animationName, bar: indicator ? (globalThis as unknown as PWindow).getComputedStyle(indicator).animationName : 'no indicator' };
+        return {
+          spin: (globalThis as unknown as PWindow).getComputedStyle(spin).animationName,
+          bar: indicator
+            ? (globalThis as unknown as PWindow).getComputedStyle(indicator).animationName
+            : 'no indicator',
+        };
       });
       assert.deepEqual(motion, { spin: 'none', bar: 'none' });
     } finally {
@@ -304,7 +479,10 @@ describe('Surfaces webview: keyboard, announcements, zoom and motion', function 
       await h.page.setViewportSize({ width, height: 900 });
       await h.send(snapshot(all.surfaces), { type: 'prompt', prompt: { ...all.prompt, promptId: `p-${width}` } });
       await h.page.locator(`${sel(all.formSurface)} vscode-textfield`).waitFor();
-      const size = await h.page.evaluate(() => ({ scroll: (globalThis as unknown as PWindow).document.documentElement.scrollWidth, client: (globalThis as unknown as PWindow).document.documentElement.clientWidth }));
+      const size = await h.page.evaluate(() => ({
+        scroll: (globalThis as unknown as PWindow).document.documentElement.scrollWidth,
+        client: (globalThis as unknown as PWindow).document.documentElement.clientWidth,
+      }));
       assert.ok(size.scroll <= size.client, `${width} px: content ${size.scroll} px wide in a ${size.client} px view`);
     }
     await h.page.setViewportSize({ width: 1280, height: 720 });

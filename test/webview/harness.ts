@@ -91,7 +91,15 @@ export class Harness {
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     const page = context.pages()[0] ?? (await context.newPage());
     const h = new Harness(context, page, profile, options);
@@ -109,18 +117,32 @@ export class Harness {
           cspSource: ORIGIN,
           nonce,
           scriptUri: `${ORIGIN}/dist/webview.js`,
-          styleUris: [`${ORIGIN}/test/webview/${theme}.css`, `${ORIGIN}/dist/codicon.css`, `${ORIGIN}/media/webview.css`],
+          styleUris: [
+            `${ORIGIN}/test/webview/${theme}.css`,
+            `${ORIGIN}/dist/codicon.css`,
+            `${ORIGIN}/media/webview.css`,
+          ],
           title: 'Reasonix Surfaces',
         });
-        if (options.axe) html = html.replace(`<script nonce="${nonce}"`, `<script nonce="${nonce}" src="${ORIGIN}/node_modules/axe-core/axe.min.js"></script>\n    <script nonce="${nonce}"`);
+        if (options.axe)
+          html = html.replace(
+            `<script nonce="${nonce}"`,
+            `<script nonce="${nonce}" src="${ORIGIN}/node_modules/axe-core/axe.min.js"></script>\n    <script nonce="${nonce}"`,
+          );
         return route.fulfill({ status: 200, contentType: 'text/html', body: html });
       }
       const rel = url.pathname.replace(/^\/+/, '');
-      const allowed = /^(dist|media|test\/webview|test\/webview\/themes)\/[\w.-]+$/.test(rel) || (options.axe && rel === 'node_modules/axe-core/axe.min.js');
+      const allowed =
+        /^(dist|media|test\/webview|test\/webview\/themes)\/[\w.-]+$/.test(rel) ||
+        (options.axe && rel === 'node_modules/axe-core/axe.min.js');
       if (!allowed) return route.fulfill({ status: 404, body: '' });
       try {
         const body = readFileSync(join(REPO, rel));
-        return route.fulfill({ status: 200, contentType: TYPES[rel.split('.').pop() ?? ''] ?? 'application/octet-stream', body });
+        return route.fulfill({
+          status: 200,
+          contentType: TYPES[rel.split('.').pop() ?? ''] ?? 'application/octet-stream',
+          body,
+        });
       } catch {
         return route.fulfill({ status: 404, body: '' });
       }
@@ -177,14 +199,29 @@ export class Harness {
   async axe(minImpact: 'serious' | 'critical' = 'serious'): Promise<AxeViolation[]> {
     if (!this.options.axe) throw new Error('Harness.axe(): launch the harness with { axe: true }');
     const all = await this.page.evaluate(async () => {
-      type Raw = { id: string; impact: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] };
-      const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Raw[] }> } }).axe;
+      type Raw = {
+        id: string;
+        impact: string | null;
+        help: string;
+        nodes: { target: unknown[]; failureSummary?: string }[];
+      };
+      const axe = (
+        globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Raw[] }> } }
+      ).axe;
       const r = await axe.run((globalThis as unknown as { document: unknown }).document, {
         runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
         rules: { 'color-contrast': { enabled: true } },
         resultTypes: ['violations'],
       });
-      return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: JSON.stringify(n.target), summary: (n.failureSummary ?? '').slice(0, 300) })) }));
+      return r.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.map((n) => ({
+          target: JSON.stringify(n.target),
+          summary: (n.failureSummary ?? '').slice(0, 300),
+        })),
+      }));
     });
     const rank = { minor: 0, moderate: 1, serious: 2, critical: 3 } as Record<string, number>;
     return all.filter((v) => (rank[v.impact ?? 'minor'] ?? 0) >= rank[minImpact]);

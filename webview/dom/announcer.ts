@@ -12,8 +12,10 @@ function inProgress(s: Surface): boolean {
 
 /** What a screen reader hears for a status or notification; undefined for other kinds. */
 export function spokenText(s: Surface): string | undefined {
-  if (s.kind === 'status') return `${s.pluginId}: ${SEVERITY_WORD[s.payload.severity ?? 'info'] ?? ''}${s.payload.label}${s.payload.detail ? `, ${s.payload.detail}` : ''}`;
-  if (s.kind === 'notification') return `${s.pluginId}: ${SEVERITY_WORD[s.payload.severity ?? 'info'] ?? ''}${s.payload.title}`;
+  if (s.kind === 'status')
+    return `${s.pluginId}: ${SEVERITY_WORD[s.payload.severity ?? 'info'] ?? ''}${s.payload.label}${s.payload.detail ? `, ${s.payload.detail}` : ''}`;
+  if (s.kind === 'notification')
+    return `${s.pluginId}: ${SEVERITY_WORD[s.payload.severity ?? 'info'] ?? ''}${s.payload.title}`;
   return undefined;
 }
 
@@ -32,7 +34,13 @@ export function shouldAnnounce(before: Surface | undefined, after: Surface): boo
 }
 
 export class Announcer {
-  readonly el = h('div', { class: 'sr-only', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true', 'data-announcer': true });
+  readonly el = h('div', {
+    class: 'sr-only',
+    role: 'status',
+    'aria-live': 'polite',
+    'aria-atomic': 'true',
+    'data-announcer': true,
+  });
   private pending: string[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
 

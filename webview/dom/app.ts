@@ -2,7 +2,14 @@
 // reconciliation against keyed DOM nodes: existing nodes are patched or moved, never rebuilt, so
 // focus, scroll position and typed text survive, and nothing jumps.
 import { promptFields } from '../../src/webviewProtocol/forms';
-import { promptDraftKey, surfaceKey, type EmptyState, type HostToView, type Surface, type ViewPrompt } from '../../src/webviewProtocol/messages';
+import {
+  promptDraftKey,
+  surfaceKey,
+  type EmptyState,
+  type HostToView,
+  type Surface,
+  type ViewPrompt,
+} from '../../src/webviewProtocol/messages';
 import { SurfaceModel, type FolderGroup, type PluginGroup } from '../logic/surfaceModel';
 import { isAllowedLink } from '../../src/webviewProtocol/links';
 import type { ViewState } from '../state';
@@ -36,7 +43,12 @@ export class App {
   private readonly plugins = new Map<string, PluginNode>();
   private readonly prompts = new Map<string, FormView>();
   private readonly waiting = new Map<string, (r: ResultMessage) => void>();
-  private readonly promptsEl = h('div', { class: 'prompts', role: 'region', 'aria-label': 'Questions from extensions', hidden: true });
+  private readonly promptsEl = h('div', {
+    class: 'prompts',
+    role: 'region',
+    'aria-label': 'Questions from extensions',
+    hidden: true,
+  });
   private readonly groupsEl = h('div', { class: 'groups' });
   private readonly emptyEl = h('div', { class: 'empty', hidden: true });
   private readonly announcer = new Announcer();
@@ -67,7 +79,9 @@ export class App {
         this.state.mergeFromHost(m.drafts);
         for (const id of [...this.prompts.keys()]) if (!m.prompts.some((p) => p.promptId === id)) this.closePrompt(id);
         for (const p of m.prompts) this.showPrompt(p);
-        this.state.prune((k) => this.model.get(k)?.kind === 'form' || m.prompts.some((p) => promptDraftKey(p.promptId) === k));
+        this.state.prune(
+          (k) => this.model.get(k)?.kind === 'form' || m.prompts.some((p) => promptDraftKey(p.promptId) === k),
+        );
         break;
       case 'upsert': {
         const before = this.model.get(surfaceKey(m.surface));
@@ -104,7 +118,12 @@ export class App {
     if (this.prompts.has(p.promptId)) return;
     const view = new FormView(this.ctx, { kind: 'prompt', promptId: p.promptId });
     const r = p.request;
-    view.update({ title: r.payload.title ?? `${r.pluginId} asks`, message: r.payload.fields.length ? r.payload.message : undefined, fields: promptFields(r), stale: false });
+    view.update({
+      title: r.payload.title ?? `${r.pluginId} asks`,
+      message: r.payload.fields.length ? r.payload.message : undefined,
+      fields: promptFields(r),
+      stale: false,
+    });
     view.el.setAttribute('data-prompt-id', p.promptId);
     this.prompts.set(p.promptId, view);
     this.promptsEl.append(view.el);
@@ -191,7 +210,15 @@ export class App {
     const badgeSuffix = srOnly('');
     // Named by its visible text plus words for screen readers (no aria-label that could differ
     // from what is seen): "alpha, 3 items", "archive, stopped, 2 items".
-    const header = h('button', { class: 'plugin-header', type: 'button', 'aria-expanded': String(!collapsed), 'aria-controls': bodyId }, icon('chevron-down', 'chevron'), name, srOnly(', '), badge, badgeSuffix);
+    const header = h(
+      'button',
+      { class: 'plugin-header', type: 'button', 'aria-expanded': String(!collapsed), 'aria-controls': bodyId },
+      icon('chevron-down', 'chevron'),
+      name,
+      srOnly(', '),
+      badge,
+      badgeSuffix,
+    );
     const body = h('div', { class: 'plugin-body', id: bodyId, hidden: collapsed });
     const el = h('section', { class: 'plugin', 'data-plugin': p.pluginId }, header, body);
     header.addEventListener('click', () => {
@@ -228,7 +255,16 @@ export class App {
     if (!(t instanceof HTMLElement) || !t.classList.contains('plugin-header')) return;
     const headers = [...this.groupsEl.querySelectorAll<HTMLElement>('.plugin-header')];
     const i = headers.indexOf(t);
-    const next = e.key === 'ArrowDown' ? i + 1 : e.key === 'ArrowUp' ? i - 1 : e.key === 'Home' ? 0 : e.key === 'End' ? headers.length - 1 : -2;
+    const next =
+      e.key === 'ArrowDown'
+        ? i + 1
+        : e.key === 'ArrowUp'
+          ? i - 1
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? headers.length - 1
+              : -2;
     if (next === -2 || next < 0 || next >= headers.length) return;
     e.preventDefault();
     headers[next].focus();

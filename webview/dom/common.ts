@@ -52,10 +52,17 @@ export class ResultLine {
   }
   private set(name: string, cls: string, text: string): void {
     this.el.className = `result result-${cls}`;
-    this.el.replaceChildren(icon(name, name === 'loading' ? 'codicon-modifier-spin' : ''), h('span', { dir: 'auto' }, text));
+    this.el.replaceChildren(
+      icon(name, name === 'loading' ? 'codicon-modifier-spin' : ''),
+      h('span', { dir: 'auto' }, text),
+    );
   }
 }
 
 export function staleBadge(): HTMLElement {
-  return h('span', { class: 'badge stale-badge', title: 'The extension stopped; this is its last published state.' }, 'stopped');
+  return h(
+    'span',
+    { class: 'badge stale-badge', title: 'The extension stopped; this is its last published state.' },
+    'stopped',
+  );
 }

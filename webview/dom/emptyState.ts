@@ -27,7 +27,11 @@ const TEXT: Record<Exclude<EmptyState, null> | 'none', { icon: string; title: st
 
 export function renderEmptyState(into: HTMLElement, state: EmptyState, onManageTrust: () => void): void {
   const t = TEXT[state ?? 'none'];
-  const children: Node[] = [icon(t.icon, 'empty-icon'), h('p', { class: 'empty-title' }, t.title), h('p', { class: 'empty-hint' }, t.hint)];
+  const children: Node[] = [
+    icon(t.icon, 'empty-icon'),
+    h('p', { class: 'empty-title' }, t.title),
+    h('p', { class: 'empty-hint' }, t.hint),
+  ];
   if (state === 'untrusted') {
     const b = document.createElement('vscode-button');
     b.textContent = 'Manage Workspace Trust';

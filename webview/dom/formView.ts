@@ -55,7 +55,11 @@ export class FormView {
     private readonly mode: FormMode,
   ) {
     this.draftKey = mode.kind === 'surface' ? mode.key : promptDraftKey(mode.promptId);
-    this.el = h('section', { class: `surface form${mode.kind === 'prompt' ? ' prompt' : ''}`, role: 'form', 'aria-labelledby': this.titleId });
+    this.el = h('section', {
+      class: `surface form${mode.kind === 'prompt' ? ' prompt' : ''}`,
+      role: 'form',
+      'aria-labelledby': this.titleId,
+    });
     this.submitButton.textContent = 'Submit';
     this.submitButton.addEventListener('click', () => this.submit());
     this.buttons.append(this.submitButton);
@@ -79,7 +83,11 @@ export class FormView {
   update(c: FormContent): void {
     this.stale = c.stale;
     this.el.classList.toggle('stale', c.stale);
-    replace(this.header, h('h3', { class: 'surface-title', id: this.titleId, dir: 'auto' }, c.title), c.stale ? staleBadge() : null);
+    replace(
+      this.header,
+      h('h3', { class: 'surface-title', id: this.titleId, dir: 'auto' }, c.title),
+      c.stale ? staleBadge() : null,
+    );
     this.message.textContent = c.message ?? '';
     this.message.hidden = !c.message;
     if (!this.fields || !sameFieldShape(this.fields, c.fields)) {
@@ -153,13 +161,19 @@ export class FormView {
     const row = h('div', { class: `field field-${field.kind} pending`, 'data-field-key': field.key });
     // Until materialised, a row shows its label at the height of a built one (no jump later).
     row.append(h('span', { class: 'pending-label', dir: 'auto' }, labelText));
-    const error = h('div', { class: 'field-error', id: newId('e'), hidden: true }, icon('error'), ` ${labelText} is required`);
+    const error = h(
+      'div',
+      { class: 'field-error', id: newId('e'), hidden: true },
+      icon('error'),
+      ` ${labelText} is required`,
+    );
     let pending: FieldValue | undefined = initial;
     let read: (() => FieldValue) | undefined;
     const c: Control = {
       field,
       row,
-      read: () => (read ? read() : (pending ?? (field.kind === 'confirm' ? false : field.kind === 'multiselect' ? [] : ''))),
+      read: () =>
+        read ? read() : (pending ?? (field.kind === 'confirm' ? false : field.kind === 'multiselect' ? [] : '')),
       setInvalid: (invalid) => {
         row.classList.toggle('invalid', invalid);
         error.hidden = !invalid;
@@ -183,7 +197,12 @@ export class FormView {
     return c;
   }
 
-  private buildControl(field: FormField, labelText: string, value: FieldValue | undefined, error: HTMLElement): { nodes: HTMLElement[]; focusable: HTMLElement; read: () => FieldValue } {
+  private buildControl(
+    field: FormField,
+    labelText: string,
+    value: FieldValue | undefined,
+    error: HTMLElement,
+  ): { nodes: HTMLElement[]; focusable: HTMLElement; read: () => FieldValue } {
     const id = newId('c');
     const nodes: HTMLElement[] = [];
     const onEdit = () => {
@@ -268,7 +287,9 @@ export class FormView {
     this.markInvalid(missing);
     if (missing.length) {
       const names = this.controls.filter((c) => missing.includes(c.field.key)).map((c) => c.field.label ?? c.field.key);
-      this.result.error(`Fill in the required field${names.length > 1 ? 's' : ''}: ${names.slice(0, 5).join(', ')}${names.length > 5 ? '…' : ''}`);
+      this.result.error(
+        `Fill in the required field${names.length > 1 ? 's' : ''}: ${names.slice(0, 5).join(', ')}${names.length > 5 ? '…' : ''}`,
+      );
       const first = this.controls.find((c) => missing.includes(c.field.key));
       if (first) {
         first.row.scrollIntoView({ block: 'nearest' });
@@ -336,6 +357,7 @@ function tieDescription(host: HTMLElement, error: HTMLElement, required: boolean
   void inner(host).then((el) => {
     if (!el) return;
     if (required) el.setAttribute('aria-required', 'true');
-    if ('ariaDescribedByElements' in el) (el as HTMLElement & { ariaDescribedByElements: Element[] }).ariaDescribedByElements = [error];
+    if ('ariaDescribedByElements' in el)
+      (el as HTMLElement & { ariaDescribedByElements: Element[] }).ariaDescribedByElements = [error];
   });
 }

@@ -1,5 +1,11 @@
 // One DOM view per surface, patched in place when the surface is re-published.
-import { surfaceKey, type CardPayload, type NotificationPayload, type StatusPayload, type Surface } from '../../src/webviewProtocol/messages';
+import {
+  surfaceKey,
+  type CardPayload,
+  type NotificationPayload,
+  type StatusPayload,
+  type Surface,
+} from '../../src/webviewProtocol/messages';
 import { renderMarkdown } from '../logic/markdown';
 import { fieldText } from '../logic/surfaceModel';
 import { ResultLine, progressBar, severityIcon, staleBadge } from './common';
@@ -30,8 +36,16 @@ class StatusView implements SurfaceView {
     const p: StatusPayload = s.payload;
     this.el.classList.toggle('stale', s.stale);
     this.el.setAttribute('aria-label', `Status: ${p.label}`);
-    replace(this.el, 
-      h('div', { class: 'status-line' }, severityIcon(p.severity), h('span', { class: 'status-label', dir: 'auto' }, p.label), p.detail ? h('span', { class: 'status-detail', dir: 'auto' }, p.detail) : null, s.stale ? staleBadge() : null),
+    replace(
+      this.el,
+      h(
+        'div',
+        { class: 'status-line' },
+        severityIcon(p.severity),
+        h('span', { class: 'status-label', dir: 'auto' }, p.label),
+        p.detail ? h('span', { class: 'status-detail', dir: 'auto' }, p.detail) : null,
+        s.stale ? staleBadge() : null,
+      ),
       progressBar(p, `${p.label} progress`) ?? null,
     );
   }
@@ -47,8 +61,19 @@ class NotificationView implements SurfaceView {
     this.last = s;
     const p: NotificationPayload = s.payload;
     this.el.setAttribute('aria-label', `Notification: ${p.title}`);
-    replace(this.el, 
-      h('div', { class: 'status-line' }, severityIcon(p.severity), h('span', { class: 'note-title', dir: 'auto' }, p.title), h('time', { class: 'note-time', datetime: new Date(s.updatedAt).toISOString() }, new Date(s.updatedAt).toLocaleTimeString())),
+    replace(
+      this.el,
+      h(
+        'div',
+        { class: 'status-line' },
+        severityIcon(p.severity),
+        h('span', { class: 'note-title', dir: 'auto' }, p.title),
+        h(
+          'time',
+          { class: 'note-time', datetime: new Date(s.updatedAt).toISOString() },
+          new Date(s.updatedAt).toLocaleTimeString(),
+        ),
+      ),
       p.body ? h('div', { class: 'note-body', dir: 'auto' }, p.body) : null,
     );
   }
@@ -82,7 +107,11 @@ class CardView implements SurfaceView {
     const p: CardPayload = s.payload;
     const title = p.title ?? s.surfaceId;
     this.el.classList.toggle('stale', s.stale);
-    replace(this.header, h('h3', { class: 'surface-title', id: this.titleId, dir: 'auto' }, title), s.stale ? staleBadge() : null);
+    replace(
+      this.header,
+      h('h3', { class: 'surface-title', id: this.titleId, dir: 'auto' }, title),
+      s.stale ? staleBadge() : null,
+    );
 
     const body: Node[] = [];
     if (p.markdown) {
@@ -93,7 +122,8 @@ class CardView implements SurfaceView {
     if (p.text) body.push(h('p', { class: 'card-text', dir: 'auto' }, p.text));
     if (p.fields?.length) {
       const dl = h('dl', { class: 'kv' });
-      for (const f of p.fields) dl.append(h('dt', { dir: 'auto' }, f.key), h('dd', { dir: 'auto' }, fieldText(f.value)));
+      for (const f of p.fields)
+        dl.append(h('dt', { dir: 'auto' }, f.key), h('dd', { dir: 'auto' }, fieldText(f.value)));
       body.push(dl);
     }
     const bar = progressBar(p, `${title} progress`);
@@ -157,7 +187,12 @@ class FormSurfaceView implements SurfaceView {
   update(s: Surface): void {
     if (unchanged(this.last, s) || s.kind !== 'form') return;
     this.last = s;
-    this.form.update({ title: s.payload.title ?? s.surfaceId, message: s.payload.message, fields: s.payload.fields, stale: s.stale });
+    this.form.update({
+      title: s.payload.title ?? s.surfaceId,
+      message: s.payload.message,
+      fields: s.payload.fields,
+      stale: s.stale,
+    });
   }
 }
 
@@ -173,4 +208,3 @@ export function createSurfaceView(ctx: ViewContext, s: Surface): SurfaceView {
       return new FormSurfaceView(ctx, surfaceKey(s));
   }
 }
-

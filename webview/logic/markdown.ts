@@ -15,8 +15,34 @@ type Parser = ReturnType<typeof createParser>;
 type Token = ReturnType<Parser['parse']>[number];
 
 export type SafeTag =
-  | 'p' | 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6' | 'ul' | 'ol' | 'li' | 'blockquote' | 'pre' | 'code'
-  | 'em' | 'strong' | 's' | 'a' | 'img' | 'hr' | 'br' | 'table' | 'thead' | 'tbody' | 'tr' | 'th' | 'td' | 'span' | 'div';
+  | 'p'
+  | 'h1'
+  | 'h2'
+  | 'h3'
+  | 'h4'
+  | 'h5'
+  | 'h6'
+  | 'ul'
+  | 'ol'
+  | 'li'
+  | 'blockquote'
+  | 'pre'
+  | 'code'
+  | 'em'
+  | 'strong'
+  | 's'
+  | 'a'
+  | 'img'
+  | 'hr'
+  | 'br'
+  | 'table'
+  | 'thead'
+  | 'tbody'
+  | 'tr'
+  | 'th'
+  | 'td'
+  | 'span'
+  | 'div';
 
 export interface SafeElement {
   tag: SafeTag;
@@ -31,7 +57,28 @@ export interface SafeElement {
 }
 export type SafeNode = string | SafeElement;
 
-const BLOCK_TAGS = new Set<string>(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'em', 'strong', 's']);
+const BLOCK_TAGS = new Set<string>([
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'li',
+  'blockquote',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'em',
+  'strong',
+  's',
+]);
 
 let parser: Parser | undefined;
 function md(): Parser {

@@ -94,7 +94,8 @@ export class SurfaceModel {
     const plugins = new Map<string, PluginGroup & { orders: Map<string, number> }>();
     for (const [key, { surface: s, order }] of this.entries) {
       let folder = folders.get(s.sessionKey);
-      if (!folder) folders.set(s.sessionKey, (folder = { sessionKey: s.sessionKey, folderName: s.folderName, plugins: [] }));
+      if (!folder)
+        folders.set(s.sessionKey, (folder = { sessionKey: s.sessionKey, folderName: s.folderName, plugins: [] }));
       const id = pluginScope(s);
       let plugin = plugins.get(id);
       if (!plugin) {
@@ -106,7 +107,9 @@ export class SurfaceModel {
       plugin.orders.set(key, order);
       if (!s.stale) plugin.stale = false;
     }
-    const out = [...folders.values()].sort((a, b) => a.folderName.localeCompare(b.folderName) || cmp(a.sessionKey, b.sessionKey));
+    const out = [...folders.values()].sort(
+      (a, b) => a.folderName.localeCompare(b.folderName) || cmp(a.sessionKey, b.sessionKey),
+    );
     for (const f of out) {
       f.plugins.sort((a, b) => cmp(a.pluginId, b.pluginId));
       f.plugins = f.plugins.map((g) => {

@@ -31,7 +31,8 @@ async function readExternalized(rpc, descriptor) {
       }
       if (r.nextOffset !== undefined) pending = read(r.nextOffset);
       const n = Buffer.byteLength(r.dataBase64, 'base64');
-      if (n > CHUNK_BYTES || offset + n > bytes.length) throw new Error('host/content/read answered an inconsistent chunk');
+      if (n > CHUNK_BYTES || offset + n > bytes.length)
+        throw new Error('host/content/read answered an inconsistent chunk');
       bytes.write(r.dataBase64, offset, n, 'base64');
       hash.update(bytes.subarray(offset, offset + n));
       offset += n;

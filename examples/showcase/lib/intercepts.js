@@ -24,7 +24,10 @@ function parseArguments(text) {
 function toolBefore(payload) {
   if (typeof payload !== 'object' || payload === null) return { decision: 'continue' };
   if (payload.name === BLOCKED_TOOL) {
-    return { decision: 'block', reason: `showcase blocked ${BLOCKED_TOOL}: recursive deletes are not allowed in this workspace` };
+    return {
+      decision: 'block',
+      reason: `showcase blocked ${BLOCKED_TOOL}: recursive deletes are not allowed in this workspace`,
+    };
   }
   if (payload.name === REWRITTEN_TOOL) {
     const args = parseArguments(payload.arguments);
@@ -49,7 +52,9 @@ function providerRequest(payload) {
     return { decision: 'block', reason: `showcase blocks model requests marked ${BLOCK_MARKER}` };
   }
   if (!request.messages.some((m) => userText(m) && m.content.includes(REWRITE_MARKER))) return { decision: 'continue' };
-  const messages = request.messages.map((m) => (userText(m) ? { ...m, content: m.content.split(REWRITE_MARKER).join('(rewritten by showcase)') } : m));
+  const messages = request.messages.map((m) =>
+    userText(m) ? { ...m, content: m.content.split(REWRITE_MARKER).join('(rewritten by showcase)') } : m,
+  );
   return { decision: 'replace', replacement: { ...payload, request: { ...request, messages } } };
 }
 

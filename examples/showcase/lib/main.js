@@ -242,14 +242,18 @@ function main() {
         message: 'The Showcase card shows the theme you pick.',
         fields: [{ key: 'theme', label: 'Theme', kind: 'select', options: ui.THEMES, default: state.theme }],
       });
-      const picked = answer.cancelled ? undefined : (answer.values || {}).theme ?? (answer.values || {}).value;
+      const picked = answer.cancelled ? undefined : ((answer.values || {}).theme ?? (answer.values || {}).value);
       if (!ui.THEMES.includes(picked)) return 'Theme unchanged';
       state.theme = picked; // the card is re-published once the action finishes
       return `Theme set to ${picked}`;
     },
     async 'reset-notes'() {
       // Empty `fields`: the host asks one yes/no question keyed `value`, labelled by `message`.
-      const answer = await ask('confirm', 'reset-notes', { title: 'Reset notes', message: 'Clear your saved notes?', fields: [] });
+      const answer = await ask('confirm', 'reset-notes', {
+        title: 'Reset notes',
+        message: 'Clear your saved notes?',
+        fields: [],
+      });
       if (answer.cancelled || (answer.values || {}).value !== true) return 'Notes kept';
       state.notes = undefined;
       showNotes();

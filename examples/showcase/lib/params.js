@@ -12,9 +12,22 @@
 //   { required: {...}, optional: {...} }   an object with exactly these members
 
 const EVENTS = [
-  'agent.before_start', 'compaction.complete', 'compaction.prepare', 'context.prepare', 'frontend.event',
-  'input.receive', 'permission.decision', 'provider.request', 'provider.response', 'session.end',
-  'session.load', 'session.rotate', 'session.save', 'session.start', 'system_prompt.build', 'tool.after',
+  'agent.before_start',
+  'compaction.complete',
+  'compaction.prepare',
+  'context.prepare',
+  'frontend.event',
+  'input.receive',
+  'permission.decision',
+  'provider.request',
+  'provider.response',
+  'session.end',
+  'session.load',
+  'session.rotate',
+  'session.save',
+  'session.start',
+  'system_prompt.build',
+  'tool.after',
   'tool.before',
 ];
 

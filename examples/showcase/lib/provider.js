@@ -40,11 +40,15 @@ function contentText(content) {
  */
 function plan(request, callId) {
   const last = request.messages[request.messages.length - 1];
-  if (last && last.role === 'tool') return { text: `Echo: tool result ${last.tool_call_id || '?'}: ${contentText(last.content)}` };
+  if (last && last.role === 'tool')
+    return { text: `Echo: tool result ${last.tool_call_id || '?'}: ${contentText(last.content)}` };
   const tool = request.tools[0];
   if (tool && last && last.role === 'user') {
     const text = typeof last.content === 'string' ? last.content : contentText(last.content);
-    return { text: `Calling ${tool.name}. `, call: { id: callId, name: tool.name, arguments: JSON.stringify({ text }) } };
+    return {
+      text: `Calling ${tool.name}. `,
+      call: { id: callId, name: tool.name, arguments: JSON.stringify({ text }) },
+    };
   }
   return { text: replyFor(request) };
 }
@@ -94,7 +98,12 @@ class EchoProvider {
     const completionTokens = roughTokens(text + (answer.call ? answer.call.arguments : ''));
     const chunks = [
       ...pieces(text).map((t) => ({ type: 'text', text: t })),
-      ...(answer.call ? [{ type: 'tool_call_start', toolCall: { ...answer.call, arguments: '' } }, { type: 'tool_call', toolCall: answer.call }] : []),
+      ...(answer.call
+        ? [
+            { type: 'tool_call_start', toolCall: { ...answer.call, arguments: '' } },
+            { type: 'tool_call', toolCall: answer.call },
+          ]
+        : []),
       {
         type: 'usage',
         usage: {
@@ -112,7 +121,11 @@ class EchoProvider {
     const streamId = params.streamId;
     const first = Math.max(params.seqBase, 1);
     const lastUser = [...params.request.messages].reverse().find((m) => m.role === 'user');
-    const state = { timer: undefined, lastSeq: first - 1, info: { toolCall: Boolean(answer.call), prompt: lastUser ? contentText(lastUser.content) : '' } };
+    const state = {
+      timer: undefined,
+      lastSeq: first - 1,
+      info: { toolCall: Boolean(answer.call), prompt: lastUser ? contentText(lastUser.content) : '' },
+    };
     this.streams.set(streamId, state);
 
     const step = (i) => {

@@ -20,7 +20,7 @@ const FRAME_BYTES = 8 * 1024 * 1024;
 
 /** The frozen v1 error table (reason → JSON-RPC code, retryable, generic message). */
 const ERRORS = {
-  capability_not_declared: [-32000, false, "The extension used a capability its manifest did not declare."],
+  capability_not_declared: [-32000, false, 'The extension used a capability its manifest did not declare.'],
   content_ref_expired: [-32000, true, 'The referenced content has expired.'],
   frame_too_large: [-32000, false, 'The frame exceeds the frozen protocol size limit.'],
   intercept_timeout: [-32000, true, 'The extension did not answer an intercept within its timeout.'],
@@ -196,7 +196,7 @@ function createConnection(options = {}) {
     const isResponse = hasId && !('method' in msg);
     if (isResponse) {
       // A response carries exactly one of result/error.
-      if (('result' in msg) === ('error' in msg) || 'params' in msg) {
+      if ('result' in msg === 'error' in msg || 'params' in msg) {
         replyError(null, { code: -32600, message: 'invalid response' });
         return;
       }

@@ -25,7 +25,12 @@ function code(text) {
 function indexingStatus(done, total) {
   if (done < total) {
     const pct = Math.round((done / total) * 100);
-    return { label: `Indexing… ${pct}%`, detail: 'showcase is walking the workspace', severity: 'info', progress: done / total };
+    return {
+      label: `Indexing… ${pct}%`,
+      detail: 'showcase is walking the workspace',
+      severity: 'info',
+      progress: done / total,
+    };
   }
   return { label: `Indexed ${total} files`, detail: 'showcase is idle', severity: 'info' };
 }
@@ -132,7 +137,8 @@ function readNotes(values) {
   const mood = values.mood === undefined ? 'focused' : values.mood;
   if (!MOODS.includes(mood)) return `mood must be one of ${MOODS.join(', ')}`;
   const tags = values.tags === undefined ? ['idea'] : values.tags;
-  if (!Array.isArray(tags) || !tags.every((t) => TAGS.includes(t))) return `tags must be a subset of ${TAGS.join(', ')}`;
+  if (!Array.isArray(tags) || !tags.every((t) => TAGS.includes(t)))
+    return `tags must be a subset of ${TAGS.join(', ')}`;
   const pin = values.pin === undefined ? false : values.pin;
   if (typeof pin !== 'boolean') return 'pin must be true or false';
   return { title: title.trim(), mood, tags, pin };

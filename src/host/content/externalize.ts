@@ -69,10 +69,18 @@ export interface OutboundPayload {
  * Inline when the JSON is at most 65,536 bytes; otherwise stored under `/payload`. An object over
  * 8 MiB cannot be sent at all: the store refuses it with `frame_too_large`.
  */
-export function externalizePayload(store: ContentStore, payload: SerializedPayload, fieldBytes: number = LIMITS.externalizeFieldBytes): OutboundPayload {
+export function externalizePayload(
+  store: ContentStore,
+  payload: SerializedPayload,
+  fieldBytes: number = LIMITS.externalizeFieldBytes,
+): OutboundPayload {
   if (!payload.exceeds(fieldBytes)) return { payload: payload.value };
   // Over the object cap the store refuses it before anything is hashed.
-  const field = store.put('/payload', payload.content(), payload.bytes <= LIMITS.contentRefObjectBytes ? payload.sha256() : undefined);
+  const field = store.put(
+    '/payload',
+    payload.content(),
+    payload.bytes <= LIMITS.contentRefObjectBytes ? payload.sha256() : undefined,
+  );
   return { payload: null, externalized: [field] };
 }
 
@@ -95,21 +103,32 @@ export function resolveReplacement(store: ContentStore, result: ReplacementCarri
   if (result.replacement !== undefined && result.replacement !== null) {
     throw new ProtocolError('protocol_error', 'replacement is both inline and externalized');
   }
-  if (envelope.length > 1) throw new ProtocolError('protocol_error', `expected one externalized descriptor, got ${envelope.length}`);
+  if (envelope.length > 1)
+    throw new ProtocolError('protocol_error', `expected one externalized descriptor, got ${envelope.length}`);
   const field = envelope[0];
   if (field.jsonPointer !== '/replacement') {
-    throw new ProtocolError('protocol_error', `externalized pointer must be /replacement, got ${JSON.stringify(field.jsonPointer)}`);
+    throw new ProtocolError(
+      'protocol_error',
+      `externalized pointer must be /replacement, got ${JSON.stringify(field.jsonPointer)}`,
+    );
   }
   if (field.totalBytes > LIMITS.contentRefObjectBytes) {
-    throw new ProtocolError('frame_too_large', `externalized replacement of ${field.totalBytes} bytes exceeds ${LIMITS.contentRefObjectBytes}`);
+    throw new ProtocolError(
+      'frame_too_large',
+      `externalized replacement of ${field.totalBytes} bytes exceeds ${LIMITS.contentRefObjectBytes}`,
+    );
   }
   const stored = store.get(field.contentRef);
   if (!stored) throw new ProtocolError('content_ref_expired', `content ref ${field.contentRef} is unknown or expired`);
   if (contentSize(stored.content) !== field.totalBytes) {
-    throw new ProtocolError('protocol_error', `externalized replacement is ${contentSize(stored.content)} bytes, descriptor says ${field.totalBytes}`);
+    throw new ProtocolError(
+      'protocol_error',
+      `externalized replacement is ${contentSize(stored.content)} bytes, descriptor says ${field.totalBytes}`,
+    );
   }
   // Hash what we actually hold rather than trusting the stored digest alone.
-  if (contentSha256(stored.content) !== field.sha256) throw new ProtocolError('protocol_error', 'externalized replacement sha256 mismatch');
+  if (contentSha256(stored.content) !== field.sha256)
+    throw new ProtocolError('protocol_error', 'externalized replacement sha256 mismatch');
   try {
     return JSON.parse(contentText(stored.content));
   } catch {

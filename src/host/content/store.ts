@@ -57,7 +57,10 @@ export class ContentStore {
   put(jsonPointer: string, content: StoredContent, sha256?: string): ExternalizedField {
     const size = contentSize(content);
     if (size > this.limits.maxObjectBytes) {
-      throw new ProtocolError('frame_too_large', `content of ${size} bytes exceeds the ${this.limits.maxObjectBytes}-byte object limit`);
+      throw new ProtocolError(
+        'frame_too_large',
+        `content of ${size} bytes exceeds the ${this.limits.maxObjectBytes}-byte object limit`,
+      );
     }
     const contentRef = `content_${randomBytes(12).toString('hex')}`;
     sha256 ??= contentSha256(content);
@@ -137,7 +140,8 @@ function piece(content: StoredContent, start: number, end: number): Buffer {
 
 function base64Pieces(content: StoredContent, start: number, end: number): string[] {
   const pieces: string[] = [];
-  for (let at = start; at < end || pieces.length === 0; at += PIECE_BYTES) pieces.push(piece(content, at, Math.min(end, at + PIECE_BYTES)).toString('base64'));
+  for (let at = start; at < end || pieces.length === 0; at += PIECE_BYTES)
+    pieces.push(piece(content, at, Math.min(end, at + PIECE_BYTES)).toString('base64'));
   return pieces;
 }
 
@@ -149,7 +153,8 @@ export function contentSize(content: StoredContent): number {
 export function contentSha256(content: StoredContent): string {
   const hash = createHash('sha256');
   if (Buffer.isBuffer(content)) return hash.update(content).digest('hex');
-  for (let at = 0; at < content.ascii.length; at += PIECE_BYTES) hash.update(piece(content, at, Math.min(content.ascii.length, at + PIECE_BYTES)));
+  for (let at = 0; at < content.ascii.length; at += PIECE_BYTES)
+    hash.update(piece(content, at, Math.min(content.ascii.length, at + PIECE_BYTES)));
   return hash.digest('hex');
 }
 
@@ -169,6 +174,9 @@ class EncodedPage extends EncodedResult {
     const head = `${prefix}{"contentRef":${JSON.stringify(p.contentRef)},"offset":${p.offset},"dataBase64":"`;
     const next = p.nextOffset === undefined ? '' : `,"nextOffset":${p.nextOffset}`;
     const tail = `","totalBytes":${p.totalBytes},"sha256":${JSON.stringify(p.sha256)},"encoding":${JSON.stringify(p.encoding)}${next}}${suffix}`;
-    return partsFrame([{ text: head }, ...this.page.pieces.map((text) => ({ text, ascii: true })), { text: tail }], maxFrameBytes);
+    return partsFrame(
+      [{ text: head }, ...this.page.pieces.map((text) => ({ text, ascii: true })), { text: tail }],
+      maxFrameBytes,
+    );
   }
 }

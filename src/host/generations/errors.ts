@@ -1,7 +1,8 @@
 // Why a runtime generation could not be built; the message always names the plugin(s).
 import type { FailureInfo } from './ports';
 
-export type GenerationErrorKind = 'slot_collision' | 'duplicate_plugin' | 'required_failed' | 'strategy_failed' | 'cancelled' | 'session_stopped';
+export type GenerationErrorKind =
+  'slot_collision' | 'duplicate_plugin' | 'required_failed' | 'strategy_failed' | 'cancelled' | 'session_stopped';
 
 export class GenerationError extends Error {
   override readonly name = 'GenerationError';

@@ -101,7 +101,11 @@ export class RuntimeGeneration<S extends SidecarHandle = Sidecar> {
   /** Stops every sidecar in parallel. Idempotent: later calls return the same promise. */
   stop(): Promise<void> {
     if (!this.stopping) {
-      this.stopping = Promise.all([...this.map.values()].map((s) => s.stop().catch((err: unknown) => this.logger.warn(`stopping ${s.pluginId} failed: ${String(err)}`)))).then(() => {
+      this.stopping = Promise.all(
+        [...this.map.values()].map((s) =>
+          s.stop().catch((err: unknown) => this.logger.warn(`stopping ${s.pluginId} failed: ${String(err)}`)),
+        ),
+      ).then(() => {
         for (const d of this.subscriptions.values()) d.dispose();
         this.subscriptions.clear();
         this.changed.clear();
@@ -131,7 +135,10 @@ export class RuntimeGeneration<S extends SidecarHandle = Sidecar> {
         }
         if (this.isStopped) {
           await sidecar.stop(); // the generation was stopped meanwhile; do not leak the process
-          throw new GenerationError('session_stopped', `runtime generation ${this.generation} was stopped while "${id}" was starting`);
+          throw new GenerationError(
+            'session_stopped',
+            `runtime generation ${this.generation} was stopped while "${id}" was starting`,
+          );
         }
         this.adopt(sidecar);
         this.changed.fire({ generation: this.generation, pluginId: id, state: sidecar.state });
@@ -157,9 +164,13 @@ export class RuntimeGeneration<S extends SidecarHandle = Sidecar> {
   }
 
   private pluginOf(id: string): PluginSpec {
-    if (this.isStopped) throw new GenerationError('session_stopped', `runtime generation ${this.generation} is stopped`);
+    if (this.isStopped)
+      throw new GenerationError('session_stopped', `runtime generation ${this.generation} is stopped`);
     const plugin = this.plugins.find((p) => p.id === id);
-    if (!plugin) throw new Error(`plugin "${id}" is not part of runtime generation ${this.generation}; reload the runtime to pick up new plugins`);
+    if (!plugin)
+      throw new Error(
+        `plugin "${id}" is not part of runtime generation ${this.generation}; reload the runtime to pick up new plugins`,
+      );
     return plugin;
   }
 
@@ -188,16 +199,27 @@ export class RuntimeGeneration<S extends SidecarHandle = Sidecar> {
  * order. A failed required plugin fails the build and every sidecar that did start is stopped.
  * With no plugins nothing is spawned at all.
  */
-export async function startGeneration<S extends SidecarHandle = Sidecar>(opts: GenerationOptions<S>): Promise<RuntimeGeneration<S>> {
+export async function startGeneration<S extends SidecarHandle = Sidecar>(
+  opts: GenerationOptions<S>,
+): Promise<RuntimeGeneration<S>> {
   const logger = opts.logger ?? silentLogger;
   const plugins = [...opts.plugins].sort(byId);
   for (let i = 1; i < plugins.length; i++) {
     if (plugins[i].id === plugins[i - 1].id) {
-      throw new GenerationError('duplicate_plugin', `plugin id "${plugins[i].id}" appears twice (${plugins[i - 1].root} and ${plugins[i].root})`, [], plugins[i].id);
+      throw new GenerationError(
+        'duplicate_plugin',
+        `plugin id "${plugins[i].id}" appears twice (${plugins[i - 1].root} and ${plugins[i].root})`,
+        [],
+        plugins[i].id,
+      );
     }
   }
   const slots = validateSlots(plugins.map((p) => ({ pluginId: p.id, runtime: p.runtime })));
-  if (!slots.ok) throw new GenerationError('slot_collision', `runtime generation ${opts.session.generation} not started: ${slots.message}`);
+  if (!slots.ok)
+    throw new GenerationError(
+      'slot_collision',
+      `runtime generation ${opts.session.generation} not started: ${slots.message}`,
+    );
 
   // Without a factory S is the real Sidecar (the type default); the cast only restates that.
   const factory = opts.sidecarFactory ?? (realSidecarFactory as unknown as SidecarFactory<S>);
@@ -227,11 +249,20 @@ export async function startGeneration<S extends SidecarHandle = Sidecar>(opts: G
   if (fatal && !fatal.ok) {
     await stopStarted();
     const { pluginId, stage, message } = fatal.info;
-    throw new GenerationError('required_failed', `runtime generation ${opts.session.generation} failed: required plugin "${pluginId}" did not start (${stage}): ${message}`, failures, pluginId);
+    throw new GenerationError(
+      'required_failed',
+      `runtime generation ${opts.session.generation} failed: required plugin "${pluginId}" did not start (${stage}): ${message}`,
+      failures,
+      pluginId,
+    );
   }
   if (opts.signal?.aborted) {
     await stopStarted();
-    throw new GenerationError('cancelled', `runtime generation ${opts.session.generation} was cancelled during startup`, failures);
+    throw new GenerationError(
+      'cancelled',
+      `runtime generation ${opts.session.generation} was cancelled during startup`,
+      failures,
+    );
   }
   for (const f of failures) logger.warn(`optional plugin "${f.pluginId}" did not start (${f.stage}): ${f.message}`);
   return new RuntimeGeneration<S>(opts.session, plugins, started, failures, create, logger);

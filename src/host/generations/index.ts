@@ -1,7 +1,27 @@
 // Runtime generations: the sidecars of one session started together, reloaded fail-atomically, restarted under a bound.
-export { RuntimeGeneration, startGeneration, DEFAULT_MAX_CONCURRENT, DEFAULT_STARTUP_BUDGET_MS, type GenerationOptions, type GenerationChange } from './generation';
-export { SessionRuntime, type SessionRuntimeOptions, type SessionChange, type SessionRuntimePhase, type ReloadResult } from './sessionRuntime';
+export {
+  RuntimeGeneration,
+  startGeneration,
+  DEFAULT_MAX_CONCURRENT,
+  DEFAULT_STARTUP_BUDGET_MS,
+  type GenerationOptions,
+  type GenerationChange,
+} from './generation';
+export {
+  SessionRuntime,
+  type SessionRuntimeOptions,
+  type SessionChange,
+  type SessionRuntimePhase,
+  type ReloadResult,
+} from './sessionRuntime';
 export { GenerationError, type GenerationErrorKind } from './errors';
 export { launchAll, STOPPED_BEFORE_LAUNCH } from './launch';
-export { realSidecarFactory, type FailureInfo, type SessionContext, type SidecarFactory, type SidecarHandle, type SidecarState } from './ports';
+export {
+  realSidecarFactory,
+  type FailureInfo,
+  type SessionContext,
+  type SidecarFactory,
+  type SidecarHandle,
+  type SidecarState,
+} from './ports';
 export { RestartPolicy, type RestartPolicyOptions, type RestartDecision } from './restartPolicy';

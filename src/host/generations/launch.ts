@@ -15,7 +15,8 @@ export interface LaunchOptions<S extends SidecarHandle> {
   signal?: AbortSignal;
 }
 
-export type LaunchResult<S> = { plugin: PluginSpec; ok: true; sidecar: S } | { plugin: PluginSpec; ok: false; info: FailureInfo };
+export type LaunchResult<S> =
+  { plugin: PluginSpec; ok: true; sidecar: S } | { plugin: PluginSpec; ok: false; info: FailureInfo };
 
 /** Launches every job; results come back in input order. Never rejects. */
 export async function launchAll<S extends SidecarHandle>(opts: LaunchOptions<S>): Promise<LaunchResult<S>[]> {
@@ -43,7 +44,18 @@ export async function launchAll<S extends SidecarHandle>(opts: LaunchOptions<S>)
     const elapsed = () => Date.now() - began;
     if (cutReason !== undefined) {
       // It failed when launching ended, even if a worker only gets to it now.
-      return { plugin, ok: false, info: { pluginId: plugin.id, stage: 'spawn', reason: 'internal', message: `${STOPPED_BEFORE_LAUNCH} (${cutReason})`, stderrTail: '', elapsedMs: cutAtMs } };
+      return {
+        plugin,
+        ok: false,
+        info: {
+          pluginId: plugin.id,
+          stage: 'spawn',
+          reason: 'internal',
+          message: `${STOPPED_BEFORE_LAUNCH} (${cutReason})`,
+          stderrTail: '',
+          elapsedMs: cutAtMs,
+        },
+      };
     }
     let sidecar: S;
     try {

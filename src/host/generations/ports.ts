@@ -3,7 +3,13 @@
 // pass any factory producing something of this shape.
 import type { PluginSpec } from '../plugins';
 import type { Disposable } from '../emitter';
-import { Sidecar, type FailureInfo, type SessionContextInput, type SidecarOptions, type SidecarState } from '../sidecar';
+import {
+  Sidecar,
+  type FailureInfo,
+  type SessionContextInput,
+  type SidecarOptions,
+  type SidecarState,
+} from '../sidecar';
 
 export type { FailureInfo, SidecarState, SidecarOptions };
 export { failureOf } from '../sidecar';

@@ -15,8 +15,7 @@ export interface RestartPolicyOptions {
 }
 
 export type RestartDecision =
-  | { restart: true; attempt: number; delayMs: number }
-  | { restart: false; attempts: number; reason: string };
+  { restart: true; attempt: number; delayMs: number } | { restart: false; attempts: number; reason: string };
 
 export class RestartPolicy {
   readonly maxRestarts: number;

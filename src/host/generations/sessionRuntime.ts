@@ -17,9 +17,13 @@ export type SessionChange =
   | { kind: 'generation'; generation: number; previous?: number }
   | { kind: 'sidecar'; generation: number; pluginId: string; state: SidecarState };
 
-export type ReloadResult<S extends SidecarHandle = Sidecar> = { ok: true; generation: RuntimeGeneration<S> } | { ok: false; error: Error };
+export type ReloadResult<S extends SidecarHandle = Sidecar> =
+  { ok: true; generation: RuntimeGeneration<S> } | { ok: false; error: Error };
 
-export interface SessionRuntimeOptions<S extends SidecarHandle = Sidecar> extends Omit<GenerationOptions<S>, 'plugins' | 'session' | 'signal'> {
+export interface SessionRuntimeOptions<S extends SidecarHandle = Sidecar> extends Omit<
+  GenerationOptions<S>,
+  'plugins' | 'session' | 'signal'
+> {
   /** Stable for the life of the session; chosen by the caller. */
   sessionId: string;
   workspaceRoot: string;
@@ -153,7 +157,10 @@ export class SessionRuntime<S extends SidecarHandle = Sidecar> {
     }
     if (this.stopping) {
       await next.stop();
-      return { ok: false, error: new GenerationError('session_stopped', `session ${this.sessionId} was stopped during startup`) };
+      return {
+        ok: false,
+        error: new GenerationError('session_stopped', `session ${this.sessionId} was stopped during startup`),
+      };
     }
     const old = this.currentGeneration;
     this.currentSub?.dispose();
@@ -172,12 +179,14 @@ export class SessionRuntime<S extends SidecarHandle = Sidecar> {
 
   private requireCurrent(): RuntimeGeneration<S> {
     if (this.stopping) throw new GenerationError('session_stopped', `session ${this.sessionId} is stopped`);
-    if (!this.currentGeneration) throw new Error(`session ${this.sessionId} has no running runtime; start or reload it first`);
+    if (!this.currentGeneration)
+      throw new Error(`session ${this.sessionId} has no running runtime; start or reload it first`);
     return this.currentGeneration;
   }
 
   private serial<T>(op: () => Promise<T>): Promise<T> {
-    if (this.stopping) return Promise.reject(new GenerationError('session_stopped', `session ${this.sessionId} is stopped`));
+    if (this.stopping)
+      return Promise.reject(new GenerationError('session_stopped', `session ${this.sessionId} is stopped`));
     const run = this.queue.then(op);
     this.queue = run.catch(() => undefined);
     return run;

@@ -32,7 +32,8 @@ export function parseHookInput(text: string): { ok: true; input: HookInput } | {
   } catch (err) {
     return { ok: false, message: `stdin is not JSON (${(err as Error).message})` };
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, message: 'stdin is not a JSON object' };
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, message: 'stdin is not a JSON object' };
   return { ok: true, input: value as HookInput };
 }
 
@@ -42,7 +43,11 @@ export function resolveEvent(argEvent: string | undefined, input: HookInput): st
   return isAgentHookEvent(name) ? name : undefined;
 }
 
-export async function runBridge(argEvent: string | undefined, stdinText: string, opts: BridgeOptions): Promise<BridgeResult> {
+export async function runBridge(
+  argEvent: string | undefined,
+  stdinText: string,
+  opts: BridgeOptions,
+): Promise<BridgeResult> {
   const notes: string[] = [];
   const nothing = (note: string): BridgeResult => ({ stdout: '', notes: [...notes, note] });
   const parsed = parseHookInput(stdinText);
@@ -56,7 +61,11 @@ export async function runBridge(argEvent: string | undefined, stdinText: string,
   if (!window) return nothing(`no VS Code window with Reasonix serves ${cwd}; no decision`);
   const budgetMs = opts.startedAt + budgetFor(event) - EXIT_MARGIN_MS - Date.now();
   try {
-    const reply = await askEndpoint(window.endpoint, { v: PROTOCOL_VERSION, token: window.token, event, input: parsed.input, budgetMs }, budgetMs);
+    const reply = await askEndpoint(
+      window.endpoint,
+      { v: PROTOCOL_VERSION, token: window.token, event, input: parsed.input, budgetMs },
+      budgetMs,
+    );
     if (reply.note) notes.push(`${reply.note}; no decision`);
     if (!reply.answer) return { stdout: '', notes };
     return { stdout: JSON.stringify(reply.answer) + '\n', notes };

@@ -36,7 +36,8 @@ export interface HookReply {
  */
 export function hooksDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.REASONIX_HOOKS_DIR) return env.REASONIX_HOOKS_DIR;
-  if (process.platform === 'win32') return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'reasonix-host', 'hooks');
+  if (process.platform === 'win32')
+    return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'reasonix-host', 'hooks');
   // Not os.tmpdir(): TMPDIR differs between a GUI app and a terminal, and both must agree.
   return `/tmp/reasonix-host-${process.getuid?.() ?? 0}`;
 }
@@ -93,7 +94,12 @@ export function tokensEqual(a: string, b: string): boolean {
 export type HookHandler = (req: HookRequest) => Promise<HookReply>;
 
 /** Listens on `path`; every connection: read one line, check the token, answer one line, close. */
-export async function listenEndpoint(path: string, token: string, handle: HookHandler, onError: (message: string) => void): Promise<Server> {
+export async function listenEndpoint(
+  path: string,
+  token: string,
+  handle: HookHandler,
+  onError: (message: string) => void,
+): Promise<Server> {
   const server = createServer((socket) => serveOne(socket, token, handle, onError));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -152,10 +158,13 @@ export function askEndpoint(path: string, req: HookRequest, timeoutMs: number): 
   return new Promise((resolve, reject) => {
     const socket = createConnection(path);
     const chunks: Buffer[] = [];
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`no answer within ${timeoutMs} ms`));
-    }, Math.max(0, timeoutMs));
+    const timer = setTimeout(
+      () => {
+        socket.destroy();
+        reject(new Error(`no answer within ${timeoutMs} ms`));
+      },
+      Math.max(0, timeoutMs),
+    );
     socket.on('connect', () => socket.write(JSON.stringify(req) + '\n'));
     socket.on('data', (d: Buffer) => chunks.push(d));
     socket.on('error', (err) => {

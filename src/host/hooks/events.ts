@@ -5,7 +5,16 @@
 /** Events whose answer comes from the fast hook-point family (5 s budget). */
 export const FAST_EVENTS = ['UserPromptSubmit', 'PreToolUse', 'PostToolUse'] as const;
 /** Events VS Code 1.139 fires (its hook type table); only the first four reach Reasonix. */
-export const AGENT_HOOK_EVENTS = [...FAST_EVENTS, 'SessionStart', 'SessionEnd', 'PreCompact', 'SubagentStart', 'SubagentStop', 'Stop', 'ErrorOccurred'] as const;
+export const AGENT_HOOK_EVENTS = [
+  ...FAST_EVENTS,
+  'SessionStart',
+  'SessionEnd',
+  'PreCompact',
+  'SubagentStart',
+  'SubagentStop',
+  'Stop',
+  'ErrorOccurred',
+] as const;
 export type AgentHookEvent = (typeof AGENT_HOOK_EVENTS)[number];
 
 /** The fast family's budget, as for `input.receive`/`tool.*`/`permission.decision`. */

@@ -4,7 +4,13 @@
 import { isRequiredClass } from '../intercepts';
 import { redact } from '../redact';
 import type { HookOutcome, PluginStatus } from '../session';
-import { budgetFor, type HookInput, type PostToolUseInput, type PreToolUseInput, type UserPromptSubmitInput } from './events';
+import {
+  budgetFor,
+  type HookInput,
+  type PostToolUseInput,
+  type PreToolUseInput,
+  type UserPromptSubmitInput,
+} from './events';
 
 /** What the mapping needs from one folder's session. */
 export interface HookSessionPort {
@@ -47,7 +53,12 @@ type Ruling =
 const TIMED_OUT = Symbol('timed out');
 
 /** Dispatches one event; never throws (a broken input or session answers nothing, with a note). */
-export async function answerHookEvent(event: string, input: HookInput, session: HookSessionPort, opts: AnswerOptions = {}): Promise<HookResult> {
+export async function answerHookEvent(
+  event: string,
+  input: HookInput,
+  session: HookSessionPort,
+  opts: AnswerOptions = {},
+): Promise<HookResult> {
   const deadlineAt = opts.deadlineAt ?? Date.now() + budgetFor(event);
   const ask = new Asker(session, deadlineAt);
   try {
@@ -72,7 +83,10 @@ export async function answerHookEvent(event: string, input: HookInput, session: 
 
 /** Asks one point, bounded by the deadline; knows which plugins take part. */
 class Asker {
-  constructor(private readonly session: HookSessionPort, private readonly deadlineAt: number) {}
+  constructor(
+    private readonly session: HookSessionPort,
+    private readonly deadlineAt: number,
+  ) {}
 
   /** Plugins of the session that take part at `point` (chain members, plus the permission owner). */
   private members(point: string): PluginStatus[] {
@@ -100,7 +114,8 @@ class Asker {
       clearTimeout(timer);
     }
     const required = members.find((p) => isRequiredClass(p.spec!.runtime));
-    if (required) return { kind: 'required-down', pluginId: required.pluginId, why: `no answer within the ${point} budget` };
+    if (required)
+      return { kind: 'required-down', pluginId: required.pluginId, why: `no answer within the ${point} budget` };
     return { kind: 'skipped' };
   }
 }
@@ -116,8 +131,14 @@ function because(pluginId: string, verb: string, reason: string | undefined): st
 }
 
 /** The refusal for a required-class failure or a required extension that is down. */
-function unreachable(r: Ruling & { kind: 'required-down' } | { kind: 'failed'; pluginId: string; why: string }): { pluginId: string; text: string } {
-  return { pluginId: r.pluginId, text: `Reasonix extension "${r.pluginId}" is required but could not be asked (${redact(r.why)}); refused until it runs again` };
+function unreachable(r: (Ruling & { kind: 'required-down' }) | { kind: 'failed'; pluginId: string; why: string }): {
+  pluginId: string;
+  text: string;
+} {
+  return {
+    pluginId: r.pluginId,
+    text: `Reasonix extension "${r.pluginId}" is required but could not be asked (${redact(r.why)}); refused until it runs again`,
+  };
 }
 
 /** Decisions that end the call: block, deny, or a required-class failure. */
@@ -125,13 +146,17 @@ function refusal(r: Ruling): { pluginId: string; text: string } | undefined {
   if (r.kind === 'required-down') return unreachable(r);
   if (r.kind !== 'outcome') return undefined;
   const o = r.outcome;
-  if (o.decision === 'failed') return unreachable({ kind: 'failed', pluginId: o.error?.pluginId ?? 'unknown', why: o.error?.message ?? 'failed' });
-  if (o.decision === 'block' || o.decision === 'deny') return { pluginId: o.blockedBy ?? 'unknown', text: because(o.blockedBy ?? 'unknown', 'blocked this', o.reason) };
+  if (o.decision === 'failed')
+    return unreachable({ kind: 'failed', pluginId: o.error?.pluginId ?? 'unknown', why: o.error?.message ?? 'failed' });
+  if (o.decision === 'block' || o.decision === 'deny')
+    return { pluginId: o.blockedBy ?? 'unknown', text: because(o.blockedBy ?? 'unknown', 'blocked this', o.reason) };
   return undefined;
 }
 
 function replacedBy(r: Ruling): string | undefined {
-  return r.kind === 'outcome' && r.outcome.decision === 'continue' && r.outcome.changedBy.length ? r.outcome.changedBy.join(', ') : undefined;
+  return r.kind === 'outcome' && r.outcome.decision === 'continue' && r.outcome.changedBy.length
+    ? r.outcome.changedBy.join(', ')
+    : undefined;
 }
 
 async function userPromptSubmit(input: UserPromptSubmitInput, ask: Asker): Promise<HookResult> {
@@ -139,7 +164,11 @@ async function userPromptSubmit(input: UserPromptSubmitInput, ask: Asker): Promi
   if (typeof input.prompt !== 'string' || input.prompt === '') return none(event, undefined, 'no prompt text');
   const r = await ask.point('input.receive', { text: input.prompt });
   const refused = refusal(r);
-  if (refused) return { answer: { decision: 'block', reason: refused.text }, record: { event, decision: 'block', extension: refused.pluginId, reason: refused.text } };
+  if (refused)
+    return {
+      answer: { decision: 'block', reason: refused.text },
+      record: { event, decision: 'block', extension: refused.pluginId, reason: refused.text },
+    };
   const by = replacedBy(r);
   if (by && r.kind === 'outcome') {
     const text = (r.outcome.payload as { text?: string }).text ?? '';
@@ -164,7 +193,9 @@ function argumentsOf(input: PreToolUseInput): string {
 
 function deny(tool: string, pluginId: string, text: string): HookResult {
   return {
-    answer: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text } },
+    answer: {
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text },
+    },
     record: { event: 'PreToolUse', tool, decision: 'deny', extension: pluginId, reason: text },
   };
 }
@@ -180,19 +211,29 @@ async function preToolUse(input: PreToolUseInput, ask: Asker): Promise<HookResul
   let updatedInput: Record<string, unknown> | undefined;
   if (by && before.kind === 'outcome') {
     const replaced = before.outcome.payload as { name?: string; arguments?: string };
-    if (replaced.name !== tool) return deny(tool, by, `Reasonix extension "${by}" renamed the tool to "${redact(String(replaced.name))}", which an agent hook cannot do; refused`);
+    if (replaced.name !== tool)
+      return deny(
+        tool,
+        by,
+        `Reasonix extension "${by}" renamed the tool to "${redact(String(replaced.name))}", which an agent hook cannot do; refused`,
+      );
     finalArgs = replaced.arguments ?? '';
     try {
       const parsed: unknown = JSON.parse(finalArgs);
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
       updatedInput = parsed as Record<string, unknown>;
     } catch {
-      return deny(tool, by, `Reasonix extension "${by}" replaced the arguments with text that is not a JSON object; refused`);
+      return deny(
+        tool,
+        by,
+        `Reasonix extension "${by}" replaced the arguments with text that is not a JSON object; refused`,
+      );
     }
   }
   const perm = await ask.point('permission.decision', { name: tool, arguments: finalArgs, hostDecision: 'allow' });
   const refusedPerm = refusal(perm);
-  if (refusedPerm) return deny(tool, refusedPerm.pluginId, refusedPerm.text.replace('blocked this', 'denied this tool'));
+  if (refusedPerm)
+    return deny(tool, refusedPerm.pluginId, refusedPerm.text.replace('blocked this', 'denied this tool'));
   const out: Record<string, unknown> = { hookEventName: 'PreToolUse' };
   let record: DecisionRecord = { event: 'PreToolUse', tool, decision: 'none' };
   if (updatedInput) {
@@ -203,9 +244,22 @@ async function preToolUse(input: PreToolUseInput, ask: Asker): Promise<HookResul
     const who = perm.outcome.blockedBy ?? 'unknown';
     out.permissionDecision = 'allow';
     out.permissionDecisionReason = because(who, 'allowed this tool', perm.outcome.reason);
-    record = { event: 'PreToolUse', tool, decision: 'allow', extension: who, reason: out.permissionDecisionReason as string };
+    record = {
+      event: 'PreToolUse',
+      tool,
+      decision: 'allow',
+      extension: who,
+      reason: out.permissionDecisionReason as string,
+    };
   }
-  if (Object.keys(out).length === 1) return none('PreToolUse', tool, before.kind === 'skipped' && perm.kind === 'skipped' ? 'no interceptor at tool.before or permission.decision' : undefined);
+  if (Object.keys(out).length === 1)
+    return none(
+      'PreToolUse',
+      tool,
+      before.kind === 'skipped' && perm.kind === 'skipped'
+        ? 'no interceptor at tool.before or permission.decision'
+        : undefined,
+    );
   return { answer: { hookSpecificOutput: out }, record };
 }
 
@@ -225,16 +279,31 @@ function isErrorResponse(response: unknown): boolean {
 async function postToolUse(input: PostToolUseInput, ask: Asker): Promise<HookResult> {
   const event = 'PostToolUse';
   const tool = toolName(input);
-  const r = await ask.point('tool.after', { name: tool, arguments: argumentsOf(input), result: resultText(input.tool_response), isError: isErrorResponse(input.tool_response) });
+  const r = await ask.point('tool.after', {
+    name: tool,
+    arguments: argumentsOf(input),
+    result: resultText(input.tool_response),
+    isError: isErrorResponse(input.tool_response),
+  });
   const refused = refusal(r);
-  if (refused) return { answer: { decision: 'block', reason: refused.text }, record: { event, tool, decision: 'block', extension: refused.pluginId, reason: refused.text } };
+  if (refused)
+    return {
+      answer: { decision: 'block', reason: refused.text },
+      record: { event, tool, decision: 'block', extension: refused.pluginId, reason: refused.text },
+    };
   const by = replacedBy(r);
   if (by && r.kind === 'outcome') {
     const result = (r.outcome.payload as { result?: string }).result ?? '';
     const context = `Reasonix extension "${by}" replaced the result of ${tool}. Agent hooks cannot change a tool result, so use this result instead:\n${result}`;
     return {
       answer: { hookSpecificOutput: { hookEventName: event, additionalContext: context } },
-      record: { event, tool, decision: 'context', extension: by, reason: 'result replaced (sent as additionalContext)' },
+      record: {
+        event,
+        tool,
+        decision: 'context',
+        extension: by,
+        reason: 'result replaced (sent as additionalContext)',
+      },
     };
   }
   return none(event, tool, r.kind === 'skipped' ? 'no interceptor at tool.after' : undefined);
@@ -248,7 +317,10 @@ async function sessionStart(input: HookInput, ask: Asker): Promise<HookResult> {
   const refused = refusal(r);
   if (refused) {
     const text = refused.text.replace('blocked this', 'stopped this agent session');
-    return { answer: { continue: false, stopReason: text }, record: { event, decision: 'stop', extension: refused.pluginId, reason: text } };
+    return {
+      answer: { continue: false, stopReason: text },
+      record: { event, decision: 'stop', extension: refused.pluginId, reason: text },
+    };
   }
   return none(event, undefined, r.kind === 'skipped' ? 'no interceptor at agent.before_start' : undefined);
 }

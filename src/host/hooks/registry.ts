@@ -56,8 +56,15 @@ function alive(pid: number): boolean {
 
 function isRecord(v: unknown): v is WindowRecord {
   const r = v as WindowRecord;
-  return !!r && typeof r === 'object' && typeof r.endpoint === 'string' && typeof r.token === 'string' && Number.isInteger(r.pid) &&
-    Array.isArray(r.folders) && r.folders.every((f) => typeof f === 'string');
+  return (
+    !!r &&
+    typeof r === 'object' &&
+    typeof r.endpoint === 'string' &&
+    typeof r.token === 'string' &&
+    Number.isInteger(r.pid) &&
+    Array.isArray(r.folders) &&
+    r.folders.every((f) => typeof f === 'string')
+  );
 }
 
 /** Records of windows whose process still runs; unreadable or stale files are skipped. */
@@ -114,7 +121,11 @@ export function containment(folder: string, path: string): number {
 }
 
 /** The folder (of any session list) that holds `cwd` most closely: the innermost wins. */
-export function innermost<T>(items: readonly T[], folderOf: (item: T) => readonly string[], cwd: string): { item: T; folder: string } | undefined {
+export function innermost<T>(
+  items: readonly T[],
+  folderOf: (item: T) => readonly string[],
+  cwd: string,
+): { item: T; folder: string } | undefined {
   let best: { item: T; folder: string; depth: number } | undefined;
   const candidates = [cwd];
   try {

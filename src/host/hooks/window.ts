@@ -6,7 +6,16 @@ import type { Server } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log';
 import { isAgentHookEvent } from './events';
-import { endpointPath, ensurePrivateDir, listenEndpoint, newId, newToken, PROTOCOL_VERSION, type HookReply, type HookRequest } from './endpoint';
+import {
+  endpointPath,
+  ensurePrivateDir,
+  listenEndpoint,
+  newId,
+  newToken,
+  PROTOCOL_VERSION,
+  type HookReply,
+  type HookRequest,
+} from './endpoint';
 import { answerHookEvent, type DecisionRecord, type HookSessionPort } from './mapping';
 import { innermost, recordRuntime, removeStaleWindows, removeWindowRecord, writeWindowRecord } from './registry';
 
@@ -51,7 +60,12 @@ export class HookWindow {
     const endpoint = endpointPath(opts.dir, id);
     // The server exists before the window object that handles its requests.
     const holder: { win?: HookWindow } = {};
-    const server = await listenEndpoint(endpoint, token, (req) => holder.win!.handle(req), (m) => opts.logger.warn(m));
+    const server = await listenEndpoint(
+      endpoint,
+      token,
+      (req) => holder.win!.handle(req),
+      (m) => opts.logger.warn(m),
+    );
     const win = (holder.win = new HookWindow(opts, id, endpoint, token, server, Date.now()));
     recordRuntime(opts.dir, opts.runtime);
     win.updateFolders();
@@ -60,7 +74,15 @@ export class HookWindow {
 
   /** Re-writes the record (call when workspace folders change). */
   updateFolders(): void {
-    writeWindowRecord(this.opts.dir, { v: PROTOCOL_VERSION, id: this.id, pid: process.pid, endpoint: this.endpoint, token: this.token, folders: this.opts.folders(), startedAt: this.startedAt });
+    writeWindowRecord(this.opts.dir, {
+      v: PROTOCOL_VERSION,
+      id: this.id,
+      pid: process.pid,
+      endpoint: this.endpoint,
+      token: this.token,
+      folders: this.opts.folders(),
+      startedAt: this.startedAt,
+    });
   }
 
   async handle(req: HookRequest): Promise<HookReply> {
@@ -70,11 +92,24 @@ export class HookWindow {
     const cwd = typeof input.cwd === 'string' ? input.cwd : '';
     const hit = cwd ? innermost(this.opts.sessions(), (s) => [s.folder], cwd) : undefined;
     if (!hit) {
-      this.opts.onDecision?.({ event: req.event, decision: 'none', note: `no running Reasonix session for ${cwd || 'an event without cwd'}` }, undefined, performance.now() - t0);
-      return { v: PROTOCOL_VERSION, note: `no running Reasonix session in this window serves ${cwd || 'an event without cwd'}` };
+      this.opts.onDecision?.(
+        {
+          event: req.event,
+          decision: 'none',
+          note: `no running Reasonix session for ${cwd || 'an event without cwd'}`,
+        },
+        undefined,
+        performance.now() - t0,
+      );
+      return {
+        v: PROTOCOL_VERSION,
+        note: `no running Reasonix session in this window serves ${cwd || 'an event without cwd'}`,
+      };
     }
     const budget = Number.isFinite(req.budgetMs) ? req.budgetMs : 0;
-    const r = await answerHookEvent(req.event, input, hit.item.session, { deadlineAt: Date.now() + budget - ANSWER_MARGIN_MS });
+    const r = await answerHookEvent(req.event, input, hit.item.session, {
+      deadlineAt: Date.now() + budget - ANSWER_MARGIN_MS,
+    });
     this.opts.onDecision?.(r.record, hit.folder, performance.now() - t0);
     return r.answer ? { v: PROTOCOL_VERSION, answer: r.answer } : { v: PROTOCOL_VERSION, note: r.record.note };
   }

@@ -1,7 +1,13 @@
 // One `extension/intercept` round trip to one client: externalize the payload if needed, send
 // with the effective budget, validate the answer, and resolve/decode a replacement. Every way it
 // can go wrong comes back as a Failure (never a throw), except the caller's own cancellation.
-import { ProtocolError, isErrorReason, type ErrorReason, type InterceptParams, type InterceptResult } from '../../protocol';
+import {
+  ProtocolError,
+  isErrorReason,
+  type ErrorReason,
+  type InterceptParams,
+  type InterceptResult,
+} from '../../protocol';
 import { externalizePayload, resolveReplacement, type SerializedPayload } from '../content';
 import { redact } from '../redact';
 import type { InterceptClient } from './ports';
@@ -59,17 +65,28 @@ export async function ask(client: InterceptClient, ctx: AskContext): Promise<Ans
     return failureFrom(err);
   }
   const budget = interceptBudget(ctx.point, client.runtime.timeoutMillis, ctx.timeouts);
-  const params: InterceptParams = { event: ctx.point, seq: client.nextInterceptSeq(), payload: wire.payload, timeoutMillis: budget };
+  const params: InterceptParams = {
+    event: ctx.point,
+    seq: client.nextInterceptSeq(),
+    payload: wire.payload,
+    timeoutMillis: budget,
+  };
   if (wire.externalized) params.externalized = wire.externalized;
   // An inline payload was serialised once already (to measure it): splice that text into the
   // frame instead of stringifying it again. Key order matches JSON.stringify(params) exactly.
-  const paramsJson = wire.externalized || ctx.payload.value === undefined
-    ? undefined
-    : `{"event":${JSON.stringify(params.event)},"seq":${params.seq},"payload":${ctx.payload.json},"timeoutMillis":${budget}}`;
+  const paramsJson =
+    wire.externalized || ctx.payload.value === undefined
+      ? undefined
+      : `{"event":${JSON.stringify(params.event)},"seq":${params.seq},"payload":${ctx.payload.json},"timeoutMillis":${budget}}`;
   // The result arrives schema-valid: the client's connection checks every result once.
   let result: InterceptResult;
   try {
-    result = await client.request<InterceptResult>('extension/intercept', params, { timeoutMs: budget, timeoutReason: 'intercept_timeout', signal: ctx.signal, paramsJson });
+    result = await client.request<InterceptResult>('extension/intercept', params, {
+      timeoutMs: budget,
+      timeoutReason: 'intercept_timeout',
+      signal: ctx.signal,
+      paramsJson,
+    });
   } catch (err) {
     throwIfAborted(ctx.signal);
     return failureFrom(err);
@@ -99,13 +116,19 @@ export async function ask(client: InterceptClient, ctx: AskContext): Promise<Ans
       } catch (err) {
         return failureFrom(err);
       }
-      if (value === undefined || value === null) return failure('protocol_error', `contract violation: 'replace' at ${ctx.point} without a replacement`);
+      if (value === undefined || value === null)
+        return failure('protocol_error', `contract violation: 'replace' at ${ctx.point} without a replacement`);
       if (ctx.point === 'tool.before') {
         const violation = toolBeforeReplacementViolation(value, ctx.decode);
-        if (violation) return { ...failure('protocol_error', `contract violation: invalid tool.before replacement: ${violation}`), everyClass: true };
+        if (violation)
+          return {
+            ...failure('protocol_error', `contract violation: invalid tool.before replacement: ${violation}`),
+            everyClass: true,
+          };
       }
       const decoded = decodeHookPayload(ctx.point, value, ctx.decode);
-      if (!decoded.ok) return failure('protocol_error', `contract violation: invalid ${ctx.point} replacement: ${decoded.message}`);
+      if (!decoded.ok)
+        return failure('protocol_error', `contract violation: invalid ${ctx.point} replacement: ${decoded.message}`);
       return { kind: 'replace', payload: decoded.value };
     }
   }

@@ -90,9 +90,10 @@ export class InterceptDispatcher {
   chain(point: HookPoint): readonly InterceptClient[] {
     let chain = this.chains.get(point);
     if (!chain) {
-      chain = POINTS[point].family === 'chain'
-        ? this.clients.filter((c) => c.runtime.intercepts.includes(point)).sort(compareClients)
-        : [];
+      chain =
+        POINTS[point].family === 'chain'
+          ? this.clients.filter((c) => c.runtime.intercepts.includes(point)).sort(compareClients)
+          : [];
       this.chains.set(point, chain);
     }
     return chain;
@@ -120,7 +121,11 @@ export class InterceptDispatcher {
     return list;
   }
 
-  async dispatch<P extends HookPoint>(point: P, payload: HookPayloadMap[P], opts: DispatchOptions = {}): Promise<DispatchOutcome<P>> {
+  async dispatch<P extends HookPoint>(
+    point: P,
+    payload: HookPayloadMap[P],
+    opts: DispatchOptions = {},
+  ): Promise<DispatchOutcome<P>> {
     if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('intercept dispatch cancelled');
     const initial = buildHookPayload(point, payload);
     const walk: Walk<P> = {
@@ -131,12 +136,18 @@ export class InterceptDispatcher {
     if (info.family === 'chain') await this.walkChain(walk, opts);
     else if (info.family === 'strategy') await this.runStrategy(walk, info.slot as string, opts);
     if (walk.outcome.decision !== 'failed') {
-      broadcastEvent(this.eventRecipients(point), point, walk.current, (id, cls, msg) => this.warnOnce(walk.outcome, id, cls, msg));
+      broadcastEvent(this.eventRecipients(point), point, walk.current, (id, cls, msg) =>
+        this.warnOnce(walk.outcome, id, cls, msg),
+      );
     }
     return walk.outcome;
   }
 
-  private askFor<P extends HookPoint>(client: InterceptClient, walk: Walk<P>, opts: DispatchOptions): Promise<Answer | Failure> {
+  private askFor<P extends HookPoint>(
+    client: InterceptClient,
+    walk: Walk<P>,
+    opts: DispatchOptions,
+  ): Promise<Answer | Failure> {
     return ask(client, {
       point: walk.outcome.point,
       payload: walk.current,
@@ -151,14 +162,23 @@ export class InterceptDispatcher {
     chain: for (const client of this.chain(point)) {
       let answer = await this.askFor(client, walk, opts);
       if ((answer.kind === 'allow' || answer.kind === 'deny') && point !== 'permission.decision') {
-        answer = { kind: 'failure', reason: 'protocol_error', message: `contract violation: '${answer.kind}' is only legal at permission.decision, not ${point}` };
+        answer = {
+          kind: 'failure',
+          reason: 'protocol_error',
+          message: `contract violation: '${answer.kind}' is only legal at permission.decision, not ${point}`,
+        };
       }
       switch (answer.kind) {
         case 'failure':
           // everyClass: a tool.before replacement with empty arguments or an unknown tool fails
           // the tool call even from an optional plugin (HOST_SPEC §4.1).
           if (isRequiredClass(client.runtime) || answer.everyClass) return this.fail(walk, client, answer);
-          this.warnOnce(walk.outcome, client.pluginId, answer.reason, `${point} ruling ignored (${answer.reason}): ${answer.message}`);
+          this.warnOnce(
+            walk.outcome,
+            client.pluginId,
+            answer.reason,
+            `${point} ruling ignored (${answer.reason}): ${answer.message}`,
+          );
           continue;
         case 'continue':
           continue;
@@ -188,10 +208,19 @@ export class InterceptDispatcher {
    * vetoes the tool; `allow`/`deny` is a contract violation and, like any owner failure there,
    * blocks the tool (the reference's rule; elsewhere an owner failure fails the operation).
    */
-  private async consultOwner<P extends HookPoint>(walk: Walk<P>, owner: InterceptClient, slot: string, opts: DispatchOptions): Promise<void> {
+  private async consultOwner<P extends HookPoint>(
+    walk: Walk<P>,
+    owner: InterceptClient,
+    slot: string,
+    opts: DispatchOptions,
+  ): Promise<void> {
     let answer = await this.askFor(owner, walk, opts);
     if (answer.kind === 'allow' || answer.kind === 'deny') {
-      answer = { kind: 'failure', reason: 'protocol_error', message: `contract violation: '${answer.kind}' from the ${slot} strategy at ${walk.outcome.point}` };
+      answer = {
+        kind: 'failure',
+        reason: 'protocol_error',
+        message: `contract violation: '${answer.kind}' from the ${slot} strategy at ${walk.outcome.point}`,
+      };
     }
     switch (answer.kind) {
       case 'failure':
@@ -211,7 +240,9 @@ export class InterceptDispatcher {
   private blockOnOwnerFailure<P extends HookPoint>(walk: Walk<P>, owner: InterceptClient, f: Failure): void {
     this.block(walk, owner, `permission strategy of '${owner.pluginId}' failed (${f.reason}): ${f.message}`);
     walk.outcome.error = { reason: f.reason, message: f.message, pluginId: owner.pluginId };
-    this.logger.error(`${owner.pluginId}: permission strategy failed at permission.decision (${f.reason}): ${f.message}; the tool call is blocked`);
+    this.logger.error(
+      `${owner.pluginId}: permission strategy failed at permission.decision (${f.reason}): ${f.message}; the tool call is blocked`,
+    );
   }
 
   /** system_prompt.build, session.load/save/rotate, frontend.event: only the slot owner is asked. */
@@ -221,14 +252,21 @@ export class InterceptDispatcher {
     if (!owner) return;
     let answer = await this.askFor(owner, walk, opts);
     if (answer.kind === 'allow' || answer.kind === 'deny') {
-      answer = { kind: 'failure', reason: 'protocol_error', message: `contract violation: '${answer.kind}' from the ${slot} strategy at ${point}` };
+      answer = {
+        kind: 'failure',
+        reason: 'protocol_error',
+        message: `contract violation: '${answer.kind}' from the ${slot} strategy at ${point}`,
+      };
     }
     switch (answer.kind) {
       case 'failure':
         // Loading tolerates a failing policy and frontend events fall back to the original event;
         // a failing system prompt, save or rotate fails that operation.
         if (point === 'session.load' || point === 'frontend.event') {
-          this.warn(walk.outcome, `${owner.pluginId}: ${slot} strategy failed at ${point} (${answer.reason}): ${answer.message}; host default used`);
+          this.warn(
+            walk.outcome,
+            `${owner.pluginId}: ${slot} strategy failed at ${point} (${answer.reason}): ${answer.message}; host default used`,
+          );
           return;
         }
         return this.fail(walk, owner, answer);
@@ -238,7 +276,10 @@ export class InterceptDispatcher {
         const prior = walk.outcome.payload as HookPayloadMap['frontend.event'];
         const next = answer.payload as HookPayloadMap['frontend.event'];
         if (point === 'frontend.event' && next.kind !== prior.kind) {
-          this.warn(walk.outcome, `${owner.pluginId}: frontend.event replacement changed kind '${prior.kind}' to '${next.kind}'; discarded`);
+          this.warn(
+            walk.outcome,
+            `${owner.pluginId}: frontend.event replacement changed kind '${prior.kind}' to '${next.kind}'; discarded`,
+          );
           return;
         }
         return this.apply(walk, owner, answer.payload);
@@ -262,7 +303,12 @@ export class InterceptDispatcher {
     else delete walk.outcome.reason;
   }
 
-  private permissionVerdict<P extends HookPoint>(walk: Walk<P>, client: InterceptClient, verdict: 'allow' | 'deny', reason: string | undefined): void {
+  private permissionVerdict<P extends HookPoint>(
+    walk: Walk<P>,
+    client: InterceptClient,
+    verdict: 'allow' | 'deny',
+    reason: string | undefined,
+  ): void {
     walk.outcome.decision = verdict;
     walk.outcome.blockedBy = client.pluginId;
     if (reason !== undefined) walk.outcome.reason = reason;
@@ -283,7 +329,9 @@ export class InterceptDispatcher {
   private fail<P extends HookPoint>(walk: Walk<P>, client: InterceptClient, f: Failure): void {
     walk.outcome.decision = 'failed';
     walk.outcome.error = { reason: f.reason, message: f.message, pluginId: client.pluginId };
-    this.logger.error(`${client.pluginId}: required ${walk.outcome.point} interception failed (${f.reason}): ${f.message}`);
+    this.logger.error(
+      `${client.pluginId}: required ${walk.outcome.point} interception failed (${f.reason}): ${f.message}`,
+    );
   }
 
   private warn(outcome: DispatchOutcome, message: string): void {
@@ -301,7 +349,11 @@ export class InterceptDispatcher {
 }
 
 function compareClients(a: InterceptClient, b: InterceptClient): number {
-  return a.runtime.priority - b.runtime.priority || (a.pluginId < b.pluginId ? -1 : a.pluginId > b.pluginId ? 1 : 0) || a.registration - b.registration;
+  return (
+    a.runtime.priority - b.runtime.priority ||
+    (a.pluginId < b.pluginId ? -1 : a.pluginId > b.pluginId ? 1 : 0) ||
+    a.registration - b.registration
+  );
 }
 
 /** Convenience for one-off use; long-lived callers keep an InterceptDispatcher per generation. */

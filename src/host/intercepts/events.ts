@@ -8,7 +8,12 @@ import type { HookPoint } from './points';
 
 export type EventWarn = (pluginId: string, cls: string, message: string) => void;
 
-export function broadcastEvent(recipients: readonly InterceptClient[], point: HookPoint, payload: SerializedPayload, warn: EventWarn): void {
+export function broadcastEvent(
+  recipients: readonly InterceptClient[],
+  point: HookPoint,
+  payload: SerializedPayload,
+  warn: EventWarn,
+): void {
   for (const client of recipients) {
     if (!client.isLive()) continue;
     let params: EventParams;
@@ -17,7 +22,11 @@ export function broadcastEvent(recipients: readonly InterceptClient[], point: Ho
       params = { event: point, payload: wire.payload };
       if (wire.externalized) params.externalized = wire.externalized;
     } catch (err) {
-      warn(client.pluginId, 'event_unsendable', `${point} event not sent: ${redact(err instanceof Error ? err.message : String(err))}`);
+      warn(
+        client.pluginId,
+        'event_unsendable',
+        `${point} event not sent: ${redact(err instanceof Error ? err.message : String(err))}`,
+      );
       continue;
     }
     let sent = false;

@@ -2,20 +2,55 @@
 // reference host sends them, and the strict decoder every `replace` answer goes through.
 import { validateDef, type DefName, type Validation } from '../../protocol';
 import type {
-  HookAgentBeforeStart, HookCompactionComplete, HookFrontendEvent, HookInputReceive, HookPermissionDecision,
-  HookSystemPromptBuild, HookToolAfter, HookToolBefore, ProviderMessage, ProviderRequest, ProviderToolCall, ProviderUsage,
+  HookAgentBeforeStart,
+  HookCompactionComplete,
+  HookFrontendEvent,
+  HookInputReceive,
+  HookPermissionDecision,
+  HookSystemPromptBuild,
+  HookToolAfter,
+  HookToolBefore,
+  ProviderMessage,
+  ProviderRequest,
+  ProviderToolCall,
+  ProviderUsage,
 } from '../../protocol';
 import type { HookPoint } from './points';
 
-export type { HookAgentBeforeStart, HookCompactionComplete, HookFrontendEvent, HookInputReceive, HookPermissionDecision, HookSystemPromptBuild, HookToolAfter, HookToolBefore };
+export type {
+  HookAgentBeforeStart,
+  HookCompactionComplete,
+  HookFrontendEvent,
+  HookInputReceive,
+  HookPermissionDecision,
+  HookSystemPromptBuild,
+  HookToolAfter,
+  HookToolBefore,
+};
 
 // The generated types of the members below are loose (the schema checks nested seed shapes in
 // code), so the precise shapes are restated here on top of the seed types.
-export interface HookContextPrepare { messages?: ProviderMessage[] }
-export interface HookProviderRequest { request: ProviderRequest }
-export interface HookProviderResponse { text?: string; reasoning?: string; signature?: string; calls?: ProviderToolCall[]; usage?: ProviderUsage }
-export interface HookCompactionPrepare { messages?: ProviderMessage[]; guidance?: string }
-export interface HookSession<Phase extends SessionEventPhase = SessionEventPhase> { sessionPath?: string; phase: Phase }
+export interface HookContextPrepare {
+  messages?: ProviderMessage[];
+}
+export interface HookProviderRequest {
+  request: ProviderRequest;
+}
+export interface HookProviderResponse {
+  text?: string;
+  reasoning?: string;
+  signature?: string;
+  calls?: ProviderToolCall[];
+  usage?: ProviderUsage;
+}
+export interface HookCompactionPrepare {
+  messages?: ProviderMessage[];
+  guidance?: string;
+}
+export interface HookSession<Phase extends SessionEventPhase = SessionEventPhase> {
+  sessionPath?: string;
+  phase: Phase;
+}
 /** The `phase` a `session.*` hook payload carries (not the SessionRuntime's lifecycle). */
 export type SessionEventPhase = 'start' | 'end' | 'load' | 'save' | 'rotate';
 
@@ -62,7 +97,14 @@ const DEFS: Readonly<Record<HookPoint, DefName>> = {
 };
 
 function isZero(value: unknown): boolean {
-  return value === undefined || value === null || value === '' || value === false || value === 0 || (Array.isArray(value) && value.length === 0);
+  return (
+    value === undefined ||
+    value === null ||
+    value === '' ||
+    value === false ||
+    value === 0 ||
+    (Array.isArray(value) && value.length === 0)
+  );
 }
 
 /**
@@ -127,7 +169,9 @@ function extraChecks(point: HookPoint, v: Record<string, unknown>, opts: DecodeO
     case 'permission.decision':
     // falls through: the reference accepts a permission.decision replacement without `arguments`
     case 'tool.after':
-      return typeof v.arguments === 'string' && v.arguments !== '' ? checkObjectText(v.arguments, '/arguments') : undefined;
+      return typeof v.arguments === 'string' && v.arguments !== ''
+        ? checkObjectText(v.arguments, '/arguments')
+        : undefined;
     case 'context.prepare':
     case 'compaction.prepare':
       if (!Array.isArray(v.messages)) return "/: missing required member 'messages'";
@@ -190,7 +234,11 @@ export function toolBeforeReplacementViolation(value: unknown, opts: DecodeOptio
  * Strictly decodes a payload for `point` (unknown members, wrong types, missing required members
  * and the point's extra rules are all rejected) and returns it in host form (zero values dropped).
  */
-export function decodeHookPayload<P extends HookPoint>(point: P, value: unknown, opts: DecodeOptions = {}): Validation<HookPayloadMap[P]> {
+export function decodeHookPayload<P extends HookPoint>(
+  point: P,
+  value: unknown,
+  opts: DecodeOptions = {},
+): Validation<HookPayloadMap[P]> {
   const shape = validateDef<Record<string, unknown>>(DEFS[point], value);
   if (!shape.ok) return shape;
   const extra = extraChecks(point, shape.value, opts);

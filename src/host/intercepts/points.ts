@@ -63,7 +63,11 @@ export const DEFAULT_INTERCEPT_TIMEOUTS: InterceptTimeouts = { fastMs: 5_000, sl
  * The effective budget: a manifest `timeoutMillis > 0` replaces the family default for every
  * point of that runtime, clamped to the ceiling. It is both the wire `timeoutMillis` and our timer.
  */
-export function interceptBudget(point: HookPoint, manifestTimeoutMillis: number, t: InterceptTimeouts = DEFAULT_INTERCEPT_TIMEOUTS): number {
+export function interceptBudget(
+  point: HookPoint,
+  manifestTimeoutMillis: number,
+  t: InterceptTimeouts = DEFAULT_INTERCEPT_TIMEOUTS,
+): number {
   if (Number.isFinite(manifestTimeoutMillis) && manifestTimeoutMillis > 0) {
     return Math.min(Math.floor(manifestTimeoutMillis), t.ceilingMs);
   }

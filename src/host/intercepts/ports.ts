@@ -5,7 +5,10 @@ import type { ContentStore } from '../content';
 import type { RuntimeBlock } from '../plugins';
 
 /** The installed manifest's runtime members that decide membership, order, slots and budgets. */
-export type InterceptRuntime = Pick<RuntimeBlock, 'intercepts' | 'replaces' | 'priority' | 'required' | 'timeoutMillis'>;
+export type InterceptRuntime = Pick<
+  RuntimeBlock,
+  'intercepts' | 'replaces' | 'priority' | 'required' | 'timeoutMillis'
+>;
 
 export interface InterceptRequestOptions {
   timeoutMs: number;

@@ -14,7 +14,8 @@ export type SlotCheck =
   | { ok: true; /** slot → owning plugin id */ owners: ReadonlyMap<string, string> }
   | { ok: false; message: string; slot: string; plugins: [string, string] };
 
-const byPluginId = (a: SlotHolder, b: SlotHolder): number => (a.pluginId < b.pluginId ? -1 : a.pluginId > b.pluginId ? 1 : 0);
+const byPluginId = (a: SlotHolder, b: SlotHolder): number =>
+  a.pluginId < b.pluginId ? -1 : a.pluginId > b.pluginId ? 1 : 0;
 
 /**
  * Maps every claimed slot to its owner; a slot claimed by two plugins fails with a sentence naming

@@ -7,8 +7,20 @@
 import * as path from 'node:path';
 
 export const SHELLS: ReadonlySet<string> = new Set([
-  'sh', 'bash', 'zsh', 'fish', 'dash', 'ksh', 'mksh', 'tcsh', 'csh', 'ash', 'busybox',
-  'cmd', 'powershell', 'pwsh',
+  'sh',
+  'bash',
+  'zsh',
+  'fish',
+  'dash',
+  'ksh',
+  'mksh',
+  'tcsh',
+  'csh',
+  'ash',
+  'busybox',
+  'cmd',
+  'powershell',
+  'pwsh',
 ]);
 
 /** The subset of `path` the rules need: `path.posix` or `path.win32`. */
@@ -36,7 +48,12 @@ export function isShell(file: string, platform: Platform = HOST_PLATFORM): boole
  * What is wrong with launching `command` (already expanded) with `args`, or undefined. Messages
  * complete the sentence "runtime.command …".
  */
-export function commandProblem(command: string, args: readonly string[], platform: Platform = HOST_PLATFORM, shown = JSON.stringify(command)): string | undefined {
+export function commandProblem(
+  command: string,
+  args: readonly string[],
+  platform: Platform = HOST_PLATFORM,
+  shown = JSON.stringify(command),
+): string | undefined {
   const p = platform.path;
   if (command.includes('\0')) return `must not contain a NUL byte (got ${shown})`;
   if (!p.isAbsolute(command)) return `must be absolute (got ${shown}); no PATH lookup is done`;
@@ -47,7 +64,8 @@ export function commandProblem(command: string, args: readonly string[], platfor
   }
   if (programName(command, p) === 'env') {
     const launched = envProgram(args);
-    if (launched === 'split') return `runs env -S (got ${shown}), which splits a command line like a shell; run the program directly`;
+    if (launched === 'split')
+      return `runs env -S (got ${shown}), which splits a command line like a shell; run the program directly`;
     if (launched !== undefined && isShell(launched, platform)) {
       return `runs a shell through env (got ${shown} ${JSON.stringify(launched)}); run the program directly`;
     }

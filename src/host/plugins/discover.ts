@@ -38,7 +38,8 @@ async function readInstalled(home: string, entries: PluginEntry[], problems: str
     text = await fs.readFile(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') problems.push(`${file} cannot be read (${code ?? (err as Error).message}); no installed plugins loaded`);
+    if (code !== 'ENOENT')
+      problems.push(`${file} cannot be read (${code ?? (err as Error).message}); no installed plugins loaded`);
     return []; // a missing file just means nothing is installed
   }
   let doc: unknown;
@@ -64,21 +65,41 @@ async function readInstalled(home: string, entries: PluginEntry[], problems: str
     const name = rec.name;
     if (typeof name !== 'string' || !PLUGIN_ID.test(name)) {
       const id = typeof name === 'string' && name ? name : `plugins[${index}]`;
-      entries.push({ id, root: '', status: 'invalid', reason: `${where}.name ${JSON.stringify(name)} is not a valid plugin id (letters, digits, '.', '_', '-'; at most 64; starting with a letter or digit)` });
+      entries.push({
+        id,
+        root: '',
+        status: 'invalid',
+        reason: `${where}.name ${JSON.stringify(name)} is not a valid plugin id (letters, digits, '.', '_', '-'; at most 64; starting with a letter or digit)`,
+      });
       return;
     }
     if (seen.has(name)) {
-      entries.push({ id: name, root: '', status: 'invalid', reason: `${where}.name "${name}" is listed twice; only the first record is used` });
+      entries.push({
+        id: name,
+        root: '',
+        status: 'invalid',
+        reason: `${where}.name "${name}" is listed twice; only the first record is used`,
+      });
       return;
     }
     seen.add(name);
     const root = typeof rec.root === 'string' && rec.root.trim() ? path.resolve(home, rec.root) : '';
     if (rec.enabled !== true) {
-      entries.push({ id: name, root, status: 'disabled', reason: `${where}.enabled is not true (disabled in Reasonix)` });
+      entries.push({
+        id: name,
+        root,
+        status: 'disabled',
+        reason: `${where}.enabled is not true (disabled in Reasonix)`,
+      });
       return;
     }
     if (!root) {
-      entries.push({ id: name, root, status: 'invalid', reason: `${where}.root must be a non-empty path (relative to ${home} or absolute)` });
+      entries.push({
+        id: name,
+        root,
+        status: 'invalid',
+        reason: `${where}.root must be a non-empty path (relative to ${home} or absolute)`,
+      });
       return;
     }
     out.push({
@@ -92,7 +113,14 @@ async function readInstalled(home: string, entries: PluginEntry[], problems: str
   return out;
 }
 
-function toEntry(id: string, root: string, source: PluginSpec['source'], m: ManifestOutcome, installedVersion?: string, installedDescription?: string): PluginEntry {
+function toEntry(
+  id: string,
+  root: string,
+  source: PluginSpec['source'],
+  m: ManifestOutcome,
+  installedVersion?: string,
+  installedDescription?: string,
+): PluginEntry {
   if (m.status !== 'runnable') return { id, root, status: m.status, reason: m.reason };
   const spec: PluginSpec = {
     id,
@@ -114,7 +142,9 @@ export async function discoverPlugins(opts: DiscoverOptions): Promise<DiscoveryR
 
   const installed = await readInstalled(opts.home, entries, problems);
   const fromInstalled = await Promise.all(
-    installed.map(async (r) => toEntry(r.name, r.root, 'installed', await readManifest(r.root), r.version, r.description)),
+    installed.map(async (r) =>
+      toEntry(r.name, r.root, 'installed', await readManifest(r.root), r.version, r.description),
+    ),
   );
   entries.push(...fromInstalled);
 
@@ -123,18 +153,31 @@ export async function discoverPlugins(opts: DiscoverOptions): Promise<DiscoveryR
   for (const dir of opts.linked ?? []) {
     const root = path.resolve(dir);
     if (!path.isAbsolute(dir)) {
-      entries.push({ id: path.basename(root), root, status: 'invalid', reason: `linked folder "${dir}" must be an absolute path` });
+      entries.push({
+        id: path.basename(root),
+        root,
+        status: 'invalid',
+        reason: `linked folder "${dir}" must be an absolute path`,
+      });
       continue;
     }
     const m = await readManifest(root);
     const name = m.name;
     if (!name || !PLUGIN_ID.test(name)) {
-      const why = m.status === 'invalid' && !name ? m.reason : `${m.manifestPath}: name ${JSON.stringify(name ?? null)} is not a valid plugin id (a linked plugin's id is its manifest name)`;
+      const why =
+        m.status === 'invalid' && !name
+          ? m.reason
+          : `${m.manifestPath}: name ${JSON.stringify(name ?? null)} is not a valid plugin id (a linked plugin's id is its manifest name)`;
       entries.push({ id: name || path.basename(root), root, status: 'invalid', reason: why });
       continue;
     }
     if (taken.has(name)) {
-      entries.push({ id: name, root, status: 'invalid', reason: `linked folder ${root}: plugin id "${name}" is already used by another plugin; the other one is kept` });
+      entries.push({
+        id: name,
+        root,
+        status: 'invalid',
+        reason: `linked folder ${root}: plugin id "${name}" is already used by another plugin; the other one is kept`,
+      });
       continue;
     }
     taken.add(name);

@@ -9,9 +9,19 @@ import type { RuntimeBlock } from './types';
 export const MANIFEST_FILE = 'reasonix-plugin.json';
 
 const TOP_LEVEL_KEYS = [
-  'apiVersion', 'name', 'version', 'description', 'homepage', 'repository', 'contributes', 'runtime',
+  'apiVersion',
+  'name',
+  'version',
+  'description',
+  'homepage',
+  'repository',
+  'contributes',
+  'runtime',
   // legacy (pre-`contributes`) declarative keys
-  'skills', 'commands', 'hooks', 'mcpServers',
+  'skills',
+  'commands',
+  'hooks',
+  'mcpServers',
 ];
 const CONTRIBUTES_KEYS = ['skills', 'agents', 'commands', 'prompts', 'themes', 'hooks', 'mcpServers'];
 const API_VERSION = /^reasonix\.io\/plugin\/v(0|[1-9][0-9]*)(?:\.(0|[1-9][0-9]*))?$/;
@@ -60,18 +70,37 @@ export function decodeManifest(text: string, manifestPath: string, root: string)
   // has keys a v1 reader does not know, and must be reported as "needs v2", not as "unknown key".
   const api = doc.apiVersion;
   if (api === undefined) {
-    return { ...info, status: 'no-runtime', reason: `${file} has no apiVersion (legacy manifest): a runtime block, if any, is ignored` };
+    return {
+      ...info,
+      status: 'no-runtime',
+      reason: `${file} has no apiVersion (legacy manifest): a runtime block, if any, is ignored`,
+    };
   }
   if (typeof api !== 'string') {
-    return { ...info, status: 'invalid', reason: `${file}: apiVersion must be a string like "reasonix.io/plugin/v1" (got ${JSON.stringify(api)})` };
+    return {
+      ...info,
+      status: 'invalid',
+      reason: `${file}: apiVersion must be a string like "reasonix.io/plugin/v1" (got ${JSON.stringify(api)})`,
+    };
   }
   const m = API_VERSION.exec(api);
   if (!m) {
-    return { ...info, status: 'invalid', reason: `${file}: apiVersion "${api}" is malformed (expected reasonix.io/plugin/v<major>[.<minor>])` };
+    return {
+      ...info,
+      status: 'invalid',
+      reason: `${file}: apiVersion "${api}" is malformed (expected reasonix.io/plugin/v<major>[.<minor>])`,
+    };
   }
   if (m[1] !== '1') {
-    const why = m[1] === '2' ? 'this plugin needs a Reasonix protocol v2 host' : `this plugin needs a Reasonix host for plugin API v${m[1]}`;
-    return { ...info, status: 'needs-v2-host', reason: `${why}; this host runs only reasonix.io/plugin/v1 plugins (unsupported apiVersion "${api}" in ${file})` };
+    const why =
+      m[1] === '2'
+        ? 'this plugin needs a Reasonix protocol v2 host'
+        : `this plugin needs a Reasonix host for plugin API v${m[1]}`;
+    return {
+      ...info,
+      status: 'needs-v2-host',
+      reason: `${why}; this host runs only reasonix.io/plugin/v1 plugins (unsupported apiVersion "${api}" in ${file})`,
+    };
   }
 
   const problems: string[] = [];
@@ -90,7 +119,11 @@ export function decodeManifest(text: string, manifestPath: string, root: string)
   }
   if (doc.runtime === undefined) {
     if (problems.length) return { ...info, status: 'invalid', reason: problems.join('; ') };
-    return { ...info, status: 'no-runtime', reason: `${file} declares no runtime block (declarative plugin, nothing to run)` };
+    return {
+      ...info,
+      status: 'no-runtime',
+      reason: `${file} declares no runtime block (declarative plugin, nothing to run)`,
+    };
   }
   const rt = decodeRuntimeBlock(doc.runtime, file, root);
   if (!rt.ok) problems.push(...rt.problems);
@@ -106,7 +139,11 @@ export async function readManifest(root: string): Promise<ManifestOutcome> {
     // Bounded before it is read: a manifest is a few hundred bytes, never worth holding megabytes.
     const { size } = await fs.stat(manifestPath);
     if (size > MAX_MANIFEST_BYTES) {
-      return { status: 'invalid', manifestPath, reason: `${manifestPath} is ${size} bytes, over the ${MAX_MANIFEST_BYTES} bytes (1 MiB) a manifest may have; it is not read` };
+      return {
+        status: 'invalid',
+        manifestPath,
+        reason: `${manifestPath} is ${size} bytes, over the ${MAX_MANIFEST_BYTES} bytes (1 MiB) a manifest may have; it is not read`,
+      };
     }
     text = await fs.readFile(manifestPath, 'utf8');
   } catch (err) {

@@ -9,7 +9,17 @@ import { slotProblem } from './slots';
 
 export const PLUGIN_ROOT_VAR = '${REASONIX_PLUGIN_ROOT}';
 
-const RUNTIME_KEYS = ['command', 'args', 'env', 'required', 'priority', 'intercepts', 'replaces', 'capabilities', 'timeoutMillis'];
+const RUNTIME_KEYS = [
+  'command',
+  'args',
+  'env',
+  'required',
+  'priority',
+  'intercepts',
+  'replaces',
+  'capabilities',
+  'timeoutMillis',
+];
 
 export type RuntimeDecode = { ok: true; runtime: RuntimeBlock } | { ok: false; problems: string[] };
 
@@ -37,7 +47,8 @@ export function decodeRuntimeBlock(raw: unknown, file: string, root: string): Ru
   if (!isRecord(raw)) return { ok: false, problems: [`${file}: runtime must be an object (got ${show(raw)})`] };
 
   for (const key of Object.keys(raw)) {
-    if (!RUNTIME_KEYS.includes(key)) problems.push(`${file}: runtime.${key} is not a known runtime field (known: ${RUNTIME_KEYS.join(', ')})`);
+    if (!RUNTIME_KEYS.includes(key))
+      problems.push(`${file}: runtime.${key} is not a known runtime field (known: ${RUNTIME_KEYS.join(', ')})`);
   }
 
   let command = '';
@@ -110,20 +121,28 @@ export function decodeRuntimeBlock(raw: unknown, file: string, root: string): Ru
     return out;
   };
   const intercepts = list('intercepts', (s) =>
-    (INTERCEPT_EVENTS as readonly string[]).includes(s) ? undefined : `"${s}" is not an intercept point (known: ${INTERCEPT_EVENTS.join(', ')})`,
+    (INTERCEPT_EVENTS as readonly string[]).includes(s)
+      ? undefined
+      : `"${s}" is not an intercept point (known: ${INTERCEPT_EVENTS.join(', ')})`,
   );
   const replaces = list('replaces', slotProblem);
   const capabilities = list('capabilities', (s) =>
-    (CAPABILITIES as readonly string[]).includes(s) ? undefined : `"${s}" is not a capability (known: ${CAPABILITIES.join(', ')})`,
+    (CAPABILITIES as readonly string[]).includes(s)
+      ? undefined
+      : `"${s}" is not a capability (known: ${CAPABILITIES.join(', ')})`,
   ) as Capability[];
 
   let timeoutMillis = 0;
   if (raw.timeoutMillis !== undefined) {
     const t = raw.timeoutMillis;
-    if (typeof t !== 'number' || !Number.isInteger(t) || t < 0) bad('timeoutMillis', `must be a non-negative integer (got ${show(t)})`);
+    if (typeof t !== 'number' || !Number.isInteger(t) || t < 0)
+      bad('timeoutMillis', `must be a non-negative integer (got ${show(t)})`);
     else timeoutMillis = t;
   }
 
   if (problems.length) return { ok: false, problems };
-  return { ok: true, runtime: { command, args, env, required, priority, intercepts, replaces, capabilities, timeoutMillis } };
+  return {
+    ok: true,
+    runtime: { command, args, env, required, priority, intercepts, replaces, capabilities, timeoutMillis },
+  };
 }

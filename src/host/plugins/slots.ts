@@ -20,7 +20,13 @@ export function isProviderRef(ref: string): boolean {
   if (parts.length <= fixedCount) return false;
   const fixed = parts.slice(0, fixedCount);
   const model = parts.slice(fixedCount).join('/');
-  return fixed.every((p) => SEGMENT.test(p)) && model.trim() !== '' && !/\s/.test(model) && !model.startsWith('/') && !model.endsWith('/');
+  return (
+    fixed.every((p) => SEGMENT.test(p)) &&
+    model.trim() !== '' &&
+    !/\s/.test(model) &&
+    !model.startsWith('/') &&
+    !model.endsWith('/')
+  );
 }
 
 /** Why `slot` is not a slot, or undefined when it is one. */

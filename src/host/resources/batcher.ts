@@ -7,9 +7,22 @@ import { compileExcludes } from './glob';
 
 /** Folders never worth telling a sidecar about: version control and installed dependencies. */
 export const ALWAYS_EXCLUDED_SEGMENTS: readonly string[] = [
-  '.git', '.hg', '.svn', 'CVS', '.jj', '.bzr',
-  'node_modules', 'bower_components', 'jspm_packages', '.yarn', '.pnpm-store',
-  '__pycache__', '.venv', '.tox', '.mypy_cache', '.pytest_cache',
+  '.git',
+  '.hg',
+  '.svn',
+  'CVS',
+  '.jj',
+  '.bzr',
+  'node_modules',
+  'bower_components',
+  'jspm_packages',
+  '.yarn',
+  '.pnpm-store',
+  '__pycache__',
+  '.venv',
+  '.tox',
+  '.mypy_cache',
+  '.pytest_cache',
 ];
 
 export const DEFAULT_COALESCE_MS = 250;
@@ -75,7 +88,10 @@ export class ChangeBatcher {
 
   constructor(private readonly opts: ChangeBatcherOptions) {
     this.isExcluded = ChangeBatcher.excluder(opts.exclude ?? []);
-    this.timers = opts.timers ?? { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) };
+    this.timers = opts.timers ?? {
+      setTimeout: (fn, ms) => setTimeout(fn, ms),
+      clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+    };
     this.coalesceMs = opts.coalesceMs ?? DEFAULT_COALESCE_MS;
     this.maxWaitMs = opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
     this.max = opts.maxPathsPerMessage ?? MAX_PATHS_PER_MESSAGE;

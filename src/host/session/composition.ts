@@ -7,16 +7,39 @@ import { scopedLogger } from '../log';
 import { discoverPlugins } from '../plugins';
 import { redact } from '../redact';
 import type { PluginEntry, PluginSpec } from '../plugins';
-import { createDispatcher, decodeHookPayload, interceptClientFor, isHookPoint, type InterceptDispatcher } from '../intercepts';
+import {
+  createDispatcher,
+  decodeHookPayload,
+  interceptClientFor,
+  isHookPoint,
+  type InterceptDispatcher,
+} from '../intercepts';
 import { GenerationError, SessionRuntime, type RuntimeGeneration, type SidecarFactory } from '../generations';
 import { Emitter } from '../emitter';
 import { failureOf, SidecarFailure, type Sidecar, type SidecarOptions } from '../sidecar';
-import { catalog, resolveProviderRef, streamHandlers, StreamHub, UnknownModelError, type ProviderDeclarations, type ProviderRequestInput } from '../streams';
+import {
+  catalog,
+  resolveProviderRef,
+  streamHandlers,
+  StreamHub,
+  UnknownModelError,
+  type ProviderDeclarations,
+  type ProviderRequestInput,
+} from '../streams';
 import { attachSidecar, uiHandlers, UiHub, type SurfaceStore } from '../ui';
 import type { EngineState } from './types';
 import type { UIActionDecl } from '../../protocol';
 import type {
-  ActionResult, DispatchCallOptions, Disposable, FailureInfo, HookOutcome, ModelInfo, PluginStatus, SessionEngine, SessionEngineOptions, StreamHandle,
+  ActionResult,
+  DispatchCallOptions,
+  Disposable,
+  FailureInfo,
+  HookOutcome,
+  ModelInfo,
+  PluginStatus,
+  SessionEngine,
+  SessionEngineOptions,
+  StreamHandle,
 } from './types';
 
 /** The engine's sidecar; the factory decides how it logs. */
@@ -48,15 +71,27 @@ class ComposedSession implements SessionEngine {
   private readonly log: Logger;
   private cachedDispatcher?: { generation: unknown; sidecars: Sidecar[]; dispatcher: InterceptDispatcher };
 
-  constructor(private readonly opts: SessionEngineOptions, private readonly deps: CompositionDeps) {
+  constructor(
+    private readonly opts: SessionEngineOptions,
+    private readonly deps: CompositionDeps,
+  ) {
     this.log = scopedLogger(deps.logger, opts.folderName);
-    this.hub = new UiHub({ sessionKey: opts.sessionKey, folderName: opts.folderName, store: deps.store, frontEnd: opts.frontEnd, logger: this.log });
+    this.hub = new UiHub({
+      sessionKey: opts.sessionKey,
+      folderName: opts.folderName,
+      store: deps.store,
+      frontEnd: opts.frontEnd,
+      logger: this.log,
+    });
     this.runtime = new SessionRuntime<Sidecar>({
       sessionId: opts.sessionId,
       workspaceRoot: opts.workspaceRoot,
       uiHost: 'desktop',
       loadPlugins: () => this.discover(),
-      handlers: (plugin) => ({ ...uiHandlers(this.hub, plugin.id), ...streamHandlers(() => this.streamHubs.get(plugin.id)) }),
+      handlers: (plugin) => ({
+        ...uiHandlers(this.hub, plugin.id),
+        ...streamHandlers(() => this.streamHubs.get(plugin.id)),
+      }),
       sidecarFactory: (init) => this.wire(init),
       timeouts: deps.timeouts,
       logger: this.log,
@@ -68,9 +103,14 @@ class ComposedSession implements SessionEngine {
   }
 
   private async discover(): Promise<PluginSpec[]> {
-    const r = await discoverPlugins({ home: this.opts.home, linked: this.opts.linked(), disabled: this.opts.disabled() });
+    const r = await discoverPlugins({
+      home: this.opts.home,
+      linked: this.opts.linked(),
+      disabled: this.opts.disabled(),
+    });
     for (const p of r.problems) this.log.warn(p);
-    for (const e of r.entries) if (e.status !== 'runnable' && e.reason) this.log.info(`[${e.id}] not started: ${e.reason}`);
+    for (const e of r.entries)
+      if (e.status !== 'runnable' && e.reason) this.log.info(`[${e.id}] not started: ${e.reason}`);
     this.entries = r.entries;
     this.runnable = r.plugins;
     this.log.info(`discovered ${r.plugins.length} runnable extension(s) in ${this.opts.home}`);
@@ -119,7 +159,10 @@ class ComposedSession implements SessionEngine {
       const failure = this.crashes.get(spec.id) ?? failures.get(spec.id);
       let state: EngineState = s?.state ?? (failure ? 'failed' : starting ? 'starting' : 'idle');
       if (state === 'idle' && failure) state = 'failed';
-      const actions = (s?.state === 'running' ? s.uiActions : this.knownActions.get(spec.id) ?? []).map((a) => ({ actionId: a.actionId, label: a.label ?? a.actionId }));
+      const actions = (s?.state === 'running' ? s.uiActions : (this.knownActions.get(spec.id) ?? [])).map((a) => ({
+        actionId: a.actionId,
+        label: a.label ?? a.actionId,
+      }));
       out.push({
         pluginId: spec.id,
         spec,
@@ -133,7 +176,13 @@ class ComposedSession implements SessionEngine {
     for (const e of this.entries) {
       if (e.status === 'runnable' || e.status === 'no-runtime') continue;
       if (out.some((p) => p.pluginId === e.id)) continue;
-      out.push({ pluginId: e.id, spec: e.spec, state: e.status === 'disabled' ? 'disabled' : 'failed', actions: [], detail: e.reason });
+      out.push({
+        pluginId: e.id,
+        spec: e.spec,
+        state: e.status === 'disabled' ? 'disabled' : 'failed',
+        actions: [],
+        detail: e.reason,
+      });
     }
     return out.sort((a, b) => (a.pluginId < b.pluginId ? -1 : a.pluginId > b.pluginId ? 1 : 0));
   }
@@ -161,11 +210,22 @@ class ComposedSession implements SessionEngine {
     const sidecars = [...gen.sidecars.values()];
     if (sidecars.length === 0) return; // no runtime: no process, no JSON
     const dispatcher = this.dispatcherFor(gen, sidecars);
-    const out = await dispatcher.dispatch('system_prompt.build', { prompt: '', workspaceRoot: this.opts.workspaceRoot });
+    const out = await dispatcher.dispatch('system_prompt.build', {
+      prompt: '',
+      workspaceRoot: this.opts.workspaceRoot,
+    });
     if (out.decision !== 'block' && out.decision !== 'failed') return;
     const owner = out.blockedBy ?? out.error?.pluginId ?? 'the system_prompt owner';
-    const why = out.decision === 'block' ? `blocked it${out.reason ? `: ${out.reason}` : ''}` : `failed (${out.error?.reason}): ${out.error?.message}`;
-    throw new GenerationError('strategy_failed', `the system_prompt strategy of '${owner}' ${why}; the runtime was not started. Fix or disable '${owner}', then run Reasonix: Reload Runtime.`, [], owner);
+    const why =
+      out.decision === 'block'
+        ? `blocked it${out.reason ? `: ${out.reason}` : ''}`
+        : `failed (${out.error?.reason}): ${out.error?.message}`;
+    throw new GenerationError(
+      'strategy_failed',
+      `the system_prompt strategy of '${owner}' ${why}; the runtime was not started. Fix or disable '${owner}', then run Reasonix: Reload Runtime.`,
+      [],
+      owner,
+    );
   }
 
   /** The session events this host owns (HOST_SPEC §4.0: event-only points, best effort). */
@@ -223,10 +283,18 @@ class ComposedSession implements SessionEngine {
   /** Also used for a generation not yet published (its system_prompt.build), so warn-once carries over. */
   private dispatcherFor(generation: unknown, sidecars: Sidecar[]): InterceptDispatcher {
     const cached = this.cachedDispatcher;
-    if (cached && cached.generation === generation && cached.sidecars.length === sidecars.length && cached.sidecars.every((s, i) => s === sidecars[i])) {
+    if (
+      cached &&
+      cached.generation === generation &&
+      cached.sidecars.length === sidecars.length &&
+      cached.sidecars.every((s, i) => s === sidecars[i])
+    ) {
       return cached.dispatcher;
     }
-    const dispatcher = createDispatcher(sidecars.map((s, i) => interceptClientFor(s, i + 1)), { logger: this.log });
+    const dispatcher = createDispatcher(
+      sidecars.map((s, i) => interceptClientFor(s, i + 1)),
+      { logger: this.log },
+    );
     this.cachedDispatcher = { generation, sidecars, dispatcher };
     return dispatcher;
   }
@@ -248,7 +316,11 @@ class ComposedSession implements SessionEngine {
     return this.hub.invokeAction(pluginId, actionId, args);
   }
 
-  submit(pluginId: string, surfaceId: string, values: Record<string, boolean | string | string[]>): Promise<ActionResult> {
+  submit(
+    pluginId: string,
+    surfaceId: string,
+    values: Record<string, boolean | string | string[]>,
+  ): Promise<ActionResult> {
     return this.hub.submit(pluginId, surfaceId, values);
   }
 
@@ -257,7 +329,11 @@ class ComposedSession implements SessionEngine {
     const decoded = decodeHookPayload(point, payload);
     if (!decoded.ok) throw new Error(`invalid ${point} payload: ${decoded.message}`);
     const known = opts.knownTools ? new Set(opts.knownTools) : undefined;
-    const outcome = await this.dispatcher().dispatch(point, decoded.value, known ? { knownTools: (name) => known.has(name) } : {});
+    const outcome = await this.dispatcher().dispatch(
+      point,
+      decoded.value,
+      known ? { knownTools: (name) => known.has(name) } : {},
+    );
     return outcome;
   }
 
@@ -266,7 +342,7 @@ class ComposedSession implements SessionEngine {
     return [...(this.runtime.current?.sidecars.values() ?? [])].map((s) => ({
       pluginId: s.pluginId,
       running: s.state === 'running',
-      providers: s.state === 'running' ? s.initializeResult?.providers ?? [] : [],
+      providers: s.state === 'running' ? (s.initializeResult?.providers ?? []) : [],
     }));
   }
 
@@ -286,7 +362,13 @@ class ComposedSession implements SessionEngine {
           const r = resolveProviderRef(p.ref, declared);
           // Sidecar-sourced names reach every face redacted (the catalog is not the handshake).
           const label = p.displayName === undefined ? undefined : redact(p.displayName);
-          out.push({ pluginId: c.pluginId, ref: p.ref, label, descriptor: label === undefined ? p : { ...p, displayName: label }, ...(r.model === undefined ? {} : { model: r.model }) });
+          out.push({
+            pluginId: c.pluginId,
+            ref: p.ref,
+            label,
+            descriptor: label === undefined ? p : { ...p, displayName: label },
+            ...(r.model === undefined ? {} : { model: r.model }),
+          });
         } catch (err) {
           if (!(err instanceof UnknownModelError)) throw err;
           this.log.warn(`[${c.pluginId}] catalog entry not offered: ${err.message}`);
@@ -297,11 +379,20 @@ class ComposedSession implements SessionEngine {
   }
 
   /** Refuses an undeclared ref locally (no `stream/open`); sends the declared ref and model. */
-  async openStream(providerRef: string, request: unknown, o: { model?: string; signal?: AbortSignal } = {}): Promise<StreamHandle> {
+  async openStream(
+    providerRef: string,
+    request: unknown,
+    o: { model?: string; signal?: AbortSignal } = {},
+  ): Promise<StreamHandle> {
     const r = resolveProviderRef(providerRef, this.declarations(), o.model);
     const hub = this.streamHubs.get(r.pluginId);
     if (!hub) throw new UnknownModelError(providerRef, `plugin ${r.pluginId} is not running`);
-    return hub.openStream({ providerRef: r.providerRef, model: r.model, request: request as ProviderRequestInput, signal: o.signal });
+    return hub.openStream({
+      providerRef: r.providerRef,
+      model: r.model,
+      request: request as ProviderRequestInput,
+      signal: o.signal,
+    });
   }
 
   onDidChange(l: () => void): Disposable {

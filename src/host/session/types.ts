@@ -14,8 +14,7 @@ export type { FailureInfo } from '../sidecar';
 import type { FailureInfo } from '../sidecar';
 
 /** Sidecar states (src/host/sidecar) plus the states a plugin has without a process. */
-export type EngineState =
-  | 'idle' | 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed' | 'failed' | 'disabled';
+export type EngineState = 'idle' | 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed' | 'failed' | 'disabled';
 
 export interface ActionInfo {
   actionId: string;
@@ -107,7 +106,11 @@ export interface SessionEngine {
    * stream with the declared ref and model; an undeclared ref rejects with UnknownModelError
    * ("unknown model …", reason invalid_params) before anything is sent.
    */
-  openStream(providerRef: string, request: unknown, opts?: { model?: string; signal?: AbortSignal }): Promise<StreamHandle>;
+  openStream(
+    providerRef: string,
+    request: unknown,
+    opts?: { model?: string; signal?: AbortSignal },
+  ): Promise<StreamHandle>;
   onDidChange(listener: () => void): Disposable;
   onCrash(listener: (info: FailureInfo) => void): Disposable;
   onStartFailure(listener: (info: FailureInfo) => void): Disposable;

@@ -34,7 +34,10 @@ export interface StartProblem {
  */
 export class SidecarFailure extends ProtocolError {
   readonly reported: boolean;
-  constructor(readonly info: FailureInfo, options?: { cause?: unknown; reported?: boolean }) {
+  constructor(
+    readonly info: FailureInfo,
+    options?: { cause?: unknown; reported?: boolean },
+  ) {
     super(info.reason, info.message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'SidecarFailure';
     this.reported = options?.reported ?? false;
@@ -44,7 +47,14 @@ export class SidecarFailure extends ProtocolError {
 /** The FailureInfo a rejection carries, or one describing an unexpected rejection. */
 export function failureOf(err: unknown, pluginId: string, elapsedMs: number): FailureInfo {
   if (err instanceof SidecarFailure) return err.info;
-  return { pluginId, stage: 'spawn', reason: 'internal', message: err instanceof Error ? err.message : String(err), stderrTail: '', elapsedMs };
+  return {
+    pluginId,
+    stage: 'spawn',
+    reason: 'internal',
+    message: err instanceof Error ? err.message : String(err),
+    stderrTail: '',
+    elapsedMs,
+  };
 }
 
 /**
@@ -69,7 +79,11 @@ export function startFailure(pluginId: string, problem: StartProblem, elapsedMs:
 }
 
 /** A process that reached `running` and then died unasked. */
-export function crashFailure(pluginId: string, cause: string, process: { stderrTail: string; elapsedMs: number; exitCode: number | null; signal: string | null }): FailureInfo {
+export function crashFailure(
+  pluginId: string,
+  cause: string,
+  process: { stderrTail: string; elapsedMs: number; exitCode: number | null; signal: string | null },
+): FailureInfo {
   return {
     pluginId,
     stage: 'running',
@@ -84,22 +98,41 @@ export function handshakeProblem(err: unknown, handshakeMs: number): StartProble
   if (err instanceof ProtocolError) {
     const message = err.message.replace(/^invalid extension\/initialize result:/, 'invalid initialize result:');
     if (err.reason === 'internal' && /no answer within/.test(message)) {
-      return { stage: 'handshake', reason: 'internal', message: `no answer to extension/initialize within ${handshakeMs} ms` };
+      return {
+        stage: 'handshake',
+        reason: 'internal',
+        message: `no answer to extension/initialize within ${handshakeMs} ms`,
+      };
     }
     return { stage: 'handshake', reason: err.reason, message };
   }
-  if (err instanceof PeerError) return { stage: 'handshake', reason: 'internal', message: `extension/initialize failed (${err.code}): ${err.message}` };
+  if (err instanceof PeerError)
+    return {
+      stage: 'handshake',
+      reason: 'internal',
+      message: `extension/initialize failed (${err.code}): ${err.message}`,
+    };
   return { stage: 'handshake', reason: 'internal', message: redact(String((err as Error)?.message ?? err)) };
 }
 
 /** Why `extension/shutdown` got no answer: the sidecar timed out, died, or answered an error. */
-export function shutdownProblem(err: unknown, ended: { exit?: string; connection?: string } | undefined): { reason: ErrorReason; message: string } {
-  if (err instanceof ProtocolError && err.reason === 'shutdown_timeout') return { reason: 'shutdown_timeout', message: redact(err.message) };
+export function shutdownProblem(
+  err: unknown,
+  ended: { exit?: string; connection?: string } | undefined,
+): { reason: ErrorReason; message: string } {
+  if (err instanceof ProtocolError && err.reason === 'shutdown_timeout')
+    return { reason: 'shutdown_timeout', message: redact(err.message) };
   if (ended) {
     const how = ended.exit ?? `its connection ended: ${ended.connection ?? 'closed'}`;
-    return { reason: 'provider_interrupted', message: `the sidecar ended (${how}) instead of answering extension/shutdown` };
+    return {
+      reason: 'provider_interrupted',
+      message: `the sidecar ended (${how}) instead of answering extension/shutdown`,
+    };
   }
-  return { reason: 'protocol_error', message: `extension/shutdown failed: ${redact(String((err as Error)?.message ?? err))}` };
+  return {
+    reason: 'protocol_error',
+    message: `extension/shutdown failed: ${redact(String((err as Error)?.message ?? err))}`,
+  };
 }
 
 /** `exit code 3`, `signal SIGKILL`, or `no exit status`. */

@@ -25,11 +25,14 @@ export type HostNotificationHandler<M extends HostNotificationMethod> = (params:
  * Sidecar→host traffic after the barrier, one handler per method. A method without a handler is
  * not served: requests are answered -32601 unknown_method, notifications are dropped.
  */
-export type HostHandlers = { [M in HostRequestMethod]?: HostRequestHandler<M> } & { [M in HostNotificationMethod]?: HostNotificationHandler<M> };
+export type HostHandlers = { [M in HostRequestMethod]?: HostRequestHandler<M> } & {
+  [M in HostNotificationMethod]?: HostNotificationHandler<M>;
+};
 
 /** The connection's view of a handler map: a method is served when the map has a handler for it. */
 export function inboundHandlers(map: HostHandlers): InboundHandlers {
   const table = new Map<string, InboundHandler>();
-  for (const [method, handler] of Object.entries(map)) if (typeof handler === 'function') table.set(method, handler as InboundHandler);
+  for (const [method, handler] of Object.entries(map))
+    if (typeof handler === 'function') table.set(method, handler as InboundHandler);
   return { handler: (method) => table.get(method) };
 }

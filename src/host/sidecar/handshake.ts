@@ -1,5 +1,12 @@
 // The opening move (HOST_SPEC §2.2) and the checks on its answer (§2.3).
-import { PROTOCOL_ID, PROTOCOL_MAJOR, type ErrorReason, type InitializeParams, type InitializeResult, type UIActionDecl } from '../../protocol';
+import {
+  PROTOCOL_ID,
+  PROTOCOL_MAJOR,
+  type ErrorReason,
+  type InitializeParams,
+  type InitializeResult,
+  type UIActionDecl,
+} from '../../protocol';
 import type { Logger } from '../log';
 import type { PluginSpec } from '../plugins';
 import { redact, redactDeep } from '../redact';
@@ -36,7 +43,10 @@ export function checkInitializeResult(plugin: PluginSpec, result: InitializeResu
   // The schema only asks for non-empty strings; the reference also refuses blank ones (§2.3).
   for (const member of ['name', 'version'] as const) {
     if (!/\S/.test(result[member])) {
-      return { reason: 'protocol_error', message: `invalid initialize result: ${member} "${redact(result[member])}" is blank` };
+      return {
+        reason: 'protocol_error',
+        message: `invalid initialize result: ${member} "${redact(result[member])}" is blank`,
+      };
     }
   }
   const pv = result.protocolVersion;
@@ -44,15 +54,20 @@ export function checkInitializeResult(plugin: PluginSpec, result: InitializeResu
     return { reason: 'protocol_error', message: `protocolVersion "${redact(pv)}" is not a decimal integer` };
   }
   if (Number.parseInt(pv, 10) !== Number(PROTOCOL_MAJOR)) {
-    return { reason: 'unsupported_version', message: `protocolVersion ${pv} is not supported (this host speaks ${PROTOCOL_MAJOR})` };
+    return {
+      reason: 'unsupported_version',
+      message: `protocolVersion ${pv} is not supported (this host speaks ${PROTOCOL_MAJOR})`,
+    };
   }
   const rt = plugin.runtime;
   const undeclared = (what: string, item: string, where: string): HandshakeProblem => ({
     reason: 'capability_not_declared',
     message: `${what} "${redact(item)}" is not declared in the manifest ${where}`,
   });
-  for (const s of result.subscriptions ?? []) if (!rt.intercepts.includes(s)) return undeclared('subscription', s, 'runtime.intercepts');
-  for (const r of result.replaces ?? []) if (!rt.replaces.includes(r)) return undeclared('replaced slot', r, 'runtime.replaces');
+  for (const s of result.subscriptions ?? [])
+    if (!rt.intercepts.includes(s)) return undeclared('subscription', s, 'runtime.intercepts');
+  for (const r of result.replaces ?? [])
+    if (!rt.replaces.includes(r)) return undeclared('replaced slot', r, 'runtime.replaces');
   if (result.providers?.length) {
     if (!rt.capabilities.includes('providers')) return undeclared('capability', 'providers', 'runtime.capabilities');
     const prefix = `plugin/${plugin.id}/`;
@@ -62,7 +77,8 @@ export function checkInitializeResult(plugin: PluginSpec, result: InitializeResu
       }
     }
   }
-  if (result.uiActions?.length && !rt.capabilities.includes('ui')) return undeclared('capability', 'ui', 'runtime.capabilities');
+  if (result.uiActions?.length && !rt.capabilities.includes('ui'))
+    return undeclared('capability', 'ui', 'runtime.capabilities');
   return undefined;
 }
 
@@ -97,7 +113,9 @@ export function redactInitializeResult(result: InitializeResult): InitializeResu
   out.protocolVersion = result.protocolVersion;
   if (result.subscriptions) out.subscriptions = [...result.subscriptions];
   if (result.replaces) out.replaces = [...result.replaces];
-  if (result.providers && out.providers) out.providers = out.providers.map((p, i) => ({ ...p, ref: result.providers![i].ref }));
-  if (result.uiActions && out.uiActions) out.uiActions = out.uiActions.map((a, i) => ({ ...a, actionId: result.uiActions![i].actionId }));
+  if (result.providers && out.providers)
+    out.providers = out.providers.map((p, i) => ({ ...p, ref: result.providers![i].ref }));
+  if (result.uiActions && out.uiActions)
+    out.uiActions = out.uiActions.map((a, i) => ({ ...a, actionId: result.uiActions![i].actionId }));
   return out;
 }

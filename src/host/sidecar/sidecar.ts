@@ -7,11 +7,34 @@ import { scopedLogger, silentLogger, type Logger } from '../log';
 import type { PluginSpec } from '../plugins';
 import { redact } from '../redact';
 import { ValidatedConnection, type ConnectionEnd, type RequestOptions } from '../wire';
-import { ProtocolError, type ErrorReason, type EventParams, type InitializeResult, type UIActionDecl } from '../../protocol';
+import {
+  ProtocolError,
+  type ErrorReason,
+  type EventParams,
+  type InitializeResult,
+  type UIActionDecl,
+} from '../../protocol';
 import { Emitter, type Disposable } from '../emitter';
-import { crashFailure, describeExit, failureLogLine, handshakeProblem, shutdownProblem, SidecarFailure, startFailure, type FailureInfo, type StartProblem } from './failures';
+import {
+  crashFailure,
+  describeExit,
+  failureLogLine,
+  handshakeProblem,
+  shutdownProblem,
+  SidecarFailure,
+  startFailure,
+  type FailureInfo,
+  type StartProblem,
+} from './failures';
 import { inboundHandlers, type HostHandlers } from './handlers';
-import { acceptedUiActions, checkInitializeResult, initializeParams, redactInitializeResult, type SessionContextInput, type UiHost } from './handshake';
+import {
+  acceptedUiActions,
+  checkInitializeResult,
+  initializeParams,
+  redactInitializeResult,
+  type SessionContextInput,
+  type UiHost,
+} from './handshake';
 import { killTree, launch, resolveCommand } from './spawn';
 import { StderrRing } from './stderr';
 import { StderrLines } from './stderrLines';
@@ -114,7 +137,6 @@ class Proc {
   }
 }
 
-
 export class Sidecar {
   readonly pluginId: string;
   readonly plugin: PluginSpec;
@@ -134,8 +156,12 @@ export class Sidecar {
   private stopPromise: Promise<void> | undefined;
   private _lastStop: StopOutcome | undefined;
   private abortStart: ((problem: StartProblem) => void) | undefined;
-  private readonly stateChanged = new Emitter<{ state: SidecarState; previous: SidecarState }>((err) => this.log.error(`state listener failed: ${redact(String(err))}`));
-  private readonly crashed = new Emitter<FailureInfo>((err) => this.log.error(`crash listener failed: ${redact(String(err))}`));
+  private readonly stateChanged = new Emitter<{ state: SidecarState; previous: SidecarState }>((err) =>
+    this.log.error(`state listener failed: ${redact(String(err))}`),
+  );
+  private readonly crashed = new Emitter<FailureInfo>((err) =>
+    this.log.error(`crash listener failed: ${redact(String(err))}`),
+  );
 
   constructor(opts: SidecarOptions) {
     this.opts = opts;
@@ -210,7 +236,11 @@ export class Sidecar {
     switch (this._state) {
       case 'starting': {
         const starting = this.startPromise;
-        this.abortStart?.({ stage: 'handshake', reason: 'provider_interrupted', message: 'startup was cancelled by stop()' });
+        this.abortStart?.({
+          stage: 'handshake',
+          reason: 'provider_interrupted',
+          message: 'startup was cancelled by stop()',
+        });
         this.stopPromise = (starting ?? Promise.resolve()).then(noop, noop).then(() => this.setState('stopped'));
         return this.stopPromise;
       }
@@ -229,9 +259,14 @@ export class Sidecar {
 
   // ---- traffic ----------------------------------------------------------------------------------
 
-  request<R>(method: string, params: object, opts?: { timeoutMs?: number; timeoutReason?: ErrorReason; signal?: AbortSignal; paramsJson?: string }): Promise<R> {
+  request<R>(
+    method: string,
+    params: object,
+    opts?: { timeoutMs?: number; timeoutReason?: ErrorReason; signal?: AbortSignal; paramsJson?: string },
+  ): Promise<R> {
     const proc = this.proc;
-    if (this._state !== 'running' || !proc) return Promise.reject(new ProtocolError('provider_interrupted', this.notRunningMessage()));
+    if (this._state !== 'running' || !proc)
+      return Promise.reject(new ProtocolError('provider_interrupted', this.notRunningMessage()));
     return proc.conn.request<R>(method, params, opts as RequestOptions | undefined);
   }
 
@@ -247,7 +282,9 @@ export class Sidecar {
     const sent = proc.conn.sendEvent(params);
     if (!sent && !proc.eventDropWarned) {
       proc.eventDropWarned = true;
-      this.log.warn(`event queue full: dropping extension/event (${params.event}) and further overflow for this process`);
+      this.log.warn(
+        `event queue full: dropping extension/event (${params.event}) and further overflow for this process`,
+      );
     }
     return sent;
   }
@@ -255,7 +292,9 @@ export class Sidecar {
   // ---- internals -------------------------------------------------------------------------------
 
   private notRunningMessage(): string {
-    return this._state === 'crashed' ? `sidecar ${this.pluginId} crashed` : `sidecar ${this.pluginId} is not running (${this._state})`;
+    return this._state === 'crashed'
+      ? `sidecar ${this.pluginId} crashed`
+      : `sidecar ${this.pluginId} is not running (${this._state})`;
   }
 
   private setState(next: SidecarState): void {
@@ -276,13 +315,22 @@ export class Sidecar {
     const cmd = resolveCommand(this.plugin);
     if (!cmd.ok) {
       this.proc = undefined;
-      throw await this.failStart(undefined, started, { stage: 'spawn', reason: 'internal', message: `refused to launch: ${cmd.message}` });
+      throw await this.failStart(undefined, started, {
+        stage: 'spawn',
+        reason: 'internal',
+        message: `refused to launch: ${cmd.message}`,
+      });
     }
     let child: ChildProcessWithoutNullStreams;
     try {
       child = launch(this.plugin, cmd.command);
     } catch (err) {
-      throw await this.failStart(undefined, started, { stage: 'spawn', reason: 'internal', message: `could not launch ${cmd.command}: ${(err as Error).message}` }, err);
+      throw await this.failStart(
+        undefined,
+        started,
+        { stage: 'spawn', reason: 'internal', message: `could not launch ${cmd.command}: ${(err as Error).message}` },
+        err,
+      );
     }
     const proc = new Proc(child);
     this.proc = proc;
@@ -301,19 +349,28 @@ export class Sidecar {
     this.wireProcess(proc, abort, cmd.command);
     try {
       const probeMs = this.t.barrierProbeMs;
-      const init = proc.conn.request<InitializeResult>('extension/initialize', initializeParams(this.plugin, this._session, this.opts.uiHost), {
-        timeoutMs: this.t.handshakeMs,
-        timeoutReason: 'internal',
-        // The barrier opens at the valid result's place in the wire (HOST_SPEC §2.4: "after
-        // validation the host marks the connection ready"), synchronously, so whether a frame
-        // written right behind the result is accepted never depends on how the pipe chunked it.
-        onResult: (r) => {
-          if (probeMs === 0 && !checkInitializeResult(this.plugin, r as InitializeResult)) proc.conn.markReady();
+      const init = proc.conn.request<InitializeResult>(
+        'extension/initialize',
+        initializeParams(this.plugin, this._session, this.opts.uiHost),
+        {
+          timeoutMs: this.t.handshakeMs,
+          timeoutReason: 'internal',
+          // The barrier opens at the valid result's place in the wire (HOST_SPEC §2.4: "after
+          // validation the host marks the connection ready"), synchronously, so whether a frame
+          // written right behind the result is accepted never depends on how the pipe chunked it.
+          onResult: (r) => {
+            if (probeMs === 0 && !checkInitializeResult(this.plugin, r as InitializeResult)) proc.conn.markReady();
+          },
         },
-      });
+      );
       init.catch(noop);
       const result = await Promise.race([init, aborted.then(() => undefined)]);
-      if (problem || !result) throw await this.failStart(proc, started, problem ?? { stage: 'handshake', reason: 'internal', message: 'handshake aborted' });
+      if (problem || !result)
+        throw await this.failStart(
+          proc,
+          started,
+          problem ?? { stage: 'handshake', reason: 'internal', message: 'handshake aborted' },
+        );
       const bad = checkInitializeResult(this.plugin, result);
       if (bad) throw await this.failStart(proc, started, { stage: 'handshake', ...bad });
       if (probeMs > 0) {
@@ -328,7 +385,9 @@ export class Sidecar {
       this.abortStart = undefined;
       this._readyAt = Date.now();
       this.setState('running');
-      this.log.info(`running (pid ${child.pid}, ${this._initResult.name} ${this._initResult.version}) after ${this._readyAt - started} ms`);
+      this.log.info(
+        `running (pid ${child.pid}, ${this._initResult.name} ${this._initResult.version}) after ${this._readyAt - started} ms`,
+      );
     } catch (err) {
       if (err instanceof SidecarFailure) throw err;
       throw await this.failStart(proc, started, problem ?? handshakeProblem(err, this.t.handshakeMs), err);
@@ -336,7 +395,12 @@ export class Sidecar {
   }
 
   /** Kills what was launched, waits (bounded) for it, records the failure and builds the error. */
-  private async failStart(proc: Proc | undefined, started: number, problem: StartProblem, cause?: unknown): Promise<SidecarFailure> {
+  private async failStart(
+    proc: Proc | undefined,
+    started: number,
+    problem: StartProblem,
+    cause?: unknown,
+  ): Promise<SidecarFailure> {
     this.abortStart = undefined;
     const info = startFailure(this.pluginId, problem, Date.now() - started);
     if (proc) {
@@ -371,7 +435,8 @@ export class Sidecar {
     });
     child.stderr.once('close', () => proc.lines?.flush());
     child.on('error', (err: Error) => {
-      if (child.pid === undefined) abort({ stage: 'spawn', reason: 'internal', message: `could not launch ${command}: ${err.message}` });
+      if (child.pid === undefined)
+        abort({ stage: 'spawn', reason: 'internal', message: `could not launch ${command}: ${err.message}` });
       else this.log.warn(`process error: ${redact(err.message)}`);
     });
 
@@ -390,13 +455,21 @@ export class Sidecar {
       this.log.warn(`protocol violation: ${what} (further violations of this process are logged at debug)`);
     });
     proc.conn.onBarrierViolation((method) => {
-      abort({ stage: 'handshake', reason: 'protocol_error', message: `the sidecar sent ${method} before extension/initialized` });
+      abort({
+        stage: 'handshake',
+        reason: 'protocol_error',
+        message: `the sidecar sent ${method} before extension/initialized`,
+      });
     });
     proc.conn.onEnd((end) => this.connectionEnded(proc, end, abort));
     void proc.exited.then((exit) => {
       if (this.proc !== proc) return;
       if (this._state === 'starting') {
-        abort({ stage: 'handshake', reason: 'provider_interrupted', message: `the process exited during the handshake (${describeExit(exit)})` });
+        abort({
+          stage: 'handshake',
+          reason: 'provider_interrupted',
+          message: `the process exited during the handshake (${describeExit(exit)})`,
+        });
       } else if (this._state === 'running') {
         this.crash(proc, `the process exited (${describeExit(exit)})`);
       }
@@ -444,7 +517,11 @@ export class Sidecar {
     const outcome: StopOutcome = { answered: false, exitedWithinGrace: false, exitCode: null, signal: null };
     if (wasRunning && !proc.conn.ended && !proc.exit) {
       try {
-        await proc.conn.request('extension/shutdown', { timeoutMillis: this.t.shutdownRequestMs }, { timeoutMs: this.t.shutdownRequestMs, timeoutReason: 'shutdown_timeout' });
+        await proc.conn.request(
+          'extension/shutdown',
+          { timeoutMillis: this.t.shutdownRequestMs },
+          { timeoutMs: this.t.shutdownRequestMs, timeoutReason: 'shutdown_timeout' },
+        );
         outcome.answered = true;
       } catch (err) {
         outcome.problem = shutdownProblem(err, endedHow(proc));

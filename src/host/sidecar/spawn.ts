@@ -40,7 +40,11 @@ export function resolveCommand(plugin: PluginSpec): CommandCheck {
     if (launched) {
       try {
         const target = realpathSync(launched);
-        if (isShell(target)) return { ok: false, message: `runtime.command runs a shell through env ("${launched}" resolves to "${target}")` };
+        if (isShell(target))
+          return {
+            ok: false,
+            message: `runtime.command runs a shell through env ("${launched}" resolves to "${target}")`,
+          };
       } catch {
         // not a file: nothing to resolve
       }
@@ -88,7 +92,9 @@ export function killTree(child: ChildProcessWithoutNullStreams): void {
   } else {
     const { command, args } = windowsTreeKill(pid);
     try {
-      spawn(command, args, { windowsHide: true, stdio: 'ignore', shell: false }).on('error', () => undefined).unref();
+      spawn(command, args, { windowsHide: true, stdio: 'ignore', shell: false })
+        .on('error', () => undefined)
+        .unref();
     } catch {
       // taskkill unavailable: the leader alone below
     }

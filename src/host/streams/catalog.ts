@@ -69,7 +69,11 @@ async function fetchCatalog(client: ProviderClient, opts: CatalogOptions): Promi
   const pluginId = client.pluginId;
   let result: ProviderCatalogResult;
   try {
-    result = await client.request<ProviderCatalogResult>('extension/provider/catalog', {}, { timeoutMs: opts.timeoutMs ?? 10_000 });
+    result = await client.request<ProviderCatalogResult>(
+      'extension/provider/catalog',
+      {},
+      { timeoutMs: opts.timeoutMs ?? 10_000 },
+    );
   } catch (err) {
     const warning = `provider catalog of ${pluginId} failed, it offers no models this time: ${redact(err instanceof Error ? err.message : String(err))}`;
     log.warn(warning);

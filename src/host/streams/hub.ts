@@ -3,7 +3,13 @@
 // every open stream as interrupted when the connection goes away. Params arrive schema-valid: the
 // connection checked them (one check per frame), so nothing here validates them again.
 import { performance } from 'node:perf_hooks';
-import { ProtocolError, type StreamChunkParams, type StreamEndParams, type StreamOpenParams, type StreamOpenResult } from '../../protocol';
+import {
+  ProtocolError,
+  type StreamChunkParams,
+  type StreamEndParams,
+  type StreamOpenParams,
+  type StreamOpenResult,
+} from '../../protocol';
 import { silentLogger, type Logger } from '../log';
 import { redact } from '../redact';
 import { mintStreamId } from './ids';
@@ -75,7 +81,8 @@ export class StreamHub implements Disposable {
     this.cancelTimeoutMs = opts.cancelTimeoutMs ?? 2000;
     this.idleMs = opts.idleMs ?? 0;
     this.stateSub = client.onStateChange((state) => {
-      if (GONE.has(state)) this.interruptAll(`sidecar ${client.pluginId} ${state === 'crashed' ? 'crashed' : 'stopped'}`);
+      if (GONE.has(state))
+        this.interruptAll(`sidecar ${client.pluginId} ${state === 'crashed' ? 'crashed' : 'stopped'}`);
     });
   }
 
@@ -145,21 +152,32 @@ export class StreamHub implements Disposable {
     }
     this.armIdle(entry);
 
-    const params: StreamOpenParams = { streamId, providerRef: opts.providerRef, request: normaliseRequest(opts.request), seqBase: 1 };
+    const params: StreamOpenParams = {
+      streamId,
+      providerRef: opts.providerRef,
+      request: normaliseRequest(opts.request),
+      seqBase: 1,
+    };
     if (opts.model !== undefined) params.model = opts.model;
     if (opts.effort !== undefined) params.effort = opts.effort;
-    this.client.request<StreamOpenResult>('extension/provider/stream/open', params, { signal: entry.openAbort.signal }).then(
-      (res) => {
-        if (entry.reassembler.finished || res?.accepted === true) return;
-        // A declined open is a provider failure; no model is tried instead.
-        entry.reassembler.abort({ kind: 'failed', reason: 'provider_failed', message: `provider ${opts.providerRef} declined the stream` });
-        this.sendCancel(streamId);
-      },
-      (err: unknown) => {
-        if (entry.reassembler.finished) return;
-        this.failOpen(streamId, entry, err);
-      },
-    );
+    this.client
+      .request<StreamOpenResult>('extension/provider/stream/open', params, { signal: entry.openAbort.signal })
+      .then(
+        (res) => {
+          if (entry.reassembler.finished || res?.accepted === true) return;
+          // A declined open is a provider failure; no model is tried instead.
+          entry.reassembler.abort({
+            kind: 'failed',
+            reason: 'provider_failed',
+            message: `provider ${opts.providerRef} declined the stream`,
+          });
+          this.sendCancel(streamId);
+        },
+        (err: unknown) => {
+          if (entry.reassembler.finished) return;
+          this.failOpen(streamId, entry, err);
+        },
+      );
     return stream;
   }
 
@@ -186,7 +204,11 @@ export class StreamHub implements Disposable {
       entry.reassembler.interrupt('provider_interrupted', redact(err.message));
     } else {
       const text = err instanceof Error ? err.message : String(err);
-      entry.reassembler.abort({ kind: 'failed', reason: 'provider_failed', message: `stream/open failed: ${redact(text)}` });
+      entry.reassembler.abort({
+        kind: 'failed',
+        reason: 'provider_failed',
+        message: `stream/open failed: ${redact(text)}`,
+      });
     }
     this.sendCancel(streamId);
   }
@@ -229,6 +251,10 @@ export class StreamHub implements Disposable {
     if (this.client.state !== 'running') return;
     this.client
       .request('extension/provider/stream/cancel', { streamId }, { timeoutMs: this.cancelTimeoutMs })
-      .catch((err: unknown) => this.log.debug(`stream/cancel ${streamId} ignored: ${redact(err instanceof Error ? err.message : String(err))}`));
+      .catch((err: unknown) =>
+        this.log.debug(
+          `stream/cancel ${streamId} ignored: ${redact(err instanceof Error ? err.message : String(err))}`,
+        ),
+      );
   }
 }

@@ -42,12 +42,15 @@ export function resolveModel(ref: string, catalogs: Iterable<CatalogView>): Reso
   if (!view) throw new UnknownModelError(ref, `plugin ${pluginId} is not loaded`);
   if (!view.running) throw new UnknownModelError(ref, `plugin ${pluginId} is not running`);
   const resolved = (d: ProviderDescriptor, model: string | undefined): ResolvedModel =>
-    model === undefined ? { pluginId, providerRef: d.ref, descriptor: d } : { pluginId, providerRef: d.ref, model, descriptor: d };
+    model === undefined
+      ? { pluginId, providerRef: d.ref, descriptor: d }
+      : { pluginId, providerRef: d.ref, model, descriptor: d };
   // 1) The declared ref itself.
   for (const d of view.providers) if (d.ref === ref) return resolved(d, d.model);
   // 2) A declaration naming the provider whose `model` adds the last segment.
   for (const d of view.providers) if (d.model && `${d.ref}/${d.model}` === ref) return resolved(d, d.model);
   // 3) A selection naming only the provider prefix of a declared model ref.
-  for (const d of view.providers) if (d.ref.startsWith(`${ref}/`)) return resolved(d, d.model ?? d.ref.slice(ref.length + 1));
+  for (const d of view.providers)
+    if (d.ref.startsWith(`${ref}/`)) return resolved(d, d.model ?? d.ref.slice(ref.length + 1));
   throw new UnknownModelError(ref, `plugin ${pluginId} does not declare it`);
 }

@@ -52,10 +52,12 @@ export class Reassembler {
     if (this.done) return;
     if (seq === this.next && this.buffered === 0 && this.end === undefined) {
       this.next = seq + 1;
-      if (!this.sink.deliver(chunk)) this.fail('provider_interrupted', 'the consumer fell behind: delivery queue overflow');
+      if (!this.sink.deliver(chunk))
+        this.fail('provider_interrupted', 'the consumer fell behind: delivery queue overflow');
       return;
     }
-    if (seq < this.next || (seq < this.next + this.opts.window && this.slots[seq % this.opts.window] !== undefined)) return; // duplicate
+    if (seq < this.next || (seq < this.next + this.opts.window && this.slots[seq % this.opts.window] !== undefined))
+      return; // duplicate
     if (this.end && seq > this.end.lastSeq) {
       this.fail('provider_interrupted', `chunk ${seq} arrived after the stream ended at ${this.end.lastSeq}`);
       return;
@@ -73,7 +75,10 @@ export class Reassembler {
     if (this.done) return;
     const incoming = { lastSeq: params.lastSeq, error: params.error ?? '', interrupted: params.interrupted === true };
     if (this.end) {
-      const same = this.end.lastSeq === incoming.lastSeq && this.end.error === incoming.error && this.end.interrupted === incoming.interrupted;
+      const same =
+        this.end.lastSeq === incoming.lastSeq &&
+        this.end.error === incoming.error &&
+        this.end.interrupted === incoming.interrupted;
       if (!same) this.fail('provider_interrupted', 'the provider sent conflicting stream ends');
       return;
     }
@@ -122,7 +127,11 @@ export class Reassembler {
     if (!end || this.done) return;
     if (this.next > end.lastSeq) {
       if (end.interrupted) {
-        this.finish({ kind: 'interrupted', reason: 'provider_interrupted', message: end.error ? this.sink.redact(end.error) : 'the provider interrupted the stream' });
+        this.finish({
+          kind: 'interrupted',
+          reason: 'provider_interrupted',
+          message: end.error ? this.sink.redact(end.error) : 'the provider interrupted the stream',
+        });
       } else if (end.error) {
         this.finish({ kind: 'failed', reason: 'provider_failed', message: this.sink.redact(end.error) });
       } else {

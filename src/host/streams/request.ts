@@ -19,7 +19,10 @@ export function normaliseRequest(input: ProviderRequestInput | undefined): Provi
     tools: (Array.isArray(src.tools) ? src.tools : []).map((t) => ({
       ...t,
       // A tool's parameters must be a JSON object on the wire.
-      parameters: t.parameters && typeof t.parameters === 'object' && !Array.isArray(t.parameters) ? t.parameters : { type: 'object' },
+      parameters:
+        t.parameters && typeof t.parameters === 'object' && !Array.isArray(t.parameters)
+          ? t.parameters
+          : { type: 'object' },
     })),
     maxTokens: Number.isInteger(src.maxTokens) && (src.maxTokens as number) >= 0 ? (src.maxTokens as number) : 0,
   };

@@ -22,8 +22,16 @@ export interface ProviderDeclarations {
  * `echo`). A caller's `model` is used only when the declaration names none; naming a different
  * model than the declaration is refused. Throws UnknownModelError (`invalid_params`).
  */
-export function resolveProviderRef(ref: string, declarations: Iterable<ProviderDeclarations>, model?: string): ResolvedModel {
-  const views: CatalogView[] = [...declarations].map((d) => ({ pluginId: d.pluginId, running: d.running, providers: d.providers }));
+export function resolveProviderRef(
+  ref: string,
+  declarations: Iterable<ProviderDeclarations>,
+  model?: string,
+): ResolvedModel {
+  const views: CatalogView[] = [...declarations].map((d) => ({
+    pluginId: d.pluginId,
+    running: d.running,
+    providers: d.providers,
+  }));
   const resolved = resolveModel(ref, views);
   if (model === undefined || model === '') return resolved;
   if (resolved.model === undefined) return { ...resolved, model };

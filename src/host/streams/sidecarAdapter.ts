@@ -4,7 +4,9 @@ import type { HostHandlers } from '../sidecar';
 import type { StreamHub } from './hub';
 
 /** The stream notifications: this subsystem's part of the sidecar's handler map. */
-export type StreamHandlers = Required<Pick<HostHandlers, 'extension/provider/stream/chunk' | 'extension/provider/stream/end'>>;
+export type StreamHandlers = Required<
+  Pick<HostHandlers, 'extension/provider/stream/chunk' | 'extension/provider/stream/end'>
+>;
 
 /** Notifications arriving before the hub exists are dropped (no stream can be open yet). */
 export function streamHandlers(hub: () => StreamHub | undefined): StreamHandlers {

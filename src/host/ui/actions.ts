@@ -32,7 +32,9 @@ export function declareActions(pluginId: string, decls: readonly UIActionDecl[])
   if (bad) {
     return {
       actions: [],
-      warnings: [`plugin ${pluginId}: action id ${JSON.stringify(redact(String(bad?.actionId)))} does not match ^[a-z0-9-]+$; none of its actions are offered`],
+      warnings: [
+        `plugin ${pluginId}: action id ${JSON.stringify(redact(String(bad?.actionId)))} does not match ^[a-z0-9-]+$; none of its actions are offered`,
+      ],
     };
   }
   const seen = new Set<string>();

@@ -57,10 +57,16 @@ export class SurfaceBudget {
     const surfaces = use.surfaces + (old ? 0 : 1);
     const total = use.bytes - (old?.bytes ?? 0) + bytes;
     if (surfaces > this.maxSurfaces) {
-      throw new ProtocolError('invalid_params', `surface limit: plugin ${pluginId} already shows ${use.surfaces} surfaces, the most one plugin may (${this.maxSurfaces}); update existing surface ids instead of adding new ones`);
+      throw new ProtocolError(
+        'invalid_params',
+        `surface limit: plugin ${pluginId} already shows ${use.surfaces} surfaces, the most one plugin may (${this.maxSurfaces}); update existing surface ids instead of adding new ones`,
+      );
     }
     if (total > this.maxBytes) {
-      throw new ProtocolError('invalid_params', `surface limit: plugin ${pluginId}'s surfaces would hold ${mib(total)} of payload, over the ${mib(this.maxBytes)} one plugin may; publish smaller payloads`);
+      throw new ProtocolError(
+        'invalid_params',
+        `surface limit: plugin ${pluginId}'s surfaces would hold ${mib(total)} of payload, over the ${mib(this.maxBytes)} one plugin may; publish smaller payloads`,
+      );
     }
     this.held.set(key, { owner, bytes });
     this.usage.set(owner, { surfaces, bytes: total });

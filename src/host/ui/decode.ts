@@ -25,7 +25,8 @@ const DEFS: Record<SurfaceKind, DefName> = {
 
 function decodeDef<T>(def: DefName, payload: unknown, what: string): T {
   const v = validateDef<T>(def, payload);
-  if (!v.ok) throw new ProtocolError('invalid_params', `invalid ${what} payload: ${v.message.replace(/^\//, 'payload/')}`);
+  if (!v.ok)
+    throw new ProtocolError('invalid_params', `invalid ${what} payload: ${v.message.replace(/^\//, 'payload/')}`);
   return v.value;
 }
 

@@ -98,7 +98,14 @@ export class UiHub {
         this.store.clearStale(this.opts.sessionKey, pluginId);
       }
     }
-    this.bindings.set(pluginId, { pluginId, sessionId, generation, client, crashed: false, life: new AbortController() });
+    this.bindings.set(pluginId, {
+      pluginId,
+      sessionId,
+      generation,
+      client,
+      crashed: false,
+      life: new AbortController(),
+    });
   }
 
   /** The plugin's connection crashed: later UI calls from it fail, its prompts are dropped, its surfaces go stale. */
@@ -131,7 +138,9 @@ export class UiHub {
   publish(pluginId: string, p: UIPublishParams): UIPublishResult {
     const b = this.gate(pluginId);
     if (this.isStale(b, p)) {
-      this.log.debug(`stale publish from ${pluginId} (session ${redact(p.sessionId)}, generation ${p.generation}) ignored`);
+      this.log.debug(
+        `stale publish from ${pluginId} (session ${redact(p.sessionId)}, generation ${p.generation}) ignored`,
+      );
       return { accepted: false };
     }
     const content = decodePublishPayload(p.kind, p.payload);
@@ -145,7 +154,9 @@ export class UiHub {
   async request(pluginId: string, p: UIRequestParams, signal: AbortSignal): Promise<UIRequestResult> {
     const b = this.gate(pluginId);
     if (this.isStale(b, p)) {
-      this.log.debug(`stale request from ${pluginId} (session ${redact(p.sessionId)}, generation ${p.generation}) cancelled`);
+      this.log.debug(
+        `stale request from ${pluginId} (session ${redact(p.sessionId)}, generation ${p.generation}) cancelled`,
+      );
       return { cancelled: true };
     }
     const form = decodeRequestPayload(p.payload);
@@ -158,7 +169,9 @@ export class UiHub {
     try {
       answer = await frontEnd.prompt(req, life);
     } catch (err) {
-      this.log.warn(`prompt from ${pluginId} failed in the front end: ${redact(err instanceof Error ? err.message : String(err))}`);
+      this.log.warn(
+        `prompt from ${pluginId} failed in the front end: ${redact(err instanceof Error ? err.message : String(err))}`,
+      );
       return { cancelled: true };
     }
     if (life.aborted) {
@@ -172,16 +185,19 @@ export class UiHub {
 
   /** Runs `/<pluginId>:<actionId>` (command palette, key bindings, card buttons). */
   async invokeAction(pluginId: string, actionId: string, args?: Record<string, string>): Promise<ActionResult> {
-    if (!ACTION_ID.test(actionId)) throw new ProtocolError('invalid_params', `invalid action id ${JSON.stringify(actionId)}`);
+    if (!ACTION_ID.test(actionId))
+      throw new ProtocolError('invalid_params', `invalid action id ${JSON.stringify(actionId)}`);
     const b = this.bindings.get(pluginId);
     if (!b) throw new ProtocolError('internal', `plugin ${pluginId} is not loaded in this session`);
     if (b.crashed) throw new ProtocolError('provider_interrupted', `plugin ${pluginId} crashed`);
     const client = b.client;
-    if (!client || client.state !== 'running') throw new ProtocolError('provider_interrupted', `plugin ${pluginId} is not running`);
+    if (!client || client.state !== 'running')
+      throw new ProtocolError('provider_interrupted', `plugin ${pluginId} is not running`);
     if (!this.actionsOf(b).actions.some((a) => a.actionId === actionId)) {
       throw new ProtocolError('invalid_params', `plugin ${pluginId} declares no action ${actionId}`);
     }
-    if (args !== undefined && !isStringRecord(args)) throw new ProtocolError('invalid_params', 'action args must map strings to strings');
+    if (args !== undefined && !isStringRecord(args))
+      throw new ProtocolError('invalid_params', 'action args must map strings to strings');
     const params: UIActionParams = { actionId, sessionId: b.sessionId, generation: b.generation };
     if (args !== undefined) params.args = args;
     const r = await client.request<UIActionResult>('extension/ui/action', params);
@@ -189,19 +205,26 @@ export class UiHub {
   }
 
   /** Sends a form's values back with `extension/ui/submit` (current generation only). */
-  async submit(pluginId: string, surfaceId: string, values: FormValues | Record<string, unknown> | undefined): Promise<UISubmitResult> {
-    if (typeof surfaceId !== 'string' || !surfaceId.trim()) throw new ProtocolError('invalid_params', 'surfaceId is required');
+  async submit(
+    pluginId: string,
+    surfaceId: string,
+    values: FormValues | Record<string, unknown> | undefined,
+  ): Promise<UISubmitResult> {
+    if (typeof surfaceId !== 'string' || !surfaceId.trim())
+      throw new ProtocolError('invalid_params', 'surfaceId is required');
     const b = this.bindings.get(pluginId);
     if (!b) throw new ProtocolError('internal', `plugin ${pluginId} is not loaded in this session`);
     if (b.crashed) throw new ProtocolError('provider_interrupted', `plugin ${pluginId} crashed`);
     const client = b.client;
-    if (!client || client.state !== 'running') throw new ProtocolError('provider_interrupted', `plugin ${pluginId} is not running`);
+    if (!client || client.state !== 'running')
+      throw new ProtocolError('provider_interrupted', `plugin ${pluginId} is not running`);
     const shown = this.store.get(this.opts.sessionKey, pluginId, surfaceId);
     if (shown && shown.generation !== b.generation) {
       throw new ProtocolError('invalid_params', `form ${surfaceId} belongs to an earlier generation of ${pluginId}`);
     }
     const body = values ?? {};
-    if (typeof body !== 'object' || Array.isArray(body)) throw new ProtocolError('invalid_params', 'values must be an object');
+    if (typeof body !== 'object' || Array.isArray(body))
+      throw new ProtocolError('invalid_params', 'values must be an object');
     const params: UISubmitParams = { surfaceId, sessionId: b.sessionId, generation: b.generation, values: { ...body } };
     const r = await client.request<UISubmitResult>('extension/ui/submit', params);
     return { accepted: r.accepted };
@@ -213,7 +236,14 @@ export class UiHub {
     for (const b of this.bindings.values()) {
       if (b.crashed || !b.client || b.client.state !== 'running') continue;
       for (const a of this.actionsOf(b).actions) {
-        out.push({ name: actionName(b.pluginId, a.actionId), pluginId: b.pluginId, actionId: a.actionId, label: a.label, sessionKey: this.opts.sessionKey, folderName: this.opts.folderName });
+        out.push({
+          name: actionName(b.pluginId, a.actionId),
+          pluginId: b.pluginId,
+          actionId: a.actionId,
+          label: a.label,
+          sessionKey: this.opts.sessionKey,
+          folderName: this.opts.folderName,
+        });
       }
     }
     return out.sort((x, y) => x.name.localeCompare(y.name));
@@ -232,7 +262,9 @@ export class UiHub {
     } catch (err) {
       if (!b.overBudgetWarned) {
         b.overBudgetWarned = true;
-        this.log.warn(`${(err as Error).message}. Further refused publishes of ${b.pluginId} are not reported again until it restarts.`);
+        this.log.warn(
+          `${(err as Error).message}. Further refused publishes of ${b.pluginId} are not reported again until it restarts.`,
+        );
       }
       throw err;
     }
@@ -250,7 +282,12 @@ export class UiHub {
   }
 
   private origin(b: Binding): SurfaceOrigin {
-    return { sessionKey: this.opts.sessionKey, folderName: this.opts.folderName, pluginId: b.pluginId, generation: b.generation };
+    return {
+      sessionKey: this.opts.sessionKey,
+      folderName: this.opts.folderName,
+      pluginId: b.pluginId,
+      generation: b.generation,
+    };
   }
 
   private actionsOf(b: Binding): ActionSet {

@@ -29,7 +29,14 @@ export class SurfaceStore implements SurfaceFeed {
 
   /** Inserts or replaces (in place, bumping `revision`) a status, card or form surface. */
   upsert(origin: SurfaceOrigin, surfaceId: string, content: SurfacePayload): Surface {
-    const surface = { ...origin, ...content, surfaceId, revision: ++this.revision, updatedAt: this.now(), stale: false } as Surface;
+    const surface = {
+      ...origin,
+      ...content,
+      surfaceId,
+      revision: ++this.revision,
+      updatedAt: this.now(),
+      stale: false,
+    } as Surface;
     if (surface.kind === 'notification') return this.addNotification(surface as NotificationSurface);
     this.surfaces.set(surfaceKey(surface), surface);
     this.changes.fire({ type: 'upsert', surface });

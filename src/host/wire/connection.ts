@@ -48,7 +48,10 @@ interface PendingCall {
 
 /** An error response from the peer without valid structured data: code kept, message redacted. */
 export class PeerError extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
     this.name = 'PeerError';
   }
@@ -195,7 +198,10 @@ export class ValidatedConnection {
     this.logger = opts.logger ?? silentLogger;
     this.traceOn = opts.traceEnabled ?? never;
     this.reader = new NdjsonMessageReader(opts.input, { maxFrameBytes: opts.maxFrameBytes });
-    this.writer = new NdjsonMessageWriter(opts.output, { maxFrameBytes: opts.maxFrameBytes, writeStallMs: opts.writeStallMs });
+    this.writer = new NdjsonMessageWriter(opts.output, {
+      maxFrameBytes: opts.maxFrameBytes,
+      writeStallMs: opts.writeStallMs,
+    });
 
     // A line that is not JSON waits its turn like any frame, so answers keep wire order.
     this.reader.onUnparsable((text) => this.receive(new UnparsableLine(text)));
@@ -203,7 +209,9 @@ export class ValidatedConnection {
       const reason = err instanceof ProtocolError ? err.reason : 'provider_interrupted';
       this.finishAfterDrain({ reason, message: err.message, local: false });
     });
-    this.reader.onClose(() => this.finishAfterDrain({ reason: 'provider_interrupted', message: 'the sidecar closed its stdout', local: false }));
+    this.reader.onClose(() =>
+      this.finishAfterDrain({ reason: 'provider_interrupted', message: 'the sidecar closed its stdout', local: false }),
+    );
     this.writer.onError(([err]) => this.finish({ reason: 'provider_interrupted', message: err.message, local: false }));
     this.reader.listen((raw) => this.receive(raw));
   }
@@ -255,13 +263,17 @@ export class ValidatedConnection {
       return Promise.reject(new ProtocolError('internal', `${method} is not a host-to-extension request`));
     }
     const v = validateParams(method as MethodName, params);
-    if (!v.ok) return Promise.reject(new ProtocolError('internal', `refusing to send invalid ${method} params: ${v.message}`));
+    if (!v.ok)
+      return Promise.reject(new ProtocolError('internal', `refusing to send invalid ${method} params: ${v.message}`));
     const id = this.nextId++;
     let frame: Frame;
     try {
-      frame = opts.paramsJson === undefined
-        ? this.writer.encodeText({ jsonrpc: '2.0', id, method, params })
-        : this.writer.frameText(`{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${opts.paramsJson}}`);
+      frame =
+        opts.paramsJson === undefined
+          ? this.writer.encodeText({ jsonrpc: '2.0', id, method, params })
+          : this.writer.frameText(
+              `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${opts.paramsJson}}`,
+            );
     } catch (err) {
       return Promise.reject(err as Error); // oversize: this call fails, the connection stays
     }
@@ -301,13 +313,15 @@ export class ValidatedConnection {
       }
       this.pending.set(id, call);
       if (signal) {
-        if (signal.aborted) queueMicrotask(onAbort); // after the frame went out, as before
+        if (signal.aborted)
+          queueMicrotask(onAbort); // after the frame went out, as before
         else signal.addEventListener('abort', onAbort, { once: true });
       }
       if (opts.timeoutMs !== undefined) {
         const ms = opts.timeoutMs;
         call.deadline = performance.now() + ms;
-        call.expire = () => giveUp(new ProtocolError(opts.timeoutReason ?? 'internal', `${method} got no answer within ${ms} ms`));
+        call.expire = () =>
+          giveUp(new ProtocolError(opts.timeoutReason ?? 'internal', `${method} got no answer within ${ms} ms`));
         this.watchDeadline(call.deadline);
       }
     });
@@ -328,8 +342,16 @@ export class ValidatedConnection {
     if (method === 'extension/resources/changed') {
       // Coalesced while the sidecar is not reading, so file churn never grows the queue.
       const paths = (params as { paths: string[] }).paths;
-      if (this.traceOn()) this.logger.trace(`-> ${method} (${paths.length} paths; merged into a queued one if the sidecar is behind)`);
-      this.writer.writeMergeable({ key: method, items: paths, maxItems: RESOURCES_PER_MESSAGE, build: (items) => JSON.stringify({ jsonrpc: '2.0', method, params: { paths: items } }) }).catch(noop);
+      if (this.traceOn())
+        this.logger.trace(`-> ${method} (${paths.length} paths; merged into a queued one if the sidecar is behind)`);
+      this.writer
+        .writeMergeable({
+          key: method,
+          items: paths,
+          maxItems: RESOURCES_PER_MESSAGE,
+          build: (items) => JSON.stringify({ jsonrpc: '2.0', method, params: { paths: items } }),
+        })
+        .catch(noop);
       return;
     }
     const frame = this.writer.encodeText({ jsonrpc: '2.0', method, params });
@@ -360,7 +382,9 @@ export class ValidatedConnection {
   private traceOut(frame: Frame): void {
     if (!this.traceOn()) return;
     const end = Math.min(frame.length - 1, 2000);
-    this.logger.trace(`-> ${redact(typeof frame === 'string' ? frame.slice(0, end) : frameBuffer(frame).toString('utf8', 0, end))}`);
+    this.logger.trace(
+      `-> ${redact(typeof frame === 'string' ? frame.slice(0, end) : frameBuffer(frame).toString('utf8', 0, end))}`,
+    );
   }
 
   private watchDeadline(deadline: number): void {
@@ -395,7 +419,12 @@ export class ValidatedConnection {
     if (this.endInfo) return;
     // How the id was written is only known while the reader delivers its line (JSON.parse turns
     // `1e2` into 100): judge it now, the frame itself may be judged a few turns later.
-    if (isPlainObject(raw) && raw.method !== undefined && Number.isInteger(raw.id) && !isIntegerIdText(topLevelMemberText(this.reader.currentLine ?? '', 'id'))) {
+    if (
+      isPlainObject(raw) &&
+      raw.method !== undefined &&
+      Number.isInteger(raw.id) &&
+      !isIntegerIdText(topLevelMemberText(this.reader.currentLine ?? '', 'id'))
+    ) {
       this.nonIntegerIds.add(raw);
     }
     if (!this.ready) return this.gate(raw);
@@ -468,7 +497,8 @@ export class ValidatedConnection {
     // boolean is an invalid request. (An array then fails the method's DTO with -32602, HOST_SPEC
     // case 4: the seed schema wants an object for every method, the reference's frame validator
     // lets arrays through to the DTO decode; we give the reference's -32602.)
-    if (raw.params !== undefined && (typeof raw.params !== 'object' || raw.params === null)) return this.reply(echo, INVALID_REQUEST);
+    if (raw.params !== undefined && (typeof raw.params !== 'object' || raw.params === null))
+      return this.reply(echo, INVALID_REQUEST);
 
     if (!this.ready) {
       if (hasId) this.reply(echo, wireError('protocol_error', `${method} arrived before extension/initialized`));
@@ -477,12 +507,15 @@ export class ValidatedConnection {
     }
     const route = this.route(method);
     if (hasId) {
-      if (this.shuttingDown) return this.reply(echo, wireError('protocol_error', 'the host is shutting this connection down'));
-      if (route.served !== 'request') return this.reply(echo, wireError('unknown_method', `method not found: ${method}`));
+      if (this.shuttingDown)
+        return this.reply(echo, wireError('protocol_error', 'the host is shutting this connection down'));
+      if (route.served !== 'request')
+        return this.reply(echo, wireError('unknown_method', `method not found: ${method}`));
       const params = raw.params === undefined ? {} : raw.params;
       if (!isPlainObject(params)) return this.reply(echo, wireError('invalid_params', 'params must be an object'));
       const problem = route.check(params);
-      if (problem !== undefined) return this.reply(echo, wireError('invalid_params', `invalid ${method} params: ${problem}`));
+      if (problem !== undefined)
+        return this.reply(echo, wireError('invalid_params', `invalid ${method} params: ${problem}`));
       this.serve(echo, method, route.handler, params); // a request with `id: null` is served, as the reference does
       return;
     }
@@ -516,7 +549,11 @@ export class ValidatedConnection {
     const meta = methodMeta(method);
     if (!meta) return NOT_SERVED;
     const served =
-      meta.direction === 'extension_to_host_request' ? 'request' : meta.direction === 'extension_to_host_notification' ? 'notification' : undefined;
+      meta.direction === 'extension_to_host_request'
+        ? 'request'
+        : meta.direction === 'extension_to_host_notification'
+          ? 'notification'
+          : undefined;
     const handler = served ? this.handlers.handler(method) : undefined;
     const route: Route = handler ? { served, check: paramsCheck(method as MethodName), handler } : NOT_SERVED;
     this.routes.set(method, route); // protocol methods only: a bounded set
@@ -529,7 +566,8 @@ export class ValidatedConnection {
     if (!hasId || raw.params !== undefined || hasResult === hasError) return this.reply(echo, INVALID_REQUEST);
     if (hasError) {
       const e = raw.error;
-      if (!isPlainObject(e) || !Number.isInteger(e.code) || typeof e.message !== 'string') return this.reply(echo, INVALID_REQUEST);
+      if (!isPlainObject(e) || !Number.isInteger(e.code) || typeof e.message !== 'string')
+        return this.reply(echo, INVALID_REQUEST);
     }
     const id = raw.id;
     // Our ids are positive integers; anything else (a string id, null) matches nothing.
@@ -624,7 +662,9 @@ export class ValidatedConnection {
 
   private unparsable(text: string): void {
     if (this.traceOn()) this.logger.trace(`<- (not JSON) ${redact(text.slice(0, 2000))}`);
-    this.violation(`a line on stdout is not JSON (${JSON.stringify(redact(text.slice(0, 80)))}); stdout carries protocol frames only, write diagnostics to stderr`);
+    this.violation(
+      `a line on stdout is not JSON (${JSON.stringify(redact(text.slice(0, 80)))}); stdout carries protocol frames only, write diagnostics to stderr`,
+    );
     this.reply(null, PARSE_ERROR);
   }
 

@@ -26,6 +26,10 @@ export function partsFrame(parts: readonly { text: string; ascii?: boolean }[], 
     size += part.length;
     return part;
   });
-  if (size > maxFrameBytes) throw new ProtocolError('frame_too_large', `outbound frame of ${size} bytes exceeds the ${maxFrameBytes}-byte limit`);
+  if (size > maxFrameBytes)
+    throw new ProtocolError(
+      'frame_too_large',
+      `outbound frame of ${size} bytes exceeds the ${maxFrameBytes}-byte limit`,
+    );
   return new FrameParts(out, size);
 }

@@ -2,7 +2,14 @@
 // Splitting happens on bytes, so a multi-byte UTF-8 character cut across chunks is decoded only
 // once its line is whole. The frame cap counts the newline; an oversize line is connection-fatal.
 import type { Readable } from 'node:stream';
-import { AbstractMessageReader, Emitter, type DataCallback, type Disposable, type Event, type Message } from './jsonrpcBase';
+import {
+  AbstractMessageReader,
+  Emitter,
+  type DataCallback,
+  type Disposable,
+  type Event,
+  type Message,
+} from './jsonrpcBase';
 import { LIMITS, ProtocolError } from '../../protocol';
 
 const NL = 0x0a;
@@ -26,7 +33,10 @@ export class NdjsonMessageReader extends AbstractMessageReader {
   private readonly onEnd = () => this.finish();
   private readonly onStreamError = (err: Error) => this.fireError(err);
 
-  constructor(private readonly readable: Readable, options: NdjsonReaderOptions = {}) {
+  constructor(
+    private readonly readable: Readable,
+    options: NdjsonReaderOptions = {},
+  ) {
     super();
     this.maxLine = (options.maxFrameBytes ?? LIMITS.frameBytes) - 1;
   }
@@ -144,7 +154,10 @@ export class NdjsonMessageReader extends AbstractMessageReader {
   private tooLarge(bytes: number): void {
     this.stop();
     this.fireError(
-      new ProtocolError('frame_too_large', `inbound frame of at least ${bytes} bytes exceeds the ${this.maxLine + 1}-byte limit`),
+      new ProtocolError(
+        'frame_too_large',
+        `inbound frame of at least ${bytes} bytes exceeds the ${this.maxLine + 1}-byte limit`,
+      ),
     );
     this.fireClose();
   }

@@ -93,7 +93,10 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
   };
   private readonly onStreamError = (err: Error) => this.fail(err);
 
-  constructor(private readonly stream: Writable, options: NdjsonWriterOptions = {}) {
+  constructor(
+    private readonly stream: Writable,
+    options: NdjsonWriterOptions = {},
+  ) {
     super();
     this.maxFrameBytes = options.maxFrameBytes ?? LIMITS.frameBytes;
     this.stallMs = options.writeStallMs ?? 10_000;
@@ -140,7 +143,10 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     if (text.length * 3 > this.maxFrameBytes) {
       const bytes = Buffer.byteLength(text, 'utf8');
       if (bytes > this.maxFrameBytes) {
-        throw new ProtocolError('frame_too_large', `outbound frame of ${bytes} bytes exceeds the ${this.maxFrameBytes}-byte limit`);
+        throw new ProtocolError(
+          'frame_too_large',
+          `outbound frame of ${bytes} bytes exceeds the ${this.maxFrameBytes}-byte limit`,
+        );
       }
     }
     return text;
@@ -213,7 +219,14 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     const full = this.fullFor(bytes);
     if (full) throw full; // synchronously, so the caller can report the loss
     return new Promise<void>((resolve, reject) => {
-      this.enqueue({ frame, bestEffort: false, bytes, merge: { key: m.key, items: new Set(rest), maxItems: m.maxItems, build: m.build }, resolve, reject });
+      this.enqueue({
+        frame,
+        bestEffort: false,
+        bytes,
+        merge: { key: m.key, items: new Set(rest), maxItems: m.maxItems, build: m.build },
+        resolve,
+        reject,
+      });
     });
   }
 
@@ -249,7 +262,13 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     if (this.failure || this.ending) return false;
     // Check for room before encoding: a peer that stopped reading must not cost a stringify per drop.
     const direct = this.idle;
-    if (!direct && (this.bestEffortQueued >= this.bestEffortCap || this.queue.length - this.head >= this.capacity || this.queuedBytes >= this.byteCap)) return false;
+    if (
+      !direct &&
+      (this.bestEffortQueued >= this.bestEffortCap ||
+        this.queue.length - this.head >= this.capacity ||
+        this.queuedBytes >= this.byteCap)
+    )
+      return false;
     let frame: string;
     try {
       frame = this.encodeText(msg);
@@ -315,7 +334,11 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
           this.currentEntry?.resolve?.();
           this.currentEntry = undefined;
         }
-        if (part !== undefined && !(typeof part === 'string' ? this.stream.write(part, 'latin1') : this.stream.write(part))) this.block();
+        if (
+          part !== undefined &&
+          !(typeof part === 'string' ? this.stream.write(part, 'latin1') : this.stream.write(part))
+        )
+          this.block();
         continue;
       }
       if (this.current) {
@@ -348,7 +371,8 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     if (!this.stallTimer) {
       this.stallTimer = setTimeout(() => {
         this.stallTimer = undefined;
-        if (this.blocked) this.fail(new ProtocolError('internal', `write to the peer made no progress for ${this.stallMs} ms`));
+        if (this.blocked)
+          this.fail(new ProtocolError('internal', `write to the peer made no progress for ${this.stallMs} ms`));
       }, this.stallMs);
     }
   }
@@ -388,5 +412,9 @@ function frameBytes(frame: Frame): number {
 
 /** The frame's bytes as one Buffer. */
 export function frameBuffer(frame: Frame): Buffer {
-  return typeof frame === 'string' ? Buffer.from(frame, 'utf8') : frame instanceof FrameParts ? frame.toBuffer() : frame;
+  return typeof frame === 'string'
+    ? Buffer.from(frame, 'utf8')
+    : frame instanceof FrameParts
+      ? frame.toBuffer()
+      : frame;
 }

@@ -70,7 +70,9 @@ export class ModelDirectory implements vscode.Disposable {
     const catalogs = await Promise.all(ordered.map((s) => modelsOf(s)));
     ordered.forEach((s, i) => {
       const plugins = s.engine.plugins();
-      const interceptors = plugins.filter((p) => p.state === 'running' && p.spec?.runtime.intercepts.includes(POINT)).map((p) => p.pluginId);
+      const interceptors = plugins
+        .filter((p) => p.state === 'running' && p.spec?.runtime.intercepts.includes(POINT))
+        .map((p) => p.pluginId);
       for (const m of catalogs[i]) {
         const key = `${s.key}#${m.pluginId}`;
         perPlugin.set(key, [...(perPlugin.get(key) ?? []), m.descriptor.displayName ?? m.ref]);
@@ -81,7 +83,15 @@ export class ModelDirectory implements vscode.Disposable {
           continue;
         }
         const version = plugins.find((p) => p.pluginId === m.pluginId)?.spec?.version ?? '0.0.0';
-        byRef.set(m.ref, { ref: m.ref, pluginId: m.pluginId, version, descriptor: m.descriptor, sessionKeys: [s.key], folderNames: [s.folder.name], responseInterceptors: interceptors });
+        byRef.set(m.ref, {
+          ref: m.ref,
+          pluginId: m.pluginId,
+          version,
+          descriptor: m.descriptor,
+          sessionKeys: [s.key],
+          folderNames: [s.folder.name],
+          responseInterceptors: interceptors,
+        });
       }
     });
     this.last = perPlugin;
@@ -106,7 +116,9 @@ export class ModelDirectory implements vscode.Disposable {
     const session = this.sessions.get(key);
     if (!session) return undefined;
     const plugins = session.engine.plugins();
-    const responseInterceptors = plugins.filter((p) => p.state === 'running' && p.spec?.runtime.intercepts.includes(POINT)).map((p) => p.pluginId);
+    const responseInterceptors = plugins
+      .filter((p) => p.state === 'running' && p.spec?.runtime.intercepts.includes(POINT))
+      .map((p) => p.pluginId);
     return { session, entry: { ...entry, responseInterceptors } };
   }
 
@@ -116,10 +128,16 @@ export class ModelDirectory implements vscode.Disposable {
   }
 }
 
-async function modelsOf(s: FolderSession): Promise<{ ref: string; pluginId: string; descriptor: ProviderDescriptor }[]> {
+async function modelsOf(
+  s: FolderSession,
+): Promise<{ ref: string; pluginId: string; descriptor: ProviderDescriptor }[]> {
   try {
     const models = await s.engine.models();
-    return models.map((m) => ({ ref: m.ref, pluginId: m.pluginId, descriptor: m.descriptor ?? { ref: m.ref, displayName: m.label } }));
+    return models.map((m) => ({
+      ref: m.ref,
+      pluginId: m.pluginId,
+      descriptor: m.descriptor ?? { ref: m.ref, displayName: m.label },
+    }));
   } catch {
     return []; // a session stopping meanwhile offers nothing this time; the next change lists again
   }

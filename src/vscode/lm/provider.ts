@@ -10,7 +10,12 @@ import { CoalescingSink } from './coalesce';
 import { estimateTokens, LmInputError, toProviderRequest } from './request';
 import { LmResponseError, serveRequest, type PartSink } from './respond';
 import {
-  detectLmApi, type LanguageModelChatInformation, type LanguageModelChatProvider, type LanguageModelChatRequestMessage, type LmApi, type ProvideLanguageModelChatResponseOptions,
+  detectLmApi,
+  type LanguageModelChatInformation,
+  type LanguageModelChatProvider,
+  type LanguageModelChatRequestMessage,
+  type LmApi,
+  type ProvideLanguageModelChatResponseOptions,
 } from './vscodeLm';
 
 export const VENDOR = 'reasonix';
@@ -26,7 +31,8 @@ export function familyOf(ref: string, pluginId: string): string {
 
 export function infoOf(e: ModelEntry): LanguageModelChatInformation {
   const d = e.descriptor;
-  const context = typeof d.contextWindow === 'number' && d.contextWindow > 0 ? Math.floor(d.contextWindow) : DEFAULT_CONTEXT_WINDOW;
+  const context =
+    typeof d.contextWindow === 'number' && d.contextWindow > 0 ? Math.floor(d.contextWindow) : DEFAULT_CONTEXT_WINDOW;
   const where = e.folderNames.length > 1 ? ` in ${e.folderNames.join(', ')}` : '';
   const streaming = e.responseInterceptors.length
     ? ` Responses arrive in one piece, not streamed: ${e.responseInterceptors.map((p) => `"${p}"`).join(', ')} ${e.responseInterceptors.length > 1 ? 'intercept' : 'intercepts'} provider.response.`
@@ -68,14 +74,27 @@ class ReasonixChatProvider implements LanguageModelChatProvider {
   ): Promise<void> {
     const t0 = Date.now();
     const routed = await this.directory.route(model.id);
-    if (!routed) throw new Error(`Reasonix model ${model.id} is not available: its extension is not running. Start it in the Reasonix view, or pick another model.`);
+    if (!routed)
+      throw new Error(
+        `Reasonix model ${model.id} is not available: its extension is not running. Start it in the Reasonix view, or pick another model.`,
+      );
     const { session, entry } = routed;
     const cls = this.api.classes;
     let mapped;
     try {
-      mapped = toProviderRequest(messages, options, { ref: entry.ref, vision: entry.descriptor.vision === true, maxOutputTokens: Math.min(DEFAULT_MAX_OUTPUT, model.maxInputTokens) }, cls);
+      mapped = toProviderRequest(
+        messages,
+        options,
+        {
+          ref: entry.ref,
+          vision: entry.descriptor.vision === true,
+          maxOutputTokens: Math.min(DEFAULT_MAX_OUTPUT, model.maxInputTokens),
+        },
+        cls,
+      );
     } catch (err) {
-      if (err instanceof LmInputError) throw new Error(redact(`Reasonix extension "${entry.pluginId}" (model ${entry.ref}): ${err.message}`));
+      if (err instanceof LmInputError)
+        throw new Error(redact(`Reasonix extension "${entry.pluginId}" (model ${entry.ref}): ${err.message}`));
       throw err;
     }
     const abort = new AbortController();
@@ -96,25 +115,43 @@ class ReasonixChatProvider implements LanguageModelChatProvider {
     if (token.isCancellationRequested) cancel();
     const label = `[${session.folder.name}] [${entry.pluginId}] lm request ${entry.ref}`;
     try {
-      const stats = await serveRequest(session.engine, { ref: entry.ref, pluginId: entry.pluginId, model: entry.descriptor.model }, mapped.request, sink, {
-        interceptResponse: entry.responseInterceptors.length > 0,
-        signal: abort.signal,
-      });
+      const stats = await serveRequest(
+        session.engine,
+        { ref: entry.ref, pluginId: entry.pluginId, model: entry.descriptor.model },
+        mapped.request,
+        sink,
+        {
+          interceptResponse: entry.responseInterceptors.length > 0,
+          signal: abort.signal,
+        },
+      );
       sink.flush();
-      const usage = stats.usage ? `, ${stats.usage.promptTokens} prompt + ${stats.usage.completionTokens} completion tokens` : '';
+      const usage = stats.usage
+        ? `, ${stats.usage.promptTokens} prompt + ${stats.usage.completionTokens} completion tokens`
+        : '';
       const dropped = mapped.dropped ? `, ${mapped.dropped} unsupported part(s) dropped` : '';
-      this.log.debug(`${label}: ${stats.outcome}, ${stats.chunks} chunk(s)${stats.assembled ? ' (assembled for provider.response)' : ''} in ${Date.now() - t0} ms${usage}${dropped}`);
+      this.log.debug(
+        `${label}: ${stats.outcome}, ${stats.chunks} chunk(s)${stats.assembled ? ' (assembled for provider.response)' : ''} in ${Date.now() - t0} ms${usage}${dropped}`,
+      );
     } catch (err) {
       sink.flush(); // what arrived before the failure is shown, then the error
-      const message = err instanceof LmResponseError ? err.message : redact(`Reasonix extension "${entry.pluginId}" (model ${entry.ref}) failed: ${(err as Error).message}`);
-      this.log.debug(`${label}: failed after ${Date.now() - t0} ms (${err instanceof LmResponseError ? err.reason : 'error'})`);
+      const message =
+        err instanceof LmResponseError
+          ? err.message
+          : redact(`Reasonix extension "${entry.pluginId}" (model ${entry.ref}) failed: ${(err as Error).message}`);
+      this.log.debug(
+        `${label}: failed after ${Date.now() - t0} ms (${err instanceof LmResponseError ? err.reason : 'error'})`,
+      );
       throw new Error(message);
     } finally {
       sub.dispose();
     }
   }
 
-  async provideTokenCount(_model: LanguageModelChatInformation, text: string | LanguageModelChatRequestMessage): Promise<number> {
+  async provideTokenCount(
+    _model: LanguageModelChatInformation,
+    text: string | LanguageModelChatRequestMessage,
+  ): Promise<number> {
     return estimateTokens(text, this.api.classes);
   }
 }
@@ -126,7 +163,9 @@ class ReasonixChatProvider implements LanguageModelChatProvider {
 export function registerLanguageModels(directory: ModelDirectory, log: Logger): vscode.Disposable | undefined {
   const api = detectLmApi(vscode);
   if (!api) {
-    log.info(`VS Code ${vscode.version} has no language model provider API (needs 1.104 or later): Reasonix models are not offered to VS Code`);
+    log.info(
+      `VS Code ${vscode.version} has no language model provider API (needs 1.104 or later): Reasonix models are not offered to VS Code`,
+    );
     return undefined;
   }
   return api.register(VENDOR, new ReasonixChatProvider(api, directory, log));

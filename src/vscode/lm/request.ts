@@ -4,7 +4,12 @@
 // No `vscode` import: the classes are passed in, so unit tests run this in plain Node.
 import type { ProviderMessage, ProviderRequest, ProviderToolCall, ProviderToolSchema } from '../../protocol';
 import { normaliseRequest } from '../../host/streams';
-import { ROLE, type LanguageModelChatRequestMessage, type LmClasses, type ProvideLanguageModelChatResponseOptions } from './vscodeLm';
+import {
+  ROLE,
+  type LanguageModelChatRequestMessage,
+  type LmClasses,
+  type ProvideLanguageModelChatResponseOptions,
+} from './vscodeLm';
 
 /** A request VS Code handed us that the v1 protocol cannot carry for this model. */
 export class LmInputError extends Error {
@@ -39,15 +44,29 @@ function resultText(content: readonly unknown[], cls: LmClasses, dropped: { n: n
   const out: string[] = [];
   for (const part of content) {
     if (part instanceof cls.text) out.push(part.value);
-    else if (cls.data && part instanceof cls.data && /^(text\/|application\/json)/.test(part.mimeType)) out.push(decoder.decode(part.data));
-    else if (typeof (part as { value?: unknown })?.value === 'string') out.push((part as { value: string }).value); // prompt-tsx parts render to text
+    else if (cls.data && part instanceof cls.data && /^(text\/|application\/json)/.test(part.mimeType))
+      out.push(decoder.decode(part.data));
+    else if (typeof (part as { value?: unknown })?.value === 'string')
+      out.push((part as { value: string }).value); // prompt-tsx parts render to text
     else dropped.n++;
   }
   return out.join('');
 }
 
-function mapMessage(m: LanguageModelChatRequestMessage, target: RequestTarget, cls: LmClasses, dropped: { n: number }): ProviderMessage[] {
-  const role = m.role === ROLE.System ? 'system' : m.role === ROLE.Assistant ? 'assistant' : m.role === ROLE.User ? 'user' : undefined;
+function mapMessage(
+  m: LanguageModelChatRequestMessage,
+  target: RequestTarget,
+  cls: LmClasses,
+  dropped: { n: number },
+): ProviderMessage[] {
+  const role =
+    m.role === ROLE.System
+      ? 'system'
+      : m.role === ROLE.Assistant
+        ? 'assistant'
+        : m.role === ROLE.User
+          ? 'user'
+          : undefined;
   if (!role) throw new LmInputError(`message role ${String(m.role)} is not one of user, assistant, system`);
   const text: string[] = [];
   const reasoning: string[] = [];
@@ -56,11 +75,15 @@ function mapMessage(m: LanguageModelChatRequestMessage, target: RequestTarget, c
   const results: ProviderMessage[] = [];
   for (const part of m.content) {
     if (part instanceof cls.text) text.push(part.value);
-    else if (cls.thinking && part instanceof cls.thinking) reasoning.push(Array.isArray(part.value) ? part.value.join('') : part.value);
-    else if (part instanceof cls.toolCall) calls.push({ id: part.callId, name: part.name, arguments: JSON.stringify(part.input ?? {}) });
-    else if (part instanceof cls.toolResult) results.push({ role: 'tool', tool_call_id: part.callId, content: resultText(part.content, cls, dropped) });
+    else if (cls.thinking && part instanceof cls.thinking)
+      reasoning.push(Array.isArray(part.value) ? part.value.join('') : part.value);
+    else if (part instanceof cls.toolCall)
+      calls.push({ id: part.callId, name: part.name, arguments: JSON.stringify(part.input ?? {}) });
+    else if (part instanceof cls.toolResult)
+      results.push({ role: 'tool', tool_call_id: part.callId, content: resultText(part.content, cls, dropped) });
     else if (cls.data && part instanceof cls.data && part.mimeType.startsWith('image/')) {
-      if (!target.vision) throw new LmInputError(`${target.ref} does not accept images (its catalog entry does not declare vision)`);
+      if (!target.vision)
+        throw new LmInputError(`${target.ref} does not accept images (its catalog entry does not declare vision)`);
       images.push(`data:${part.mimeType};base64,${base64(part.data)}`);
     } else dropped.n++;
   }
@@ -93,7 +116,11 @@ export function toProviderRequest(
 ): MappedRequest {
   const dropped = { n: 0 };
   const mapped = messages.flatMap((m) => mapMessage(m, target, cls, dropped));
-  const tools: ProviderToolSchema[] = (options.tools ?? []).map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema ?? { type: 'object' } }));
+  const tools: ProviderToolSchema[] = (options.tools ?? []).map((t) => ({
+    name: t.name,
+    description: t.description,
+    parameters: t.inputSchema ?? { type: 'object' },
+  }));
   const temperature = options.modelOptions?.temperature;
   const request = normaliseRequest({
     messages: mapped,

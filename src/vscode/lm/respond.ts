@@ -54,7 +54,10 @@ function chainError(t: ServeTarget, point: string, o: HookOutcome): LmResponseEr
     return new LmResponseError(`${who(t)}: ${point} was blocked by ${by}: ${o.reason ?? 'no reason given'}`, 'blocked');
   }
   if (o.decision === 'failed') {
-    return new LmResponseError(`${who(t)}: the interceptors of ${point} failed${o.error ? ` (extension "${o.error.pluginId}": ${o.error.message})` : ''}. Check Reasonix: Show Logs.`, 'intercept_failed');
+    return new LmResponseError(
+      `${who(t)}: the interceptors of ${point} failed${o.error ? ` (extension "${o.error.pluginId}": ${o.error.message})` : ''}. Check Reasonix: Show Logs.`,
+      'intercept_failed',
+    );
   }
   return undefined;
 }
@@ -65,10 +68,16 @@ function parseArguments(t: ServeTarget, call: ProviderToolCall): object {
   try {
     value = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
   } catch (err) {
-    throw new LmResponseError(`${who(t)} sent tool call "${call.name}" with arguments that are not valid JSON (${(err as Error).message})`, 'invalid_tool_call');
+    throw new LmResponseError(
+      `${who(t)} sent tool call "${call.name}" with arguments that are not valid JSON (${(err as Error).message})`,
+      'invalid_tool_call',
+    );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new LmResponseError(`${who(t)} sent tool call "${call.name}" whose arguments are not a JSON object`, 'invalid_tool_call');
+    throw new LmResponseError(
+      `${who(t)} sent tool call "${call.name}" whose arguments are not a JSON object`,
+      'invalid_tool_call',
+    );
   }
   return value;
 }
@@ -95,7 +104,11 @@ export async function serveRequest(
   opts: ServeOptions,
 ): Promise<ServeStats> {
   const { signal } = opts;
-  const cancelled = (chunks: number): ServeStats => ({ chunks, outcome: 'cancelled', assembled: opts.interceptResponse });
+  const cancelled = (chunks: number): ServeStats => ({
+    chunks,
+    outcome: 'cancelled',
+    assembled: opts.interceptResponse,
+  });
   const pre = await engine.dispatch('provider.request', { request });
   const preError = chainError(target, 'provider.request', pre);
   if (preError) throw preError;
@@ -109,7 +122,13 @@ export async function serveRequest(
     for await (const raw of stream) {
       if (signal.aborted) break;
       chunks++;
-      const c = raw as { type: string; text?: string; signature?: string; toolCall?: ProviderToolCall; usage?: ProviderUsage };
+      const c = raw as {
+        type: string;
+        text?: string;
+        signature?: string;
+        toolCall?: ProviderToolCall;
+        usage?: ProviderUsage;
+      };
       if (c.type === 'text' && c.text) {
         if (opts.interceptResponse) acc.text += c.text;
         else sink.text(c.text);
@@ -137,11 +156,19 @@ export async function serveRequest(
   const outcome = await stream.outcome;
   if (outcome.kind !== 'completed') {
     if (signal.aborted || outcome.reason === 'stream_cancelled') return cancelled(chunks);
-    throw new LmResponseError(`${who(target)} ${outcome.kind === 'failed' ? 'failed' : 'was interrupted'} (${outcome.reason}): ${outcome.message ?? 'no detail'}`, outcome.reason ?? outcome.kind);
+    throw new LmResponseError(
+      `${who(target)} ${outcome.kind === 'failed' ? 'failed' : 'was interrupted'} (${outcome.reason}): ${outcome.message ?? 'no detail'}`,
+      outcome.reason ?? outcome.kind,
+    );
   }
   if (!opts.interceptResponse) return { chunks, outcome: 'completed', assembled: false, usage: acc.usage };
 
-  const payload: Record<string, unknown> = { text: acc.text, reasoning: acc.reasoning, signature: acc.signature, calls: acc.calls };
+  const payload: Record<string, unknown> = {
+    text: acc.text,
+    reasoning: acc.reasoning,
+    signature: acc.signature,
+    calls: acc.calls,
+  };
   if (acc.usage) payload.usage = acc.usage;
   const post = await engine.dispatch('provider.response', payload);
   const postError = chainError(target, 'provider.response', post);

@@ -49,7 +49,10 @@ export interface LanguageModelChatRequestMessage {
 
 export interface LanguageModelChatProvider<T extends LanguageModelChatInformation = LanguageModelChatInformation> {
   readonly onDidChangeLanguageModelChatInformation?: vscode.Event<void>;
-  provideLanguageModelChatInformation(options: { readonly silent: boolean }, token: vscode.CancellationToken): vscode.ProviderResult<T[]>;
+  provideLanguageModelChatInformation(
+    options: { readonly silent: boolean },
+    token: vscode.CancellationToken,
+  ): vscode.ProviderResult<T[]>;
   provideLanguageModelChatResponse(
     model: T,
     messages: readonly LanguageModelChatRequestMessage[],
@@ -57,7 +60,11 @@ export interface LanguageModelChatProvider<T extends LanguageModelChatInformatio
     progress: vscode.Progress<unknown>,
     token: vscode.CancellationToken,
   ): Thenable<void>;
-  provideTokenCount(model: T, text: string | LanguageModelChatRequestMessage, token: vscode.CancellationToken): Thenable<number>;
+  provideTokenCount(
+    model: T,
+    text: string | LanguageModelChatRequestMessage,
+    token: vscode.CancellationToken,
+  ): Thenable<number>;
 }
 
 type Ctor<T> = new (...args: never[]) => T;
@@ -65,10 +72,16 @@ type Ctor<T> = new (...args: never[]) => T;
 /** The part classes of the running VS Code; `thinking` and `data` are absent on older builds. */
 export interface LmClasses {
   text: Ctor<{ value: string }> & (new (value: string) => { value: string });
-  toolCall: Ctor<{ callId: string; name: string; input: object }> & (new (callId: string, name: string, input: object) => { callId: string; name: string; input: object });
+  toolCall: Ctor<{ callId: string; name: string; input: object }> &
+    (new (callId: string, name: string, input: object) => { callId: string; name: string; input: object });
   toolResult: Ctor<{ callId: string; content: readonly unknown[] }>;
   data?: Ctor<{ mimeType: string; data: Uint8Array }>;
-  thinking?: Ctor<{ value: string | string[] }> & (new (value: string | string[], id?: string, metadata?: { readonly [key: string]: unknown }) => { value: string | string[] });
+  thinking?: Ctor<{ value: string | string[] }> &
+    (new (
+      value: string | string[],
+      id?: string,
+      metadata?: { readonly [key: string]: unknown },
+    ) => { value: string | string[] });
 }
 
 export interface LmApi {
@@ -78,7 +91,9 @@ export interface LmApi {
 
 /** The API when this VS Code has it (≥ 1.104 and forks that kept it), else undefined. */
 export function detectLmApi(vs: typeof vscode): LmApi | undefined {
-  const lm = vs.lm as unknown as { registerLanguageModelChatProvider?: (vendor: string, provider: LanguageModelChatProvider) => vscode.Disposable } | undefined;
+  const lm = vs.lm as unknown as
+    | { registerLanguageModelChatProvider?: (vendor: string, provider: LanguageModelChatProvider) => vscode.Disposable }
+    | undefined;
   const register = lm?.registerLanguageModelChatProvider;
   if (typeof register !== 'function') return undefined;
   const ns = vs as unknown as Record<string, unknown>;
@@ -89,6 +104,12 @@ export function detectLmApi(vs: typeof vscode): LmApi | undefined {
   if (!text || !toolCall || !toolResult) return undefined;
   return {
     register: (vendor, provider) => register.call(lm, vendor, provider),
-    classes: { text, toolCall, toolResult, data: cls('LanguageModelDataPart'), thinking: cls('LanguageModelThinkingPart') },
+    classes: {
+      text,
+      toolCall,
+      toolResult,
+      data: cls('LanguageModelDataPart'),
+      thinking: cls('LanguageModelThinkingPart'),
+    },
   };
 }

@@ -34,7 +34,8 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 }
 
 export function surfacesHtml(i: SurfacesHtmlInput): string {
-  if (!/^[A-Za-z0-9_-]{16,}$/.test(i.nonce)) throw new Error('surfacesHtml: nonce must be at least 16 url-safe characters');
+  if (!/^[A-Za-z0-9_-]{16,}$/.test(i.nonce))
+    throw new Error('surfacesHtml: nonce must be at least 16 url-safe characters');
   const styles = i.styleUris.map((u) => `<link rel="stylesheet" href="${attr(u)}">`).join('\n    ');
   return `<!DOCTYPE html>
 <html lang="en">

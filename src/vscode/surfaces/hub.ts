@@ -4,7 +4,14 @@
 // engine only after checking them against the surfaces the engine actually published.
 import type { Disposable } from '../../host/emitter';
 import type { SurfaceFeed } from '../../host/session';
-import { surfaceKey, type FormValues, type PromptAnswer, type PromptRequest, type Surface, type SurfaceChange } from '../../protocol';
+import {
+  surfaceKey,
+  type FormValues,
+  type PromptAnswer,
+  type PromptRequest,
+  type Surface,
+  type SurfaceChange,
+} from '../../protocol';
 import { checkSubmission, promptFields } from '../../webviewProtocol/forms';
 import { isAllowedLink } from '../../webviewProtocol/links';
 import type { Drafts, EmptyState, HostToView, ViewPrompt, ViewToHost } from '../../webviewProtocol/messages';
@@ -72,7 +79,9 @@ export class SurfacesHub implements Disposable {
     this.resync();
     this.subscriptions.push(
       deps.source.onDidChange((c) => this.onChange(c)),
-      deps.source.onDidChangeEmptyState(() => this.broadcast({ type: 'emptyState', emptyState: deps.source.emptyState() })),
+      deps.source.onDidChangeEmptyState(() =>
+        this.broadcast({ type: 'emptyState', emptyState: deps.source.emptyState() }),
+      ),
     );
   }
 
@@ -214,22 +223,43 @@ export class SurfacesHub implements Disposable {
 
   private async runAction(port: ViewPort, requestId: string, key: string, actionId: string): Promise<void> {
     const s = this.surfaces.get(key);
-    const reply = (v: Verdict) => port.post({ type: 'actionResult', requestId, key, actionId, accepted: v.accepted, ...(v.message ? { message: v.message } : {}) });
+    const reply = (v: Verdict) =>
+      port.post({
+        type: 'actionResult',
+        requestId,
+        key,
+        actionId,
+        accepted: v.accepted,
+        ...(v.message ? { message: v.message } : {}),
+      });
     if (!s || s.kind !== 'card' || !(s.payload.actions ?? []).some((a) => a.actionId === actionId)) {
       return reply({ accepted: false, message: 'This card no longer offers that action.' });
     }
     if (s.stale) return reply({ accepted: false, message: 'The extension that published this card has stopped.' });
-    reply(await this.safely(() => this.deps.sink.runAction({ sessionKey: s.sessionKey, pluginId: s.pluginId }, actionId)));
+    reply(
+      await this.safely(() => this.deps.sink.runAction({ sessionKey: s.sessionKey, pluginId: s.pluginId }, actionId)),
+    );
   }
 
   private async submit(port: ViewPort, requestId: string, key: string, values: FormValues): Promise<void> {
     const s = this.surfaces.get(key);
-    const reply = (v: Verdict) => port.post({ type: 'submitResult', requestId, key, accepted: v.accepted, ...(v.message ? { message: v.message } : {}) });
+    const reply = (v: Verdict) =>
+      port.post({
+        type: 'submitResult',
+        requestId,
+        key,
+        accepted: v.accepted,
+        ...(v.message ? { message: v.message } : {}),
+      });
     if (!s || s.kind !== 'form') return reply({ accepted: false, message: 'This form is no longer available.' });
     if (s.stale) return reply({ accepted: false, message: 'The extension that published this form has stopped.' });
     const problem = checkSubmission(s.payload, values);
     if (problem) return reply({ accepted: false, message: problem });
-    reply(await this.safely(() => this.deps.sink.submitForm({ sessionKey: s.sessionKey, pluginId: s.pluginId }, s.surfaceId, values)));
+    reply(
+      await this.safely(() =>
+        this.deps.sink.submitForm({ sessionKey: s.sessionKey, pluginId: s.pluginId }, s.surfaceId, values),
+      ),
+    );
   }
 
   private answerPrompt(promptId: string, answer: PromptAnswer): void {
@@ -249,7 +279,10 @@ export class SurfacesHub implements Disposable {
   private async safely(call: () => Promise<Verdict>): Promise<Verdict> {
     try {
       const v = await call();
-      return { accepted: v.accepted === true, ...(typeof v.message === 'string' && v.message ? { message: v.message } : {}) };
+      return {
+        accepted: v.accepted === true,
+        ...(typeof v.message === 'string' && v.message ? { message: v.message } : {}),
+      };
     } catch (e) {
       return { accepted: false, message: e instanceof Error ? e.message : String(e) };
     }

@@ -9,7 +9,12 @@ export type { SurfaceSink, SurfacesController, SurfacesViewFeed };
 export type { EmptyState };
 export { SURFACES_VIEW_ID, SURFACES_PANEL_TYPE, OPEN_PANEL_COMMAND } from './register';
 
-export function registerSurfaces(context: vscode.ExtensionContext, source: SurfacesViewFeed, sink: SurfaceSink, log: vscode.LogOutputChannel): SurfacesController {
+export function registerSurfaces(
+  context: vscode.ExtensionContext,
+  source: SurfacesViewFeed,
+  sink: SurfaceSink,
+  log: vscode.LogOutputChannel,
+): SurfacesController {
   const controller = createSurfaces(context, source, sink, log);
   context.subscriptions.push(controller);
   return controller;

@@ -21,7 +21,12 @@ export interface SurfacesController extends vscode.Disposable {
   openAsPanel(): void;
 }
 
-export function createSurfaces(context: vscode.ExtensionContext, source: SurfacesViewFeed, sink: SurfaceSink, log: vscode.LogOutputChannel): SurfacesController {
+export function createSurfaces(
+  context: vscode.ExtensionContext,
+  source: SurfacesViewFeed,
+  sink: SurfaceSink,
+  log: vscode.LogOutputChannel,
+): SurfacesController {
   const roots = [vscode.Uri.joinPath(context.extensionUri, 'dist'), vscode.Uri.joinPath(context.extensionUri, 'media')];
   const hub = new SurfacesHub({
     source,

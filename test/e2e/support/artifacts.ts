@@ -9,16 +9,26 @@ import { resultsDir, slug } from './paths';
 
 export const TAIL_LINES = 200;
 
-export async function saveArtifacts(name: string, server: CodeServer | undefined, page: Page | undefined, failed: boolean): Promise<string> {
+export async function saveArtifacts(
+  name: string,
+  server: CodeServer | undefined,
+  page: Page | undefined,
+  failed: boolean,
+): Promise<string> {
   const dir = join(resultsDir, slug(name));
   mkdirSync(dir, { recursive: true });
   if (page && !page.isClosed()) {
-    await page.screenshot({ path: join(dir, failed ? 'failure.png' : 'final.png'), fullPage: true, timeout: 10_000 }).catch((e: Error) => writeFileSync(join(dir, 'screenshot-error.txt'), e.message));
+    await page
+      .screenshot({ path: join(dir, failed ? 'failure.png' : 'final.png'), fullPage: true, timeout: 10_000 })
+      .catch((e: Error) => writeFileSync(join(dir, 'screenshot-error.txt'), e.message));
   }
   if (!server) return dir;
   if (existsSync(server.logFile)) copyFileSync(server.logFile, join(dir, 'code-server.log'));
   if (failed) {
-    const report: string[] = [`--- last ${TAIL_LINES} lines of ${server.logFile}`, tailLines(server.logFile, TAIL_LINES)];
+    const report: string[] = [
+      `--- last ${TAIL_LINES} lines of ${server.logFile}`,
+      tailLines(server.logFile, TAIL_LINES),
+    ];
     for (const log of extensionHostLogs(server.userDataDir)) {
       report.push(`--- last ${TAIL_LINES} lines of ${log}`, tailLines(log, TAIL_LINES));
       copyFileSync(log, join(dir, `exthost-${basename(log)}`));

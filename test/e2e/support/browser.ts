@@ -14,6 +14,15 @@ export async function launchBrowser(executablePath: string, sandbox: string): Pr
     // HOME/XDG point into the sandbox too: Chromium otherwise creates ~/.pki and ~/.cache.
     env: sandboxEnv(sandbox) as Record<string, string>,
     viewport: { width: 1400, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
 }

@@ -38,7 +38,13 @@ export interface CodeServer {
 
 export function sandboxEnv(sandbox: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const home = join(sandbox, 'home');
-  const dirs = { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share'), XDG_CACHE_HOME: join(home, '.cache'), XDG_RUNTIME_DIR: join(sandbox, 'runtime') };
+  const dirs = {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local/share'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_RUNTIME_DIR: join(sandbox, 'runtime'),
+  };
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true, mode: 0o700 });
   // VSCODE_* / ELECTRON_* from a surrounding VS Code would confuse the server; drop them.
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(VSCODE_|ELECTRON_)/.test(k)));
@@ -46,15 +52,36 @@ export function sandboxEnv(sandbox: string, extra: Record<string, string> = {}):
 }
 
 /** Installs a .vsix into an extensions folder with code-server's own CLI. */
-export async function installVsix(provisioned: Provisioned, sandbox: string, vsix: string, extensionsDir: string): Promise<void> {
+export async function installVsix(
+  provisioned: Provisioned,
+  sandbox: string,
+  vsix: string,
+  extensionsDir: string,
+): Promise<void> {
   const env = sandboxEnv(sandbox);
   const dataDir = join(sandbox, 'install-user-data');
-  const child = spawn(provisioned.node, [provisioned.codeServerEntry, '--install-extension', vsix, '--force', '--extensions-dir', extensionsDir, '--user-data-dir', dataDir, '--config', writeConfig(sandbox)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    provisioned.node,
+    [
+      provisioned.codeServerEntry,
+      '--install-extension',
+      vsix,
+      '--force',
+      '--extensions-dir',
+      extensionsDir,
+      '--user-data-dir',
+      dataDir,
+      '--config',
+      writeConfig(sandbox),
+    ],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0 || !/successfully installed/i.test(out)) throw new Error(`installing ${vsix} failed (exit ${code}): ${out.trim()}`);
+  if (code !== 0 || !/successfully installed/i.test(out))
+    throw new Error(`installing ${vsix} failed (exit ${code}): ${out.trim()}`);
 }
 
 function writeConfig(sandbox: string): string {
@@ -73,26 +100,50 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   // Quiet, deterministic workbench: no welcome page, no update/telemetry chatter, no tips.
   writeFileSync(
     join(userDataDir, 'User', 'settings.json'),
-    JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false, 'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false, 'chat.disableAIFeatures': true, 'workbench.secondarySideBar.defaultVisibility': 'hidden', ...opts.settings }, null, 2),
+    JSON.stringify(
+      {
+        'workbench.startupEditor': 'none',
+        'telemetry.telemetryLevel': 'off',
+        'extensions.autoUpdate': false,
+        'extensions.autoCheckUpdates': false,
+        'workbench.tips.enabled': false,
+        'security.workspace.trust.enabled': false,
+        'chat.disableAIFeatures': true,
+        'workbench.secondarySideBar.defaultVisibility': 'hidden',
+        ...opts.settings,
+      },
+      null,
+      2,
+    ),
   );
   const logFile = join(sandbox, 'code-server.log');
   const args = [
     opts.provisioned.codeServerEntry,
     // Port 0: the kernel picks a free port and we read it from the log, so parallel runs never collide.
-    '--bind-addr', '127.0.0.1:0',
-    '--auth', 'none',
+    '--bind-addr',
+    '127.0.0.1:0',
+    '--auth',
+    'none',
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
     '--disable-getting-started-override',
     // Each page load starts a new extension host; without this the old ones live for hours.
-    '--reconnection-grace-time', '5',
-    '--config', writeConfig(sandbox),
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', extensionsDir,
+    '--reconnection-grace-time',
+    '5',
+    '--config',
+    writeConfig(sandbox),
+    '--user-data-dir',
+    userDataDir,
+    '--extensions-dir',
+    extensionsDir,
   ];
   if (opts.smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
-  const proc: GroupProcess = spawnGroup(opts.provisioned.node, args, { env: sandboxEnv(sandbox, opts.env), cwd: sandbox, logFile });
+  const proc: GroupProcess = spawnGroup(opts.provisioned.node, args, {
+    env: sandboxEnv(sandbox, opts.env),
+    cwd: sandbox,
+    logFile,
+  });
   let exitedEarly = false;
   void proc.exited.then(() => (exitedEarly = true));
   try {
@@ -104,7 +155,14 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
       },
       { timeoutMs: opts.readyTimeoutMs ?? 60_000, what: 'code-server to listen' },
     );
-    await waitFor(async () => (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) || undefined, { timeoutMs: 30_000, what: `${url}/healthz` });
+    await waitFor(
+      async () =>
+        (await fetch(`${url}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )) || undefined,
+      { timeoutMs: 30_000, what: `${url}/healthz` },
+    );
     const authority = url.replace(/^http:\/\//, '');
     const remoteUri = (p: string) => `vscode-remote://${authority}${p}`;
     return {

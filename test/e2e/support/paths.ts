@@ -6,7 +6,8 @@ import { dirname, join } from 'node:path';
 function findRepoRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
     const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'reasonix-vscode-host') return dir;
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'reasonix-vscode-host')
+      return dir;
     if (dirname(dir) === dir) throw new Error(`cannot find the reasonix-vscode-host repository above ${from}`);
   }
 }
@@ -39,5 +40,10 @@ export function readProvisioned(): Provisioned {
 
 /** File-name-safe form of a test title. */
 export function slug(text: string): string {
-  return text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 100) || 'run';
+  return (
+    text
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 100) || 'run'
+  );
 }

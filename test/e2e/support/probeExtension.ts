@@ -104,10 +104,14 @@ describe('harness probe (in-host)', () => {
 });
 `;
 
-const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24"><circle cx="12" cy="12" r="8" fill="currentColor"/></svg>\n';
+const svg =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24"><circle cx="12" cy="12" r="8" fill="currentColor"/></svg>\n';
 
 /** Writes the probe extension (with its in-host suite under test/) into `dir`. */
-export function writeProbeExtension(dir: string, opts: { broken?: boolean } = {}): { extensionPath: string; testsPath: string } {
+export function writeProbeExtension(
+  dir: string,
+  opts: { broken?: boolean } = {},
+): { extensionPath: string; testsPath: string } {
   mkdirSync(join(dir, 'test', 'suite'), { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
   writeFileSync(join(dir, 'extension.js'), extensionJs(opts.broken === true));
@@ -123,7 +127,10 @@ export function writeProbeExtension(dir: string, opts: { broken?: boolean } = {}
 /** Packages an extension folder with vsce (offline; no dependencies bundled). */
 export async function packageVsix(extensionDir: string, outFile: string): Promise<string> {
   const vsce = join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const child = spawn(process.execPath, [vsce, 'package', '--no-dependencies', '-o', outFile], { cwd: extensionDir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [vsce, 'package', '--no-dependencies', '-o', outFile], {
+    cwd: extensionDir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));

@@ -59,7 +59,11 @@ function installExitHandlers(): void {
   }
 }
 
-export function spawnGroup(cmd: string, args: string[], opts: { env: NodeJS.ProcessEnv; cwd: string; logFile: string }): GroupProcess {
+export function spawnGroup(
+  cmd: string,
+  args: string[],
+  opts: { env: NodeJS.ProcessEnv; cwd: string; logFile: string },
+): GroupProcess {
   installExitHandlers();
   const fd = openSync(opts.logFile, 'a');
   const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', fd, fd] });
@@ -77,11 +81,17 @@ export function spawnGroup(cmd: string, args: string[], opts: { env: NodeJS.Proc
     async stop(graceMs = 3000) {
       signalGroup(pid, 'SIGTERM');
       const ended = () => !groupAlive(pid);
-      await waitFor(ended, { timeoutMs: graceMs, what: `process group ${pid} to end on SIGTERM`, intervalMs: 50 }).catch(() => undefined);
+      await waitFor(ended, {
+        timeoutMs: graceMs,
+        what: `process group ${pid} to end on SIGTERM`,
+        intervalMs: 50,
+      }).catch(() => undefined);
       signalGroup(pid, 'SIGKILL');
       await exited;
       // Killed members may linger briefly as zombies until init reaps them; bounded wait.
-      await waitFor(ended, { timeoutMs: 5000, what: `process group ${pid} to be reaped`, intervalMs: 20 }).catch(() => undefined);
+      await waitFor(ended, { timeoutMs: 5000, what: `process group ${pid} to be reaped`, intervalMs: 20 }).catch(
+        () => undefined,
+      );
       live.delete(pid);
     },
   };

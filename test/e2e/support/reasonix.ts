@@ -10,7 +10,9 @@ import type { UiSessionOptions } from './session';
 export function reasonixVsix(): string {
   const vsix = process.env.REASONIX_E2E_VSIX;
   if (!vsix || !existsSync(vsix)) {
-    throw new Error(`REASONIX_E2E_VSIX (${vsix ?? 'unset'}) names no packaged extension: run the UI tests through \`node scripts/run-ui-tests.mjs\``);
+    throw new Error(
+      `REASONIX_E2E_VSIX (${vsix ?? 'unset'}) names no packaged extension: run the UI tests through \`node scripts/run-ui-tests.mjs\``,
+    );
   }
   return vsix;
 }
@@ -22,17 +24,29 @@ export const SAMPLE_PLUGINS = ['showcase', 'hello'];
  * Writes <sandbox>/reasonix-home and <sandbox>/workspace; returns both paths. `plugins` are
  * example names or package folders (default: the samples).
  */
-export function prepareReasonixHome(sandbox: string, plugins: string[] = SAMPLE_PLUGINS): { home: string; workspace: string } {
+export function prepareReasonixHome(
+  sandbox: string,
+  plugins: string[] = SAMPLE_PLUGINS,
+): { home: string; workspace: string } {
   const home = join(sandbox, 'reasonix-home');
   const workspace = join(sandbox, 'workspace');
-  const args = [join(repoRoot, 'scripts', 'prepare-home.mjs'), home, '--workspace', workspace, ...plugins.flatMap((p) => ['--plugin', p])];
+  const args = [
+    join(repoRoot, 'scripts', 'prepare-home.mjs'),
+    home,
+    '--workspace',
+    workspace,
+    ...plugins.flatMap((p) => ['--plugin', p]),
+  ];
   const r = spawnSync(process.execPath, args, { cwd: repoRoot, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`scripts/prepare-home.mjs failed (exit ${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
+  if (r.status !== 0)
+    throw new Error(`scripts/prepare-home.mjs failed (exit ${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
   return { home, workspace };
 }
 
 /** The real extension installed from its .vsix, on the sample workspace, with REASONIX_HOME set. */
-export function reasonixSessionOptions(opts: { plugins?: string[]; env?: Record<string, string> } = {}): UiSessionOptions {
+export function reasonixSessionOptions(
+  opts: { plugins?: string[]; env?: Record<string, string> } = {},
+): UiSessionOptions {
   let prepared: { home: string; workspace: string } | undefined;
   const prepare = (sandbox: string) => (prepared ??= prepareReasonixHome(sandbox, opts.plugins));
   return {

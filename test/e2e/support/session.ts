@@ -57,7 +57,9 @@ export class UiSession {
       await workbench.open(server.workbenchUrl(workspace));
       return new UiSession(sandbox, server, context, page, workbench, workspace, removeSandbox);
     } catch (e) {
-      await saveArtifacts(`${opts.name ?? 'ui-session'} (start-up)`, server, context?.pages()[0], true).catch(() => undefined);
+      await saveArtifacts(`${opts.name ?? 'ui-session'} (start-up)`, server, context?.pages()[0], true).catch(
+        () => undefined,
+      );
       await context?.close().catch(() => undefined);
       await server?.stop();
       removeSandbox();
@@ -85,7 +87,10 @@ export function useUiSession(opts: UiSessionOptions | (() => UiSessionOptions)):
   let current: UiSession | undefined;
   beforeEach(async function () {
     this.timeout(180_000);
-    current = await UiSession.start({ name: this.currentTest?.fullTitle(), ...(typeof opts === 'function' ? opts() : opts) });
+    current = await UiSession.start({
+      name: this.currentTest?.fullTitle(),
+      ...(typeof opts === 'function' ? opts() : opts),
+    });
   });
   afterEach(async function () {
     this.timeout(60_000);
@@ -131,7 +136,10 @@ export function useSharedUiSession(opts: UiSessionOptions | (() => UiSessionOpti
     this.timeout(30_000);
     const failed = this.currentTest?.state === 'failed';
     anyFailed ||= failed;
-    if (current && failed) await saveArtifacts(this.currentTest?.fullTitle() ?? title, current.server, current.page, true).catch(() => undefined);
+    if (current && failed)
+      await saveArtifacts(this.currentTest?.fullTitle() ?? title, current.server, current.page, true).catch(
+        () => undefined,
+      );
   });
   after(async function () {
     this.timeout(60_000);
@@ -151,7 +159,10 @@ export function useSharedUiSession(opts: UiSessionOptions | (() => UiSessionOpti
         // already gone
       }
     }
-    if (left.length) throw new Error(`"${title}" left ${left.length} process(es) running: ${left.map((p) => `${p.pid} ${p.cmd}`).join('; ')}`);
+    if (left.length)
+      throw new Error(
+        `"${title}" left ${left.length} process(es) running: ${left.map((p) => `${p.pid} ${p.cmd}`).join('; ')}`,
+      );
   });
   return () => {
     if (!current) throw new Error('no UI session: the shared session failed to start');

@@ -14,12 +14,16 @@ export async function openSurfaces(wb: Workbench, timeoutMs = 60_000): Promise<F
 
 /** A card (`article.surface.card`) by its exact title. */
 export function card(frame: Frame, title: string): Locator {
-  return frame.locator('article.surface.card').filter({ has: frame.locator('h3.surface-title', { hasText: new RegExp(`^\\s*${escapeRe(title)}\\s*$`) }) });
+  return frame
+    .locator('article.surface.card')
+    .filter({ has: frame.locator('h3.surface-title', { hasText: new RegExp(`^\\s*${escapeRe(title)}\\s*$`) }) });
 }
 
 /** A published form (`section.surface.form`, not a prompt) by its title. */
 export function form(frame: Frame, title: string): Locator {
-  return frame.locator('section.surface.form:not(.prompt)').filter({ has: frame.locator('h3.surface-title', { hasText: title }) });
+  return frame
+    .locator('section.surface.form:not(.prompt)')
+    .filter({ has: frame.locator('h3.surface-title', { hasText: title }) });
 }
 
 /** The control of a form field by its key (the element carrying data-field-key). */
@@ -29,7 +33,9 @@ export function control(formEl: Locator, key: string): Locator {
 
 /** The visible text of an element, whitespace-normalised. */
 export async function textOf(el: Locator): Promise<string> {
-  return normalise((await el.innerText({ timeout: 10_000 })) ?? '').replace(/\s+/g, ' ').trim();
+  return normalise((await el.innerText({ timeout: 10_000 })) ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Waits until the element's text matches `wanted`; returns the text. */
@@ -59,7 +65,10 @@ export async function cardField(cardEl: Locator, key: string): Promise<string | 
 /** Picks an option of a `vscode-single-select` the way a user does: open it, click the option. */
 export async function chooseOption(select: Locator, option: string): Promise<void> {
   await select.click();
-  await select.locator('li[role="option"]', { hasText: new RegExp(`^\\s*${escapeRe(option)}\\s*$`) }).first().click();
+  await select
+    .locator('li[role="option"]', { hasText: new RegExp(`^\\s*${escapeRe(option)}\\s*$`) })
+    .first()
+    .click();
 }
 
 /** For `locator.evaluate`: the `value` property of a form control (custom elements included). */

@@ -24,9 +24,13 @@ export class Workbench {
 
   async open(url: string): Promise<void> {
     await this.page.goto(url, { waitUntil: 'domcontentloaded', timeout: this.timeouts.readyMs });
-    await this.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: this.timeouts.readyMs });
+    await this.page
+      .locator('.monaco-workbench .part.statusbar')
+      .waitFor({ state: 'visible', timeout: this.timeouts.readyMs });
     // The activity bar is rendered once the extension host has registered view containers.
-    await this.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: this.timeouts.readyMs });
+    await this.page
+      .locator('.monaco-workbench .part.activitybar')
+      .waitFor({ state: 'visible', timeout: this.timeouts.readyMs });
   }
 
   // ---- quick input (palette, QuickPick, InputBox) ----------------------------------------
@@ -45,7 +49,10 @@ export class Workbench {
 
   /** Opens the Command Palette with F1 and waits for its input. */
   async openCommandPalette(): Promise<void> {
-    await this.page.locator('.monaco-workbench').focus().catch(() => undefined);
+    await this.page
+      .locator('.monaco-workbench')
+      .focus()
+      .catch(() => undefined);
     await this.page.keyboard.press('F1');
     await this.quickInputBox.waitFor({ state: 'visible', timeout: this.timeouts.stepMs });
   }
@@ -80,7 +87,14 @@ export class Workbench {
   async runCommandByKeyboard(label: string): Promise<void> {
     await this.openCommandPalette();
     await this.page.keyboard.type(label);
-    const focusedLabel = async () => normalise((await this.page.locator(`${QUICK_INPUT} .monaco-list-row.focused .label-name`).first().textContent().catch(() => '')) ?? '').trim();
+    const focusedLabel = async () =>
+      normalise(
+        (await this.page
+          .locator(`${QUICK_INPUT} .monaco-list-row.focused .label-name`)
+          .first()
+          .textContent()
+          .catch(() => '')) ?? '',
+      ).trim();
     await waitFor(
       async () => {
         if ((await focusedLabel()).endsWith(label)) return true;
@@ -102,7 +116,14 @@ export class Workbench {
   async pickQuickItemByKeyboard(label: string): Promise<void> {
     await this.quickInputBox.waitFor({ state: 'visible', timeout: this.timeouts.stepMs });
     await this.quickInputBox.fill(label);
-    const focusedLabel = async () => normalise((await this.page.locator(`${QUICK_INPUT} .monaco-list-row.focused .label-name`).first().textContent().catch(() => '')) ?? '').trim();
+    const focusedLabel = async () =>
+      normalise(
+        (await this.page
+          .locator(`${QUICK_INPUT} .monaco-list-row.focused .label-name`)
+          .first()
+          .textContent()
+          .catch(() => '')) ?? '',
+      ).trim();
     await waitFor(
       async () => {
         if ((await focusedLabel()) === label) return true;
@@ -117,10 +138,13 @@ export class Workbench {
 
   private async waitQuickInputClosedOrChanged(label: string): Promise<void> {
     // After choosing, the palette closes or another QuickPick/InputBox replaces it.
-    await waitFor(async () => !(await this.quickInput.isVisible()) || (await this.quickInputBox.inputValue()) !== `>${label}`, {
-      timeoutMs: this.timeouts.stepMs,
-      what: `the palette to accept "${label}"`,
-    });
+    await waitFor(
+      async () => !(await this.quickInput.isVisible()) || (await this.quickInputBox.inputValue()) !== `>${label}`,
+      {
+        timeoutMs: this.timeouts.stepMs,
+        what: `the palette to accept "${label}"`,
+      },
+    );
   }
 
   private async findRow(label: string): Promise<Locator | undefined> {
@@ -128,7 +152,13 @@ export class Workbench {
     const n = await rows.count();
     for (let i = 0; i < n; i++) {
       const row = rows.nth(i);
-      const name = normalise((await row.locator('.label-name').first().textContent().catch(() => '')) ?? '').trim();
+      const name = normalise(
+        (await row
+          .locator('.label-name')
+          .first()
+          .textContent()
+          .catch(() => '')) ?? '',
+      ).trim();
       if (name === label) return row;
     }
     return undefined;
@@ -143,7 +173,10 @@ export class Workbench {
 
   /** Chooses the QuickPick item with this exact label. */
   async pickQuickItem(label: string): Promise<void> {
-    const row = await waitFor(() => this.findRow(label), { timeoutMs: this.timeouts.stepMs, what: `QuickPick item "${label}"` });
+    const row = await waitFor(() => this.findRow(label), {
+      timeoutMs: this.timeouts.stepMs,
+      what: `QuickPick item "${label}"`,
+    });
     await row.click();
   }
 
@@ -178,11 +211,18 @@ export class Workbench {
     const loaded = this.page.waitForEvent('load', { timeout: this.timeouts.readyMs });
     await this.openCommandPalette();
     await this.quickInputBox.fill('>Developer: Reload Window');
-    const row = await waitFor(() => this.findRow('Developer: Reload Window'), { timeoutMs: this.timeouts.stepMs, what: 'command "Developer: Reload Window"' });
+    const row = await waitFor(() => this.findRow('Developer: Reload Window'), {
+      timeoutMs: this.timeouts.stepMs,
+      what: 'command "Developer: Reload Window"',
+    });
     await row.click();
     await loaded;
-    await this.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: this.timeouts.readyMs });
-    await this.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: this.timeouts.readyMs });
+    await this.page
+      .locator('.monaco-workbench .part.statusbar')
+      .waitFor({ state: 'visible', timeout: this.timeouts.readyMs });
+    await this.page
+      .locator('.monaco-workbench .part.activitybar')
+      .waitFor({ state: 'visible', timeout: this.timeouts.readyMs });
   }
 
   /** A status bar entry by (part of) its text, e.g. "Reasonix". */
@@ -200,7 +240,10 @@ export class Workbench {
   /** Clicks the modal dialog's button labelled `label` and waits for the dialog to close. */
   async clickDialogButton(label: string): Promise<void> {
     const box = await this.modalDialog();
-    await box.locator('.dialog-buttons .monaco-button', { hasText: new RegExp(`^\\s*${label}\\s*$`) }).first().click();
+    await box
+      .locator('.dialog-buttons .monaco-button', { hasText: new RegExp(`^\\s*${label}\\s*$`) })
+      .first()
+      .click();
     await box.waitFor({ state: 'hidden', timeout: this.timeouts.stepMs });
   }
 
@@ -217,7 +260,11 @@ export class Workbench {
     await item.waitFor({ state: 'visible', timeout: this.timeouts.stepMs });
     const sidebar = this.page.locator('.part.sidebar');
     const titleLabel = sidebar.locator('.composite.title .title-label');
-    const showing = async () => (await sidebar.isVisible()) && normalise((await titleLabel.textContent()) ?? '').toLowerCase().includes(title.toLowerCase());
+    const showing = async () =>
+      (await sidebar.isVisible()) &&
+      normalise((await titleLabel.textContent()) ?? '')
+        .toLowerCase()
+        .includes(title.toLowerCase());
     // Clicking the item of the container already shown hides the side bar, and the title can lag
     // behind a switch: click only when it is not showing, and again if a click toggled it away.
     let lastClick = 0;
@@ -238,7 +285,9 @@ export class Workbench {
   /** A view (pane) in the side bar by its name; works when its header is merged into the title. */
   view(name: string): Locator {
     const sidebar = this.page.locator('.part.sidebar');
-    return sidebar.locator('.split-view-view .pane').filter({ has: this.page.locator(`.pane-header[aria-label^="${name}"]`) });
+    return sidebar
+      .locator('.split-view-view .pane')
+      .filter({ has: this.page.locator(`.pane-header[aria-label^="${name}"]`) });
   }
 
   /** Row texts of a tree/list view. */
@@ -258,7 +307,10 @@ export class Workbench {
       async () => {
         for (const frame of this.page.frames()) {
           if (frame === this.page.mainFrame()) continue;
-          const n = await frame.locator(selector).count().catch(() => 0);
+          const n = await frame
+            .locator(selector)
+            .count()
+            .catch(() => 0);
           if (n > 0) return frame;
         }
         return undefined;
@@ -323,10 +375,13 @@ export class Workbench {
   /** Shows the channel and waits until its text contains `text`. */
   async waitForOutput(name: string, text: string, timeoutMs = this.timeouts.stepMs): Promise<string> {
     await this.showOutputChannel(name);
-    return waitFor(async () => {
-      const t = await this.outputText();
-      return t.includes(text) ? t : undefined;
-    }, { timeoutMs, what: `"${text}" in Output channel "${name}"` });
+    return waitFor(
+      async () => {
+        const t = await this.outputText();
+        return t.includes(text) ? t : undefined;
+      },
+      { timeoutMs, what: `"${text}" in Output channel "${name}"` },
+    );
   }
 
   async screenshot(path: string): Promise<void> {

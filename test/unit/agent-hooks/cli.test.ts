@@ -23,19 +23,34 @@ describe('reasonix-host hook', function () {
   });
 
   const cli = (args: string[], input: unknown) =>
-    runProgram(process.execPath, [CLI_JS, 'hook', ...args], typeof input === 'string' ? input : JSON.stringify(input), { ...process.env, REASONIX_HOOKS_DIR: dir });
+    runProgram(process.execPath, [CLI_JS, 'hook', ...args], typeof input === 'string' ? input : JSON.stringify(input), {
+      ...process.env,
+      REASONIX_HOOKS_DIR: dir,
+    });
 
   it('asks the window serving cwd, exactly like the agent plugin', async () => {
     const ws = join(root, 'ws');
-    win = await TestWindow.open(dir, ws, [{ name: 'guard', intercepts: ['tool.before'], points: { 'tool.before': { decision: 'block', reason: 'not from a terminal agent' } } }]);
+    win = await TestWindow.open(dir, ws, [
+      {
+        name: 'guard',
+        intercepts: ['tool.before'],
+        points: { 'tool.before': { decision: 'block', reason: 'not from a terminal agent' } },
+      },
+    ]);
     const r = await cli(['PreToolUse'], fixture('claude-pre-tool-use', ws));
     assert.equal(r.code, 0);
     assert.equal(hookOutput(r.answer).permissionDecision, 'deny');
-    assert.match(String(hookOutput(r.answer).permissionDecisionReason), /"guard" blocked this: not from a terminal agent/);
+    assert.match(
+      String(hookOutput(r.answer).permissionDecisionReason),
+      /"guard" blocked this: not from a terminal agent/,
+    );
   });
 
   it('--headless --plugin starts the plugin for one event: the showcase refuses rm_rf, then everything stops', async () => {
-    const r = await cli(['PreToolUse', '--headless', '--plugin', SHOWCASE], fixture('claude-pre-tool-use', root, { tool_name: 'rm_rf', tool_input: { path: '/' } }));
+    const r = await cli(
+      ['PreToolUse', '--headless', '--plugin', SHOWCASE],
+      fixture('claude-pre-tool-use', root, { tool_name: 'rm_rf', tool_input: { path: '/' } }),
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.equal(hookOutput(r.answer).permissionDecision, 'deny');
     assert.match(String(hookOutput(r.answer).permissionDecisionReason), /Reasonix extension "showcase" blocked this/);
@@ -43,18 +58,30 @@ describe('reasonix-host hook', function () {
   });
 
   it('--headless: an allowed tool gets no decision', async () => {
-    const r = await cli(['PreToolUse', '--headless', '--plugin', SHOWCASE], fixture('claude-pre-tool-use', root, { tool_name: 'read_file', tool_input: { path: 'a.txt' } }));
+    const r = await cli(
+      ['PreToolUse', '--headless', '--plugin', SHOWCASE],
+      fixture('claude-pre-tool-use', root, { tool_name: 'read_file', tool_input: { path: 'a.txt' } }),
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, '');
   });
 
   it('--headless: a required plugin that cannot start → deny, naming it', async () => {
     const bad = join(root, 'bad-guard');
-    pluginFolder(bad, 'bad-guard', { command: join(bad, 'missing-binary'), args: [], capabilities: ['interceptors'], intercepts: ['tool.before'], required: true });
+    pluginFolder(bad, 'bad-guard', {
+      command: join(bad, 'missing-binary'),
+      args: [],
+      capabilities: ['interceptors'],
+      intercepts: ['tool.before'],
+      required: true,
+    });
     const r = await cli(['PreToolUse', '--headless', '--plugin', bad], fixture('claude-pre-tool-use', root));
     assert.equal(r.code, 0, r.stderr);
     assert.equal(hookOutput(r.answer).permissionDecision, 'deny');
-    assert.match(String(hookOutput(r.answer).permissionDecisionReason), /"bad-guard" is required but could not be asked/);
+    assert.match(
+      String(hookOutput(r.answer).permissionDecisionReason),
+      /"bad-guard" is required but could not be asked/,
+    );
   });
 
   it('usage errors exit 1, never 2 (a hook exiting 2 would block the agent), and print nothing on stdout', async () => {

@@ -6,7 +6,14 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { budgetFor, ensurePrivateDir, hooksDir, listWindows, privacyProblem, RUNTIME_FILE } from '../../../src/host/hooks';
+import {
+  budgetFor,
+  ensurePrivateDir,
+  hooksDir,
+  listWindows,
+  privacyProblem,
+  RUNTIME_FILE,
+} from '../../../src/host/hooks';
 import { fixture, hookOutput, runHook, scratch, TestWindow, type PluginDef } from './support';
 
 const NOBODY = 65534;
@@ -39,10 +46,13 @@ describe('agent-hooks bridge: failure rules', function () {
     assert.equal(r.stdout, '', 'no decision: nothing on stdout');
   };
   // The 200 ms figure for "no window" is measured by bench/agentHooks.ts; here: no waiting at all.
-  const quick = (ms: number) => assert.ok(ms < budgetFor('PreToolUse') / 2, `answered without waiting (${Math.round(ms)} ms)`);
+  const quick = (ms: number) =>
+    assert.ok(ms < budgetFor('PreToolUse') / 2, `answered without waiting (${Math.round(ms)} ms)`);
 
   it('no window serves the folder → exit 0, no decision, a note on stderr, no waiting', async () => {
-    await open(ws, [{ name: 'guard', intercepts: ['tool.before'], points: { 'tool.before': { decision: 'block', reason: 'no' } } }]);
+    await open(ws, [
+      { name: 'guard', intercepts: ['tool.before'], points: { 'tool.before': { decision: 'block', reason: 'no' } } },
+    ]);
     const r = await runHook(dir, 'PreToolUse', pre(join(root, 'elsewhere')));
     noDecision(r);
     assert.match(r.stderr, /no VS Code window with Reasonix serves .*elsewhere; no decision/);
@@ -58,7 +68,18 @@ describe('agent-hooks bridge: failure rules', function () {
 
   it('the endpoint is gone (record of a live process, no socket) → no decision, no waiting', async () => {
     ensurePrivateDir(dir);
-    writeFileSync(join(dir, 'gone.json'), JSON.stringify({ v: 1, id: 'gone', pid: process.pid, endpoint: join(dir, 'gone.sock'), token: 't', folders: [ws], startedAt: Date.now() }));
+    writeFileSync(
+      join(dir, 'gone.json'),
+      JSON.stringify({
+        v: 1,
+        id: 'gone',
+        pid: process.pid,
+        endpoint: join(dir, 'gone.sock'),
+        token: 't',
+        folders: [ws],
+        startedAt: Date.now(),
+      }),
+    );
     const r = await runHook(dir, 'PreToolUse', pre(ws));
     noDecision(r);
     assert.match(r.stderr, /did not answer: .*ENOENT.*; no decision/);
@@ -66,7 +87,9 @@ describe('agent-hooks bridge: failure rules', function () {
   });
 
   it('a request with the wrong token is refused by the window → no decision', async () => {
-    const w = await open(ws, [{ name: 'guard', intercepts: ['tool.before'], points: { 'tool.before': { decision: 'block', reason: 'no' } } }]);
+    const w = await open(ws, [
+      { name: 'guard', intercepts: ['tool.before'], points: { 'tool.before': { decision: 'block', reason: 'no' } } },
+    ]);
     const file = join(dir, `${w.window.id}.json`);
     writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), token: 'f'.repeat(64) }));
     const r = await runHook(dir, 'PreToolUse', pre(ws));
@@ -92,20 +115,41 @@ describe('agent-hooks bridge: failure rules', function () {
     const r = await runHook(dir, 'PreToolUse', pre(ws));
     const out = hookOutput(r.answer);
     assert.equal(out.permissionDecision, 'deny');
-    assert.match(String(out.permissionDecisionReason), /Reasonix extension "guard" is required but could not be asked \(it is crashed\)/);
+    assert.match(
+      String(out.permissionDecisionReason),
+      /Reasonix extension "guard" is required but could not be asked \(it is crashed\)/,
+    );
     assert.equal(r.stdout.split('\n').filter(Boolean).length, 1, 'exactly one JSON line on stdout');
   });
 
   it('a required extension that does not answer in time → deny before the 5 s budget ends', async () => {
-    await open(ws, [{ name: 'slowpoke', required: true, timeoutMillis: 60_000, intercepts: ['tool.before'], points: { 'tool.before': { never: true } } }]);
+    await open(ws, [
+      {
+        name: 'slowpoke',
+        required: true,
+        timeoutMillis: 60_000,
+        intercepts: ['tool.before'],
+        points: { 'tool.before': { never: true } },
+      },
+    ]);
     const r = await runHook(dir, 'PreToolUse', pre(ws));
     assert.equal(hookOutput(r.answer).permissionDecision, 'deny');
-    assert.match(String(hookOutput(r.answer).permissionDecisionReason), /"slowpoke" is required but could not be asked \(no answer within the tool.before budget\)/);
+    assert.match(
+      String(hookOutput(r.answer).permissionDecisionReason),
+      /"slowpoke" is required but could not be asked \(no answer within the tool.before budget\)/,
+    );
     assert.ok(r.ms < budgetFor('PreToolUse') + 1000, `the bridge kept to its budget (${Math.round(r.ms)} ms)`);
   });
 
   it('an optional extension that does not answer in time → no decision, and the bridge never hangs past the budget', async () => {
-    await open(ws, [{ name: 'dawdler', timeoutMillis: 60_000, intercepts: ['input.receive'], points: { 'input.receive': { never: true } } }]);
+    await open(ws, [
+      {
+        name: 'dawdler',
+        timeoutMillis: 60_000,
+        intercepts: ['input.receive'],
+        points: { 'input.receive': { never: true } },
+      },
+    ]);
     const r = await runHook(dir, 'UserPromptSubmit', fixture('vscode-user-prompt-submit', ws));
     noDecision(r);
     assert.ok(r.ms < budgetFor('UserPromptSubmit') + 1000, `the bridge kept to its budget (${Math.round(r.ms)} ms)`);
@@ -121,7 +165,9 @@ describe('agent-hooks bridge: failure rules', function () {
   });
 
   it('an input without tool_name → no decision (nothing dispatched)', async () => {
-    const w = await open(ws, [{ name: 'guard', intercepts: ['tool.before'], points: { 'tool.before': { decision: 'block', reason: 'no' } } }]);
+    const w = await open(ws, [
+      { name: 'guard', intercepts: ['tool.before'], points: { 'tool.before': { decision: 'block', reason: 'no' } } },
+    ]);
     const r = await runHook(dir, 'PreToolUse', { cwd: ws, tool_input: {} });
     noDecision(r);
     assert.equal(w.received().length, 0);
@@ -129,8 +175,20 @@ describe('agent-hooks bridge: failure rules', function () {
 
   it('two windows with nested folders: the innermost folder wins, a sibling goes to the outer window', async () => {
     const inner = join(ws, 'packages', 'inner');
-    await open(ws, [{ name: 'outer-guard', intercepts: ['tool.before'], points: { 'tool.before': { decision: 'block', reason: 'outer window' } } }]);
-    await open(inner, [{ name: 'inner-guard', intercepts: ['tool.before'], points: { 'tool.before': { decision: 'block', reason: 'inner window' } } }]);
+    await open(ws, [
+      {
+        name: 'outer-guard',
+        intercepts: ['tool.before'],
+        points: { 'tool.before': { decision: 'block', reason: 'outer window' } },
+      },
+    ]);
+    await open(inner, [
+      {
+        name: 'inner-guard',
+        intercepts: ['tool.before'],
+        points: { 'tool.before': { decision: 'block', reason: 'inner window' } },
+      },
+    ]);
     mkdirSync(join(inner, 'src'), { recursive: true });
     const inInner = hookOutput((await runHook(dir, 'PreToolUse', pre(join(inner, 'src')))).answer);
     assert.match(String(inInner.permissionDecisionReason), /"inner-guard".*inner window/);
@@ -168,7 +226,18 @@ describe('agent-hooks bridge: failure rules', function () {
     chmodSync(dir, 0o777);
     assert.match(String(privacyProblem(dir)), /open to other users \(mode 777\)/);
     assert.throws(() => ensurePrivateDir(dir), /agent hooks endpoint refused: .*open to other users/);
-    writeFileSync(join(dir, 'planted.json'), JSON.stringify({ v: 1, id: 'planted', pid: process.pid, endpoint: join(dir, 'planted.sock'), token: 't', folders: [ws], startedAt: Date.now() }));
+    writeFileSync(
+      join(dir, 'planted.json'),
+      JSON.stringify({
+        v: 1,
+        id: 'planted',
+        pid: process.pid,
+        endpoint: join(dir, 'planted.sock'),
+        token: 't',
+        folders: [ws],
+        startedAt: Date.now(),
+      }),
+    );
     const r = await runHook(dir, 'PreToolUse', pre(ws));
     noDecision(r);
     assert.match(r.stderr, /open to other users/);

@@ -22,7 +22,11 @@ interface HookCommand {
 }
 
 function hooksJson(): Record<string, { hooks: HookCommand[] }[]> {
-  return (JSON.parse(readFileSync(join(PLUGIN, 'hooks', 'hooks.json'), 'utf8')) as { hooks: Record<string, { hooks: HookCommand[] }[]> }).hooks;
+  return (
+    JSON.parse(readFileSync(join(PLUGIN, 'hooks', 'hooks.json'), 'utf8')) as {
+      hooks: Record<string, { hooks: HookCommand[] }[]>;
+    }
+  ).hooks;
 }
 
 /** A PATH holding only the tools the launcher uses, and no node. */
@@ -51,7 +55,16 @@ describe('agent-hooks bridge: the contributed agent plugin and its launcher', fu
     // What the .vsix holds: agent-plugin/ next to dist/hook.js.
     installed = join(root, 'extension');
     cpSync(PLUGIN, join(installed, 'agent-plugin'), { recursive: true });
-    buildSync({ entryPoints: [join(REPO, 'src', 'hook.ts')], outfile: join(installed, 'dist', 'hook.js'), bundle: true, minify: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent' });
+    buildSync({
+      entryPoints: [join(REPO, 'src', 'hook.ts')],
+      outfile: join(installed, 'dist', 'hook.js'),
+      bundle: true,
+      minify: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      logLevel: 'silent',
+    });
     stopEsbuild(); // no esbuild service may outlive the build (every test checks for leftovers)
   });
   after(() => rmSync(root, { recursive: true, force: true }));
@@ -61,17 +74,29 @@ describe('agent-hooks bridge: the contributed agent plugin and its launcher', fu
   });
 
   it('ships the Claude plugin layout VS Code 1.139 reads for a chatPlugins folder', () => {
-    const manifest = JSON.parse(readFileSync(join(PLUGIN, '.claude-plugin', 'plugin.json'), 'utf8')) as { name: string };
+    const manifest = JSON.parse(readFileSync(join(PLUGIN, '.claude-plugin', 'plugin.json'), 'utf8')) as {
+      name: string;
+    };
     assert.equal(manifest.name, 'reasonix-agent-hooks');
     // VS Code picks the format by the first manifest it finds; another one would change the token.
     assert.equal(existsSync(join(PLUGIN, '.plugin', 'plugin.json')), false);
     assert.equal(existsSync(join(PLUGIN, 'plugin.json')), false);
-    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { contributes: { chatPlugins: { path: string; when: string }[]; configuration: { properties: Record<string, { default: unknown }> }[] } };
-    assert.deepEqual(pkg.contributes.chatPlugins, [{ path: './agent-plugin', when: 'config.reasonix.agentHooks.enabled && isWorkspaceTrusted' }]);
+    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+      contributes: {
+        chatPlugins: { path: string; when: string }[];
+        configuration: { properties: Record<string, { default: unknown }> }[];
+      };
+    };
+    assert.deepEqual(pkg.contributes.chatPlugins, [
+      { path: './agent-plugin', when: 'config.reasonix.agentHooks.enabled && isWorkspaceTrusted' },
+    ]);
     const setting = pkg.contributes.configuration.map((c) => c.properties['reasonix.agentHooks.enabled']).find(Boolean);
     assert.equal(setting?.default, true);
     const ignore = readFileSync(join(REPO, '.vscodeignore'), 'utf8').split('\n');
-    assert.ok(ignore.includes('!agent-plugin/**') && ignore.includes('!dist/hook.js'), 'both are in the .vsix allow-list');
+    assert.ok(
+      ignore.includes('!agent-plugin/**') && ignore.includes('!dist/hook.js'),
+      'both are in the .vsix allow-list',
+    );
   });
 
   it('hooks.json has one command hook per mapped event, with linux/osx/windows overrides and a timeout above the budget', () => {
@@ -80,9 +105,13 @@ describe('agent-hooks bridge: the contributed agent plugin and its launcher', fu
     for (const event of EVENTS) {
       const [h] = hooks[event][0].hooks;
       assert.equal(h.type, 'command');
-      for (const cmd of [h.command, h.linux, h.osx]) assert.equal(cmd, `sh \${CLAUDE_PLUGIN_ROOT}/bin/reasonix-hook ${event}`);
+      for (const cmd of [h.command, h.linux, h.osx])
+        assert.equal(cmd, `sh \${CLAUDE_PLUGIN_ROOT}/bin/reasonix-hook ${event}`);
       assert.equal(h.windows, `cmd /d /c \${CLAUDE_PLUGIN_ROOT}\\bin\\reasonix-hook.cmd ${event}`);
-      assert.ok(h.timeout * 1000 > (event === 'SessionStart' ? 30_000 : 5_000), `${event}: VS Code's timeout leaves the bridge its budget`);
+      assert.ok(
+        h.timeout * 1000 > (event === 'SessionStart' ? 30_000 : 5_000),
+        `${event}: VS Code's timeout leaves the bridge its budget`,
+      );
     }
     const cmd = readFileSync(join(PLUGIN, 'bin', 'reasonix-hook.cmd'), 'utf8');
     assert.match(cmd, /set ELECTRON_RUN_AS_NODE=1\r\n"%rt%" "%~dp0\.\.\\\.\.\\dist\\hook\.js" %\*\r\nexit \/b 0/);
@@ -90,25 +119,58 @@ describe('agent-hooks bridge: the contributed agent plugin and its launcher', fu
 
   it('each hook command, run like VS Code runs it on Linux with no node on PATH, reaches the window and answers', async () => {
     const ws = join(root, 'ws');
-    win = await TestWindow.open(dir, ws, [{ name: 'guard', intercepts: ['tool.before', 'input.receive', 'tool.after', 'agent.before_start'], points: { '*': { decision: 'block', reason: 'policy says no' } } }]);
+    win = await TestWindow.open(dir, ws, [
+      {
+        name: 'guard',
+        intercepts: ['tool.before', 'input.receive', 'tool.after', 'agent.before_start'],
+        points: { '*': { decision: 'block', reason: 'policy says no' } },
+      },
+    ]);
     const env = { PATH: pathWithoutNode(root), REASONIX_HOOKS_DIR: dir };
     const pluginRoot = join(installed, 'agent-plugin');
-    const inputs: Record<string, string> = { UserPromptSubmit: 'vscode-user-prompt-submit', PreToolUse: 'vscode-pre-tool-use', PostToolUse: 'vscode-post-tool-use', SessionStart: 'vscode-session-start' };
+    const inputs: Record<string, string> = {
+      UserPromptSubmit: 'vscode-user-prompt-submit',
+      PreToolUse: 'vscode-pre-tool-use',
+      PostToolUse: 'vscode-post-tool-use',
+      SessionStart: 'vscode-session-start',
+    };
     for (const event of EVENTS) {
       // VS Code substitutes the token with the plugin folder (quoting it when it has spaces).
       const command = hooksJson()[event][0].hooks[0].linux.replaceAll('${CLAUDE_PLUGIN_ROOT}', pluginRoot);
-      const r = await runProgram(join(env.PATH, 'sh'), ['-c', command], JSON.stringify(fixture(inputs[event], ws)), env);
+      const r = await runProgram(
+        join(env.PATH, 'sh'),
+        ['-c', command],
+        JSON.stringify(fixture(inputs[event], ws)),
+        env,
+      );
       assert.equal(r.code, 0, `${event}: ${r.stderr}`);
       const text = JSON.stringify(r.answer);
       assert.match(text, /Reasonix extension \\"guard\\".*policy says no/, `${event} answered: ${text}`);
     }
-    assert.equal(hookOutput((await runProgram(join(env.PATH, 'sh'), ['-c', `sh ${pluginRoot}/bin/reasonix-hook PreToolUse`], JSON.stringify(fixture('vscode-pre-tool-use', ws)), env)).answer).permissionDecision, 'deny');
+    assert.equal(
+      hookOutput(
+        (
+          await runProgram(
+            join(env.PATH, 'sh'),
+            ['-c', `sh ${pluginRoot}/bin/reasonix-hook PreToolUse`],
+            JSON.stringify(fixture('vscode-pre-tool-use', ws)),
+            env,
+          )
+        ).answer,
+      ).permissionDecision,
+      'deny',
+    );
   });
 
   it('before any window recorded a runtime the launcher answers nothing (exit 0) and consumes stdin', async () => {
     const empty = join(root, 'empty-hooks');
     mkdirSync(empty, { mode: 0o700 });
-    const r = await runProgram('sh', [join(installed, 'agent-plugin', 'bin', 'reasonix-hook'), 'PreToolUse'], JSON.stringify({ cwd: root, tool_name: 'x' }), { PATH: process.env.PATH, REASONIX_HOOKS_DIR: empty });
+    const r = await runProgram(
+      'sh',
+      [join(installed, 'agent-plugin', 'bin', 'reasonix-hook'), 'PreToolUse'],
+      JSON.stringify({ cwd: root, tool_name: 'x' }),
+      { PATH: process.env.PATH, REASONIX_HOOKS_DIR: empty },
+    );
     assert.equal(r.code, 0);
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /no VS Code window with Reasonix agent hooks has run for this user; no decision/);
@@ -126,7 +188,10 @@ describe('agent-hooks bridge: the contributed agent plugin and its launcher', fu
     writeFileSync(join(planted, 'runtime'), `/bin/sh -c "touch ${marker}"\n`);
     chownSync(join(planted, 'runtime'), 65534, 65534);
     chownSync(planted, 65534, 65534);
-    const r = await runProgram('sh', [join(installed, 'agent-plugin', 'bin', 'reasonix-hook'), 'PreToolUse'], '{}', { PATH: process.env.PATH, REASONIX_HOOKS_DIR: planted });
+    const r = await runProgram('sh', [join(installed, 'agent-plugin', 'bin', 'reasonix-hook'), 'PreToolUse'], '{}', {
+      PATH: process.env.PATH,
+      REASONIX_HOOKS_DIR: planted,
+    });
     assert.equal(r.code, 0);
     assert.equal(r.stdout, '');
     assert.equal(existsSync(marker), false);

@@ -23,7 +23,11 @@ export const quiet: Logger = { trace() {}, debug() {}, info() {}, warn() {}, err
 
 /** A documented input (test/fixtures/agent-hooks) with `cwd` pointing at `cwd`. */
 export function fixture(name: string, cwd: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { ...(JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8')) as Record<string, unknown>), cwd, ...extra };
+  return {
+    ...(JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8')) as Record<string, unknown>),
+    cwd,
+    ...extra,
+  };
 }
 
 export interface PluginDef {
@@ -46,7 +50,12 @@ export function scratch(): { root: string; dir: string } {
 export class TestWindow {
   readonly decisions: { record: DecisionRecord; folder?: string; ms: number }[] = [];
   readonly recordFile: string;
-  private constructor(readonly engine: SessionEngine, readonly window: HookWindow, readonly folder: string, recordFile: string) {
+  private constructor(
+    readonly engine: SessionEngine,
+    readonly window: HookWindow,
+    readonly folder: string,
+    recordFile: string,
+  ) {
     this.recordFile = recordFile;
   }
 
@@ -71,8 +80,24 @@ export class TestWindow {
     const home = join(base, 'home');
     mkdirSync(home);
     const engine = createSessionEngine(
-      { sessionKey: folder, sessionId: 'hooks-test', folderName: 'ws', workspaceRoot: folder, home, linked: () => linked, disabled: () => [], frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) }, maxParallelStarts: 4, startupBudgetMs: 10_000 },
-      { createSidecar: (o) => new Sidecar(o), store: new SurfaceStore(), logger: quiet, timeouts: { shutdownRequestMs: 500, exitGraceMs: 200, reapMs: 2000 } },
+      {
+        sessionKey: folder,
+        sessionId: 'hooks-test',
+        folderName: 'ws',
+        workspaceRoot: folder,
+        home,
+        linked: () => linked,
+        disabled: () => [],
+        frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
+        maxParallelStarts: 4,
+        startupBudgetMs: 10_000,
+      },
+      {
+        createSidecar: (o) => new Sidecar(o),
+        store: new SurfaceStore(),
+        logger: quiet,
+        timeouts: { shutdownRequestMs: 500, exitGraceMs: 200, reapMs: 2000 },
+      },
     );
     await engine.start();
     const holder: { w?: TestWindow } = {};
@@ -93,7 +118,10 @@ export class TestWindow {
 
   /** What the interceptors received (one entry per intercept or event). */
   received(): { plugin: string; kind: string; event: string; payload: Record<string, unknown> }[] {
-    return readFileSync(this.recordFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as never);
+    return readFileSync(this.recordFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as never);
   }
 
   async close(): Promise<void> {
@@ -111,7 +139,13 @@ export interface HookRun {
 }
 
 /** Runs `program args` with `stdin`, the way an agent runs a hook command; collects the answer. */
-export function runProgram(program: string, args: string[], stdin: string, env: NodeJS.ProcessEnv, timeoutMs = 15_000): Promise<HookRun> {
+export function runProgram(
+  program: string,
+  args: string[],
+  stdin: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 15_000,
+): Promise<HookRun> {
   const t0 = performance.now();
   const child = spawn(program, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
@@ -129,7 +163,13 @@ export function runProgram(program: string, args: string[], stdin: string, env: 
       clearTimeout(timer);
       const ms = performance.now() - t0;
       const text = stdout.trim();
-      resolvePromise({ code, stdout, stderr, ms, answer: text ? (JSON.parse(text) as Record<string, unknown>) : undefined });
+      resolvePromise({
+        code,
+        stdout,
+        stderr,
+        ms,
+        answer: text ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+      });
     });
   });
 }
@@ -137,7 +177,13 @@ export function runProgram(program: string, args: string[], stdin: string, env: 
 /** The bundled bridge, run by the same runtime with ELECTRON_RUN_AS_NODE=1 as the launcher does. */
 export function runHook(dir: string, event: string, input: unknown, timeoutMs?: number): Promise<HookRun> {
   const text = typeof input === 'string' ? input : JSON.stringify(input);
-  return runProgram(process.execPath, [HOOK_JS, event], text, { ...process.env, REASONIX_HOOKS_DIR: dir, ELECTRON_RUN_AS_NODE: '1' }, timeoutMs);
+  return runProgram(
+    process.execPath,
+    [HOOK_JS, event],
+    text,
+    { ...process.env, REASONIX_HOOKS_DIR: dir, ELECTRON_RUN_AS_NODE: '1' },
+    timeoutMs,
+  );
 }
 
 export function hookOutput(answer: Record<string, unknown> | undefined): Record<string, unknown> {

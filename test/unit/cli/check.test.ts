@@ -11,7 +11,13 @@ interface Report {
   stage: string;
   reason: string | null;
   message: string;
-  initialize: { name: string; version: string; protocolVersion: string; providers?: { ref: string }[]; uiActions?: { actionId: string }[] } | null;
+  initialize: {
+    name: string;
+    version: string;
+    protocolVersion: string;
+    providers?: { ref: string }[];
+    uiActions?: { actionId: string }[];
+  } | null;
   timings: { readyMs: number | null; shutdownMs: number | null };
   violations: { reason: string; stage: string; message: string }[];
   stderrTail: string;
@@ -39,7 +45,10 @@ describe('reasonix-host check', function () {
     assert.equal(report.reason, null);
     assert.equal(report.initialize?.name, 'showcase');
     assert.equal(report.initialize?.protocolVersion, '1');
-    assert.deepEqual(report.initialize?.providers?.map((p) => p.ref), ['plugin/showcase/echo/echo-1']);
+    assert.deepEqual(
+      report.initialize?.providers?.map((p) => p.ref),
+      ['plugin/showcase/echo/echo-1'],
+    );
     assert.ok(report.initialize?.uiActions?.some((a) => a.actionId === 'pick-theme'));
     assert.ok(typeof report.timings.readyMs === 'number' && report.timings.readyMs >= 0);
     assert.ok(typeof report.timings.shutdownMs === 'number' && report.timings.shutdownMs >= 0);
@@ -65,7 +74,9 @@ describe('reasonix-host check', function () {
   });
 
   it('fails a sidecar that answers with protocol version 2: handshake, unsupported_version', async () => {
-    const dir = fixturePlugin(tmp.dir, 'v2', 'well-behaved.js', { env: { FIX_RESULT_PATCH: JSON.stringify({ protocolVersion: '2' }) } });
+    const dir = fixturePlugin(tmp.dir, 'v2', 'well-behaved.js', {
+      env: { FIX_RESULT_PATCH: JSON.stringify({ protocolVersion: '2' }) },
+    });
     const { code, report } = await check([dir]);
     assert.equal(code, 1);
     assert.equal(report.ok, false);
@@ -87,7 +98,9 @@ describe('reasonix-host check', function () {
 
   // Issue 12 §3: what `check` used to call conforming.
   it('fails a stray console.log on stdout before extension/initialized: protocol_error, stage handshake', async () => {
-    const { code, report } = await check([fixturePlugin(tmp.dir, 'chatty', 'well-behaved.js', { env: { FIX_STRAY_STDOUT: 'booting the plugin' } })]);
+    const { code, report } = await check([
+      fixturePlugin(tmp.dir, 'chatty', 'well-behaved.js', { env: { FIX_STRAY_STDOUT: 'booting the plugin' } }),
+    ]);
     assert.equal(code, 1, report.message);
     assert.equal(report.ok, false);
     assert.equal(report.reason, 'protocol_error');
@@ -97,17 +110,28 @@ describe('reasonix-host check', function () {
   });
 
   it('fails a non-JSON stdout line after extension/initialized: protocol_error, stage running', async () => {
-    const { code, report } = await check([fixturePlugin(tmp.dir, 'chatty2', 'well-behaved.js', { env: { FIX_LINES: JSON.stringify(['debug: got initialized']) } })]);
+    const { code, report } = await check([
+      fixturePlugin(tmp.dir, 'chatty2', 'well-behaved.js', {
+        env: { FIX_LINES: JSON.stringify(['debug: got initialized']) },
+      }),
+    ]);
     assert.equal(code, 1, report.message);
     assert.equal(report.reason, 'protocol_error');
     assert.equal(report.stage, 'running');
-    assert.deepEqual(report.violations.map((v) => v.stage), ['running']);
+    assert.deepEqual(
+      report.violations.map((v) => v.stage),
+      ['running'],
+    );
     assert.match(report.violations[0].message, /debug: got initialized/);
   });
 
   it('fails JSON values that are not JSON-RPC messages: protocol_error, stage running', async () => {
     for (const line of ['42', '{"hello":"world"}', '[]']) {
-      const { code, report } = await check([fixturePlugin(tmp.dir, `value${line.length}`, 'well-behaved.js', { env: { FIX_LINES: JSON.stringify([line]) } })]);
+      const { code, report } = await check([
+        fixturePlugin(tmp.dir, `value${line.length}`, 'well-behaved.js', {
+          env: { FIX_LINES: JSON.stringify([line]) },
+        }),
+      ]);
       assert.equal(code, 1, `${line}: ${report.message}`);
       assert.equal(report.reason, 'protocol_error', line);
       assert.equal(report.stage, 'running', line);
@@ -117,7 +141,9 @@ describe('reasonix-host check', function () {
 
   it('fails a sidecar that exits instead of answering extension/shutdown: provider_interrupted, stage shutdown', async () => {
     for (const how of ['exit', 'sigkill']) {
-      const { code, report } = await check([fixturePlugin(tmp.dir, `quitter-${how}`, 'well-behaved.js', { env: { FIX_SHUTDOWN: how } })]);
+      const { code, report } = await check([
+        fixturePlugin(tmp.dir, `quitter-${how}`, 'well-behaved.js', { env: { FIX_SHUTDOWN: how } }),
+      ]);
       assert.equal(code, 1, `${how}: ${report.message}`);
       assert.equal(report.reason, 'provider_interrupted', how);
       assert.equal(report.stage, 'shutdown', how);
@@ -126,19 +152,40 @@ describe('reasonix-host check', function () {
   });
 
   it('fails a sidecar that answers shutdown but does not exit within the grace: shutdown_timeout, stage shutdown', async () => {
-    const { code, report } = await check([fixturePlugin(tmp.dir, 'linger', 'well-behaved.js', { env: { FIX_SHUTDOWN: 'linger' } })]);
+    const { code, report } = await check([
+      fixturePlugin(tmp.dir, 'linger', 'well-behaved.js', { env: { FIX_SHUTDOWN: 'linger' } }),
+    ]);
     assert.equal(code, 1, report.message);
     assert.equal(report.reason, 'shutdown_timeout');
     assert.equal(report.stage, 'shutdown');
-    assert.deepEqual(report.violations.map((v) => v.reason), ['shutdown_timeout'], 'reported once');
+    assert.deepEqual(
+      report.violations.map((v) => v.reason),
+      ['shutdown_timeout'],
+      'reported once',
+    );
     assert.match(report.message, /did not exit within 750 ms/);
   });
 
   it('gives a sidecar that publishes right behind its initialize result the same verdict every time', async () => {
-    const publish = JSON.stringify({ jsonrpc: '2.0', id: 'p1', method: 'host/ui/publish', params: { surfaceId: 's', sessionId: 'reasonix-host-check', generation: 1, kind: 'status', payload: { label: 'hi' } } });
+    const publish = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 'p1',
+      method: 'host/ui/publish',
+      params: {
+        surfaceId: 's',
+        sessionId: 'reasonix-host-check',
+        generation: 1,
+        kind: 'status',
+        payload: { label: 'hi' },
+      },
+    });
     const verdicts: string[] = [];
     for (let i = 0; i < 8; i++) {
-      const { code, report } = await check([fixturePlugin(tmp.dir, `eager${i}`, 'well-behaved.js', { env: { FIX_AFTER_RESULT: JSON.stringify([publish]) } })]);
+      const { code, report } = await check([
+        fixturePlugin(tmp.dir, `eager${i}`, 'well-behaved.js', {
+          env: { FIX_AFTER_RESULT: JSON.stringify([publish]) },
+        }),
+      ]);
       verdicts.push(`${code} ${report.stage} ${report.reason}`);
       assert.match(report.message, /before extension\/initialized/);
     }
@@ -147,7 +194,11 @@ describe('reasonix-host check', function () {
 
   it('fails a sidecar that never answers within --handshake-timeout 300', async () => {
     const started = Date.now();
-    const { code, report } = await check([fixturePlugin(tmp.dir, 'mute', 'never-answers.js'), '--handshake-timeout', '300']);
+    const { code, report } = await check([
+      fixturePlugin(tmp.dir, 'mute', 'never-answers.js'),
+      '--handshake-timeout',
+      '300',
+    ]);
     assert.equal(code, 1);
     assert.equal(report.stage, 'handshake');
     assert.match(report.message, /within 300 ms/);

@@ -11,7 +11,11 @@ import { pluginFolder } from '../../support/plugins';
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
 function hostilePlugin(parent: string): string {
-  return pluginFolder(join(parent, 'hostile-text'), 'hostile-text', { command: process.execPath, args: [join(SIDECARS, 'hostile-text.js')], capabilities: ['ui'] });
+  return pluginFolder(join(parent, 'hostile-text'), 'hostile-text', {
+    command: process.execPath,
+    args: [join(SIDECARS, 'hostile-text.js')],
+    capabilities: ['ui'],
+  });
 }
 
 describe('sidecar text on the terminal (issue 12 §1–2)', function () {
@@ -28,7 +32,10 @@ describe('sidecar text on the terminal (issue 12 §1–2)', function () {
     assert.match(r.stdout, /\\u009b31m/, 'a C1 CSI is shown visibly');
     const lines = r.stdout.split('\n');
     assert.ok(!lines.some((l) => l.startsWith('plugin other')), `no forged line:\n${r.stdout}`);
-    assert.ok(lines.some((l) => l.includes('Report\\u000aplugin other: running (pid 1)')), r.stdout);
+    assert.ok(
+      lines.some((l) => l.includes('Report\\u000aplugin other: running (pid 1)')),
+      r.stdout,
+    );
   });
 
   it('run --verbose: stderr secrets split across writes and PEM blocks never reach the log', async () => {
@@ -46,10 +53,16 @@ describe('sidecar text on the terminal (issue 12 §1–2)', function () {
     assert.doesNotMatch(text.stdout, CONTROL);
     assert.ok(!text.stdout.split('\n').some((l) => l.startsWith('✔ other')), text.stdout);
     const json = await runCli(['check', hostilePlugin(tmp.dir), '--json']);
-    const report = JSON.parse(json.stdout) as { initialize: { version: string; uiActions: { actionId: string; label: string }[] } };
+    const report = JSON.parse(json.stdout) as {
+      initialize: { version: string; uiActions: { actionId: string; label: string }[] };
+    };
     assert.doesNotMatch(json.stdout, /sk-live-abcdef0123456789XYZ/);
     assert.match(report.initialize.uiActions[0].label, /\[REDACTED\]/);
     assert.equal(report.initialize.uiActions[0].actionId, 'go', 'identifiers are kept verbatim');
-    assert.equal(report.initialize.version, '1.0.0\n✔ other 9.9.9 conforms: ready in 1 ms', '--json keeps the value, escaped by JSON');
+    assert.equal(
+      report.initialize.version,
+      '1.0.0\n✔ other 9.9.9 conforms: ready in 1 ms',
+      '--json keeps the value, escaped by JSON',
+    );
   });
 });

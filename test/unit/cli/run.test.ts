@@ -27,18 +27,34 @@ describe('reasonix-host run', function () {
     assert.equal(plugin?.state, 'running');
     assert.ok((plugin?.actions as string[]).includes('pick-theme'));
     const surfaces = new Set(events.filter((e) => e.type === 'surface').map((e) => e.surfaceId));
-    for (const id of ['controls', 'session', 'recent-changes', 'notes', 'indexing']) assert.ok(surfaces.has(id), `surface ${id} printed`);
+    for (const id of ['controls', 'session', 'recent-changes', 'notes', 'indexing'])
+      assert.ok(surfaces.has(id), `surface ${id} printed`);
     assert.ok(events.some((e) => e.type === 'notification' && e.surfaceId === 'notice-1'));
     // The stop is the end of the story: nothing after it but the final line.
     const stopAt = events.findIndex((e) => e.type === 'stopping');
     assert.ok(stopAt > 0, 'a stopping line');
     assert.deepEqual(events.slice(stopAt), [{ type: 'stopping', why: '--for 1' }, { type: 'stopped' }]);
-    assert.ok(events.every((e) => e.stale !== true), 'no stale markings from the teardown are printed');
+    assert.ok(
+      events.every((e) => e.stale !== true),
+      'no stale markings from the teardown are printed',
+    );
     assert.ok(await gone(pluginPid(events)), 'the sidecar is gone');
   });
 
   it('answers the pick-theme prompt from --answers and reports the action', async () => {
-    const r = await runCli(['run', SHOWCASE, '--for', '0', '--json', '--workspace', tmp.dir, '--action', '/showcase:pick-theme', '--answers', '{"theme":"Paper"}']);
+    const r = await runCli([
+      'run',
+      SHOWCASE,
+      '--for',
+      '0',
+      '--json',
+      '--workspace',
+      tmp.dir,
+      '--action',
+      '/showcase:pick-theme',
+      '--answers',
+      '{"theme":"Paper"}',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     const events = parseLines(r.stdout);
     const prompt = events.find((e) => e.type === 'prompt');
@@ -50,24 +66,73 @@ describe('reasonix-host run', function () {
   });
 
   it('a single-field prompt also takes {"value": …}; without --answers it is cancelled', async () => {
-    const withValue = parseLines((await runCli(['run', SHOWCASE, '--for', '0', '--json', '--workspace', tmp.dir, '--action', '/showcase:pick-theme', '--answers', '{"value":"Monokai"}'])).stdout);
+    const withValue = parseLines(
+      (
+        await runCli([
+          'run',
+          SHOWCASE,
+          '--for',
+          '0',
+          '--json',
+          '--workspace',
+          tmp.dir,
+          '--action',
+          '/showcase:pick-theme',
+          '--answers',
+          '{"value":"Monokai"}',
+        ])
+      ).stdout,
+    );
     assert.equal(withValue.find((e) => e.type === 'action')?.message, 'Theme set to Monokai');
-    const none = parseLines((await runCli(['run', SHOWCASE, '--for', '0', '--json', '--workspace', tmp.dir, '--action', '/showcase:pick-theme'])).stdout);
+    const none = parseLines(
+      (
+        await runCli([
+          'run',
+          SHOWCASE,
+          '--for',
+          '0',
+          '--json',
+          '--workspace',
+          tmp.dir,
+          '--action',
+          '/showcase:pick-theme',
+        ])
+      ).stdout,
+    );
     assert.deepEqual(none.find((e) => e.type === 'prompt')?.answer, { cancelled: true });
     assert.equal(none.find((e) => e.type === 'action')?.message, 'Theme unchanged');
   });
 
   it('an unknown action is rejected and the run exits 1', async () => {
-    const r = await runCli(['run', SHOWCASE, '--for', '0', '--json', '--workspace', tmp.dir, '--action', '/showcase:nope']);
+    const r = await runCli([
+      'run',
+      SHOWCASE,
+      '--for',
+      '0',
+      '--json',
+      '--workspace',
+      tmp.dir,
+      '--action',
+      '/showcase:nope',
+    ]);
     assert.equal(r.code, 1);
     assert.equal(parseLines(r.stdout).find((e) => e.type === 'action')?.accepted, false);
   });
 
   it('forwards a file change in --workspace: the Recent changes card names the file', async () => {
     live = new LiveCli(['run', SHOWCASE, '--json', '--workspace', tmp.dir]);
-    await live.waitFor('the first Recent changes card', (e) => e.type === 'surface' && e.surfaceId === 'recent-changes');
+    await live.waitFor(
+      'the first Recent changes card',
+      (e) => e.type === 'surface' && e.surfaceId === 'recent-changes',
+    );
     writeFileSync(join(tmp.dir, 'edited-by-test.txt'), 'hello\n');
-    const card = await live.waitFor('the file in Recent changes', (e) => e.type === 'surface' && e.surfaceId === 'recent-changes' && String((e.payload as { markdown?: string }).markdown).includes('edited-by-test.txt'));
+    const card = await live.waitFor(
+      'the file in Recent changes',
+      (e) =>
+        e.type === 'surface' &&
+        e.surfaceId === 'recent-changes' &&
+        String((e.payload as { markdown?: string }).markdown).includes('edited-by-test.txt'),
+    );
     assert.equal(card.stale, false);
     assert.ok(live.events.some((e) => e.type === 'resources' && e.sidecars === 1));
     live.child.kill('SIGINT');
@@ -95,7 +160,9 @@ describe('reasonix-host run', function () {
   });
 
   it('a plugin that fails its handshake makes run exit 1 with the failure in the plugin line', async () => {
-    const dir = fixturePlugin(tmp.dir, 'v2', 'well-behaved.js', { env: { FIX_RESULT_PATCH: JSON.stringify({ protocolVersion: '2' }) } });
+    const dir = fixturePlugin(tmp.dir, 'v2', 'well-behaved.js', {
+      env: { FIX_RESULT_PATCH: JSON.stringify({ protocolVersion: '2' }) },
+    });
     const r = await runCli(['run', dir, '--for', '0', '--json', '--workspace', tmp.dir]);
     assert.equal(r.code, 1);
     const plugin = parseLines(r.stdout).find((e) => e.type === 'plugin');

@@ -31,7 +31,13 @@ describe('reasonix-host run: signals and exit status (issue 12 §5)', function (
 
   it('SIGHUP stops cleanly like SIGTERM: exit 0, the sidecar and its grandchild are gone', async () => {
     const grandchild = join(tmp.dir, 'gc');
-    live = new LiveCli(['run', fixturePlugin(tmp.dir, 'hup', 'well-behaved.js', { env: { FIX_GRANDCHILD: grandchild } }), '--json', '--workspace', tmp.dir]);
+    live = new LiveCli([
+      'run',
+      fixturePlugin(tmp.dir, 'hup', 'well-behaved.js', { env: { FIX_GRANDCHILD: grandchild } }),
+      '--json',
+      '--workspace',
+      tmp.dir,
+    ]);
     const plugin = await live.waitFor('the plugin line', (e) => e.type === 'plugin');
     const pid = plugin.pid as number;
     const gc = Number(await fileText(grandchild));
@@ -46,7 +52,15 @@ describe('reasonix-host run: signals and exit status (issue 12 §5)', function (
 
   it('a second Ctrl+C while a sidecar hangs in shutdown kills its process group at once and exits 130', async () => {
     const grandchild = join(tmp.dir, 'gc');
-    live = new LiveCli(['run', fixturePlugin(tmp.dir, 'hang', 'well-behaved.js', { env: { FIX_GRANDCHILD: grandchild, FIX_HANG_SHUTDOWN: '1' } }), '--json', '--workspace', tmp.dir]);
+    live = new LiveCli([
+      'run',
+      fixturePlugin(tmp.dir, 'hang', 'well-behaved.js', {
+        env: { FIX_GRANDCHILD: grandchild, FIX_HANG_SHUTDOWN: '1' },
+      }),
+      '--json',
+      '--workspace',
+      tmp.dir,
+    ]);
     const plugin = await live.waitFor('the plugin line', (e) => e.type === 'plugin');
     const pid = plugin.pid as number;
     const gc = Number(await fileText(grandchild));
@@ -66,14 +80,28 @@ describe('reasonix-host run: signals and exit status (issue 12 §5)', function (
   });
 
   it('exits 1 when a sidecar crashed while running (text mode names it)', async () => {
-    const r = await runCli(['run', fixturePlugin(tmp.dir, 'crashy', 'well-behaved.js', { env: { FIX_CRASH_AFTER_MS: '100' } }), '--for', '2', '--workspace', tmp.dir]);
+    const r = await runCli([
+      'run',
+      fixturePlugin(tmp.dir, 'crashy', 'well-behaved.js', { env: { FIX_CRASH_AFTER_MS: '100' } }),
+      '--for',
+      '2',
+      '--workspace',
+      tmp.dir,
+    ]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout, /^crash crashy: plugin crashy crashed/m);
     assert.match(r.stdout, /^stopped$/m);
   });
 
   it('still exits 0 for a clean run that nothing crashed', async () => {
-    const r = await runCli(['run', fixturePlugin(tmp.dir, 'calm', 'well-behaved.js'), '--for', '1', '--workspace', tmp.dir]);
+    const r = await runCli([
+      'run',
+      fixturePlugin(tmp.dir, 'calm', 'well-behaved.js'),
+      '--for',
+      '1',
+      '--workspace',
+      tmp.dir,
+    ]);
     assert.equal(r.code, 0, r.stderr);
   });
 });

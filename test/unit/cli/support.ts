@@ -33,7 +33,11 @@ export function runCli(args: string[], opts: { cwd?: string; timeoutMs?: number 
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`reasonix-host ${args.join(' ')} did not finish within ${opts.timeoutMs ?? 15000} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(
+        new Error(
+          `reasonix-host ${args.join(' ')} did not finish within ${opts.timeoutMs ?? 15000} ms\nstdout: ${stdout}\nstderr: ${stderr}`,
+        ),
+      );
     }, opts.timeoutMs ?? 15000);
     child.once('close', (code, signal) => {
       clearTimeout(timer);
@@ -66,7 +70,11 @@ export class LiveCli {
   }
 
   /** Resolves with the first event (already seen or still to come) that matches. */
-  async waitFor(what: string, match: (e: Record<string, unknown>) => boolean, timeoutMs = 10000): Promise<Record<string, unknown>> {
+  async waitFor(
+    what: string,
+    match: (e: Record<string, unknown>) => boolean,
+    timeoutMs = 10000,
+  ): Promise<Record<string, unknown>> {
     const deadline = Date.now() + timeoutMs;
     let exited = false;
     void this.exited.then(() => (exited = true));
@@ -75,7 +83,10 @@ export class LiveCli {
       if (hit) return hit;
       if (exited) throw new Error(`reasonix-host exited before ${what}; stderr: ${this.stderr}`);
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}; events: ${JSON.stringify(this.events.map((e) => e.type))}; stderr: ${this.stderr}`);
+      if (left <= 0)
+        throw new Error(
+          `timed out waiting for ${what}; events: ${JSON.stringify(this.events.map((e) => e.type))}; stderr: ${this.stderr}`,
+        );
       await new Promise<void>((r) => {
         const t = setTimeout(r, left);
         this.waiters.push(() => {
@@ -103,8 +114,16 @@ export function tempDir(prefix: string): { dir: string; cleanup(): void } {
  * Wraps a fixture sidecar in a plugin folder: the manifest's command is the absolute path of
  * this node binary (exec form, no shell) and the fixture script is its only argument.
  */
-export function fixturePlugin(parent: string, name: string, fixture: string, extra: { command?: string; env?: Record<string, string> } = {}): string {
-  const runtime: Record<string, unknown> = { command: extra.command ?? process.execPath, args: [join(SIDECARS, fixture)] };
+export function fixturePlugin(
+  parent: string,
+  name: string,
+  fixture: string,
+  extra: { command?: string; env?: Record<string, string> } = {},
+): string {
+  const runtime: Record<string, unknown> = {
+    command: extra.command ?? process.execPath,
+    args: [join(SIDECARS, fixture)],
+  };
   if (extra.env) runtime.env = extra.env;
   return pluginFolder(join(parent, name), name, runtime, '1.2.3');
 }
@@ -128,5 +147,8 @@ export function parseJson<T>(text: string): T {
 
 /** Parses JSON lines from a CLI's stdout. */
 export function parseLines(text: string): Record<string, unknown>[] {
-  return text.split('\n').filter((l) => l.trim()).map((l) => parseJson<Record<string, unknown>>(l));
+  return text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => parseJson<Record<string, unknown>>(l));
 }

@@ -53,10 +53,30 @@ describe('conformance: UI payload decoding edges (issue 11 item 4)', function ()
   }
 
   const rejected: Array<[string, string, unknown, RegExp]> = [
-    ['a card field value that is a number', 'card', { title: 't', fields: [{ key: 'files', value: 12 }] }, /fields\/0\/value/],
-    ['a card field value that is an object', 'card', { title: 't', fields: [{ key: 'obj', value: { a: 1 } }] }, /fields\/0\/value/],
-    ['a card action with an empty label', 'card', { title: 't', actions: [{ actionId: 'demo', label: '' }] }, /actions\/0\/label/],
-    ['a card field key of only whitespace', 'card', { title: 't', fields: [{ key: '  ', value: 'v' }] }, /fields\/0\/key/],
+    [
+      'a card field value that is a number',
+      'card',
+      { title: 't', fields: [{ key: 'files', value: 12 }] },
+      /fields\/0\/value/,
+    ],
+    [
+      'a card field value that is an object',
+      'card',
+      { title: 't', fields: [{ key: 'obj', value: { a: 1 } }] },
+      /fields\/0\/value/,
+    ],
+    [
+      'a card action with an empty label',
+      'card',
+      { title: 't', actions: [{ actionId: 'demo', label: '' }] },
+      /actions\/0\/label/,
+    ],
+    [
+      'a card field key of only whitespace',
+      'card',
+      { title: 't', fields: [{ key: '  ', value: 'v' }] },
+      /fields\/0\/key/,
+    ],
     ['a form field key of only whitespace', 'form', { fields: [{ key: '\t', kind: 'input' }] }, /fields\/0\/key/],
     ['a notification title of only whitespace', 'notification', { title: '   ' }, /title/],
   ];
@@ -81,7 +101,14 @@ describe('conformance: UI payload decoding edges (issue 11 item 4)', function ()
   });
 
   it('accepts string card field values and non-empty action labels', async () => {
-    assert.deepEqual(await publish('card', { title: 't', fields: [{ key: 'files', value: '12' }], actions: [{ actionId: 'demo', label: 'Run' }] }), { result: { accepted: true } });
+    assert.deepEqual(
+      await publish('card', {
+        title: 't',
+        fields: [{ key: 'files', value: '12' }],
+        actions: [{ actionId: 'demo', label: 'Run' }],
+      }),
+      { result: { accepted: true } },
+    );
     const c = store.get('k1', 'ui', 's1');
     assert.ok(c?.kind === 'card');
     assert.deepEqual(c.payload.fields, [{ key: 'files', value: '12' }]);
@@ -92,9 +119,15 @@ describe('conformance: InitializeResult decoding edges (issue 11 item 4)', funct
   this.timeout(15000);
   const { fleet } = useFleet();
 
-  for (const [member, value] of [['name', '   '], ['version', '\t']] as const) {
+  for (const [member, value] of [
+    ['name', '   '],
+    ['version', '\t'],
+  ] as const) {
     it(`refuses an initialize result whose ${member} is only whitespace: protocol_error, child killed`, async () => {
-      const s = fleet.make({ plugin: pluginFor('well-behaved.js', { env: { FIX_RESULT_PATCH: JSON.stringify({ [member]: value }) } }), timeouts: FAST });
+      const s = fleet.make({
+        plugin: pluginFor('well-behaved.js', { env: { FIX_RESULT_PATCH: JSON.stringify({ [member]: value }) } }),
+        timeouts: FAST,
+      });
       const err = await s.start().then(
         () => assert.fail('start should fail'),
         (e: unknown) => e,

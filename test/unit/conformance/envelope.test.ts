@@ -21,47 +21,68 @@ describe('conformance: envelope edges as the reference host (issue 11 item 6)', 
   async function answersTo(lines: string[], count: number) {
     const published: unknown[] = [];
     const s = ctx.fleet.make({
-      plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: ctx.scratch.file('rx'), FIX_LINES: JSON.stringify(lines) } }),
+      plugin: pluginFor('well-behaved.js', {
+        env: { FIX_RECORD: ctx.scratch.file('rx'), FIX_LINES: JSON.stringify(lines) },
+      }),
       handlers: { 'host/ui/publish': (p: unknown) => (published.push(p), { accepted: true }) },
     });
     await s.start();
-    const answers = () => (ctx.scratch.records('rx') as Frame[]).filter((f) => typeof f === 'object' && f.method === undefined);
+    const answers = () =>
+      (ctx.scratch.records('rx') as Frame[]).filter((f) => typeof f === 'object' && f.method === undefined);
     await waitFor(() => answers().length >= count, { timeoutMs: 10_000, what: `${count} answers`, intervalMs: 5 });
     return { s, answers: answers(), published };
   }
 
   it('params null or a string and method "" are invalid requests echoing the id; the answers use the reference wording, no data', async () => {
-    const { answers, published } = await answersTo([
-      '{"jsonrpc":"2.0","id":1,"method":"host/ui/publish","params":null}',
-      '{"jsonrpc":"2.0","id":2,"method":"host/ui/publish","params":"x"}',
-      '{"jsonrpc":"2.0","id":3,"method":"","params":{}}',
-      'not json at all',
-    ], 4);
+    const { answers, published } = await answersTo(
+      [
+        '{"jsonrpc":"2.0","id":1,"method":"host/ui/publish","params":null}',
+        '{"jsonrpc":"2.0","id":2,"method":"host/ui/publish","params":"x"}',
+        '{"jsonrpc":"2.0","id":3,"method":"","params":{}}',
+        'not json at all',
+      ],
+      4,
+    );
     for (const id of [1, 2, 3]) {
-      assert.deepEqual(answers.find((a) => a.id === id)?.error, { code: -32600, message: 'invalid request' }, `id ${id}`);
+      assert.deepEqual(
+        answers.find((a) => a.id === id)?.error,
+        { code: -32600, message: 'invalid request' },
+        `id ${id}`,
+      );
     }
     assert.deepEqual(answers.find((a) => a.id === null)?.error, { code: -32700, message: 'parse error' });
     assert.deepEqual(published, []);
   });
 
   it('a request with id null is served and answered with id null', async () => {
-    const { answers, published, s } = await answersTo([JSON.stringify({ jsonrpc: '2.0', id: null, method: 'host/ui/publish', params: publish })], 1);
+    const { answers, published, s } = await answersTo(
+      [JSON.stringify({ jsonrpc: '2.0', id: null, method: 'host/ui/publish', params: publish })],
+      1,
+    );
     assert.deepEqual(answers, [{ jsonrpc: '2.0', id: null, result: { accepted: true } }]);
     assert.equal(published.length, 1);
-    assert.deepEqual(await s.request('extension/intercept', INTERCEPT), { decision: 'continue' }, 'the connection is unaffected');
+    assert.deepEqual(
+      await s.request('extension/intercept', INTERCEPT),
+      { decision: 'continue' },
+      'the connection is unaffected',
+    );
   });
 
   it('a non-integer id (1.5, 1e2, 1.0) or a method of the wrong type is an invalid request answered with id null; nothing is served', async () => {
     const body = JSON.stringify(publish);
-    const { answers, published } = await answersTo([
-      `{"jsonrpc":"2.0","id":1.5,"method":"host/ui/publish","params":${body}}`,
-      `{"jsonrpc":"2.0","id":1e2,"method":"host/ui/publish","params":${body}}`,
-      `{"jsonrpc":"2.0","id":1.0,"method":"host/ui/publish","params":${body}}`,
-      '{"jsonrpc":"2.0","id":7,"method":42,"params":{}}',
-      '{"jsonrpc":"2.0","method":"extension/provider/stream/chunk","params":null}',
-    ], 5);
+    const { answers, published } = await answersTo(
+      [
+        `{"jsonrpc":"2.0","id":1.5,"method":"host/ui/publish","params":${body}}`,
+        `{"jsonrpc":"2.0","id":1e2,"method":"host/ui/publish","params":${body}}`,
+        `{"jsonrpc":"2.0","id":1.0,"method":"host/ui/publish","params":${body}}`,
+        '{"jsonrpc":"2.0","id":7,"method":42,"params":{}}',
+        '{"jsonrpc":"2.0","method":"extension/provider/stream/chunk","params":null}',
+      ],
+      5,
+    );
     assert.equal(answers.length, 5);
-    for (const a of answers) assert.deepEqual(a, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request' } });
+    for (const a of answers)
+      assert.deepEqual(a, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request' } });
     assert.deepEqual(published, []);
   });
 

@@ -38,7 +38,12 @@ export class InterceptorRig {
 
   recorded(id: string): Recorded[] {
     const f = this.recordFile(id);
-    return existsSync(f) ? readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Recorded) : [];
+    return existsSync(f)
+      ? readFileSync(f, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Recorded)
+      : [];
   }
 
   intercepts(id: string): Recorded[] {
@@ -53,22 +58,42 @@ export class InterceptorRig {
   async start(id: string, runtime: Partial<RuntimeBlock>, points: Record<string, Rule> = {}): Promise<Sidecar> {
     const plugin = scriptPlugin(id, INTERCEPTOR, {
       root: this.dir,
-      runtime: { env: { INTERCEPTOR_CONFIG: this.config(id, points) }, capabilities: runtime.replaces?.length ? ['interceptors', 'strategies'] : ['interceptors'], ...runtime },
+      runtime: {
+        env: { INTERCEPTOR_CONFIG: this.config(id, points) },
+        capabilities: runtime.replaces?.length ? ['interceptors', 'strategies'] : ['interceptors'],
+        ...runtime,
+      },
     });
-    const s = new Sidecar({ plugin, session: { sessionId: 's1', workspaceRoot: this.dir, generation: 1 }, uiHost: 'headless', timeouts: { shutdownRequestMs: 1000, exitGraceMs: 200, reapMs: 2000 } });
+    const s = new Sidecar({
+      plugin,
+      session: { sessionId: 's1', workspaceRoot: this.dir, generation: 1 },
+      uiHost: 'headless',
+      timeouts: { shutdownRequestMs: 1000, exitGraceMs: 200, reapMs: 2000 },
+    });
     this.sidecars.push(s);
     await s.start();
     return s;
   }
 
-  async dispatcher(specs: Array<[string, Partial<RuntimeBlock>, Record<string, Rule>?]>, opts?: DispatcherOptions): Promise<InterceptDispatcher> {
+  async dispatcher(
+    specs: Array<[string, Partial<RuntimeBlock>, Record<string, Rule>?]>,
+    opts?: DispatcherOptions,
+  ): Promise<InterceptDispatcher> {
     const started = await Promise.all(specs.map(([id, rt, pts]) => this.start(id, rt, pts)));
-    return new InterceptDispatcher(started.map((s, i) => interceptClientFor(s, i)), opts);
+    return new InterceptDispatcher(
+      started.map((s, i) => interceptClientFor(s, i)),
+      opts,
+    );
   }
 
   /** A plugin folder (for the CLI) running the fixture with these points and runtime members. */
   pluginDir(id: string, runtime: Record<string, unknown>, points: Record<string, Rule>): string {
-    return pluginFolder(join(this.dir, 'plugins', id), id, { command: process.execPath, args: [INTERCEPTOR], env: { INTERCEPTOR_CONFIG: this.config(id, points) }, ...runtime });
+    return pluginFolder(join(this.dir, 'plugins', id), id, {
+      command: process.execPath,
+      args: [INTERCEPTOR],
+      env: { INTERCEPTOR_CONFIG: this.config(id, points) },
+      ...runtime,
+    });
   }
 
   async dispose(): Promise<void> {

@@ -30,7 +30,7 @@ describe('conformance: the permission owner is always consulted (issue 11 item 1
     assert.equal(rig.intercepts('later').length, 0, 'the first allow ended the chain phase');
   });
 
-  it('a chain deny is still put to the owner; the owner\'s continue lets it stand', async () => {
+  it("a chain deny is still put to the owner; the owner's continue lets it stand", async () => {
     const d = await rig.dispatcher([
       ['wary', { intercepts: ['permission.decision'] }, { '*': { decision: 'deny', reason: 'not today' } }],
       ['owner', { replaces: ['permission'] }, { '*': { decision: 'continue' } }],
@@ -72,14 +72,39 @@ describe('conformance: the permission owner is always consulted (issue 11 item 1
     const out = await d.dispatch('permission.decision', ALLOWED);
     assert.equal(out.decision, 'block');
     assert.equal(out.blockedBy, 'stopper');
-    await waitFor(() => rig.recorded('owner').find((r) => r.kind === 'event'), { timeoutMs: 5000, what: 'the owner\'s permission.decision event', intervalMs: 10 });
+    await waitFor(() => rig.recorded('owner').find((r) => r.kind === 'event'), {
+      timeoutMs: 5000,
+      what: "the owner's permission.decision event",
+      intervalMs: 10,
+    });
     assert.equal(rig.intercepts('owner').length, 0);
   });
 
   it('the CLI `fire` agrees: chain allow then owner block prints block (exit 0)', async () => {
-    const trusting = rig.pluginDir('trusting', { capabilities: ['interceptors'], intercepts: ['permission.decision'] }, { '*': { decision: 'allow' } });
-    const owner = rig.pluginDir('owner', { capabilities: ['interceptors', 'strategies'], replaces: ['permission'] }, { '*': { decision: 'block', reason: 'policy says no' } });
-    const r = await runCli(['fire', 'permission.decision', '--payload', JSON.stringify(DENIED), '--plugin', trusting, '--plugin', owner, '--json'], { timeoutMs: 20000 });
+    const trusting = rig.pluginDir(
+      'trusting',
+      { capabilities: ['interceptors'], intercepts: ['permission.decision'] },
+      { '*': { decision: 'allow' } },
+    );
+    const owner = rig.pluginDir(
+      'owner',
+      { capabilities: ['interceptors', 'strategies'], replaces: ['permission'] },
+      { '*': { decision: 'block', reason: 'policy says no' } },
+    );
+    const r = await runCli(
+      [
+        'fire',
+        'permission.decision',
+        '--payload',
+        JSON.stringify(DENIED),
+        '--plugin',
+        trusting,
+        '--plugin',
+        owner,
+        '--json',
+      ],
+      { timeoutMs: 20000 },
+    );
     assert.equal(r.code, 0, r.stderr);
     const outcome = JSON.parse(r.stdout) as { decision: string; blockedBy: string; reason: string };
     assert.deepEqual([outcome.decision, outcome.blockedBy, outcome.reason], ['block', 'owner', 'policy says no']);
@@ -126,7 +151,13 @@ describe('conformance: tool.before replacement rules (issue 11 item 3)', functio
   });
 
   it('a permission.decision replacement without arguments is accepted', async () => {
-    const d = await rig.dispatcher([['narrower', { intercepts: ['permission.decision'] }, { '*': { decision: 'replace', replacement: { name: 'write', hostDecision: 'deny' } } }]]);
+    const d = await rig.dispatcher([
+      [
+        'narrower',
+        { intercepts: ['permission.decision'] },
+        { '*': { decision: 'replace', replacement: { name: 'write', hostDecision: 'deny' } } },
+      ],
+    ]);
     const out = await d.dispatch('permission.decision', ALLOWED);
     assert.equal(out.decision, 'continue');
     assert.deepEqual(out.changedBy, ['narrower']);
@@ -135,11 +166,21 @@ describe('conformance: tool.before replacement rules (issue 11 item 3)', functio
   });
 
   it('the CLI `fire --known-tool` agrees with the engine', async () => {
-    const plugin = rig.pluginDir('renamer', { capabilities: ['interceptors'], intercepts: ['tool.before'] }, { '*': { decision: 'replace', replacement: { name: 'rm', arguments: '{"path":"/"}' } } });
-    const strict = await runCli(['fire', 'tool.before', '--payload', JSON.stringify(CALL), '--plugin', plugin, '--known-tool', 'read', '--json'], { timeoutMs: 20000 });
+    const plugin = rig.pluginDir(
+      'renamer',
+      { capabilities: ['interceptors'], intercepts: ['tool.before'] },
+      { '*': { decision: 'replace', replacement: { name: 'rm', arguments: '{"path":"/"}' } } },
+    );
+    const strict = await runCli(
+      ['fire', 'tool.before', '--payload', JSON.stringify(CALL), '--plugin', plugin, '--known-tool', 'read', '--json'],
+      { timeoutMs: 20000 },
+    );
     assert.equal(strict.code, 1, strict.stderr);
     assert.match((JSON.parse(strict.stdout) as { error: { message: string } }).error.message, /unknown tool 'rm'/);
-    const open = await runCli(['fire', 'tool.before', '--payload', JSON.stringify(CALL), '--plugin', plugin, '--json'], { timeoutMs: 20000 });
+    const open = await runCli(
+      ['fire', 'tool.before', '--payload', JSON.stringify(CALL), '--plugin', plugin, '--json'],
+      { timeoutMs: 20000 },
+    );
     assert.equal(open.code, 0, open.stderr);
     assert.equal((JSON.parse(open.stdout) as { decision: string }).decision, 'continue');
   });
@@ -154,20 +195,34 @@ describe('conformance: an envelope on a continue or block answer is validated (i
   const BIG = { name: 'read', result: 'q'.repeat(70000) };
 
   it('continue with a wrong sha256: a required plugin fails the operation, an optional one is skipped with a warning', async () => {
-    const req = await rig.dispatcher([['req', { intercepts: ['tool.after'], required: true }, { '*': { decision: 'continue', attachEnvelope: 'bad-sha' } }]]);
+    const req = await rig.dispatcher([
+      [
+        'req',
+        { intercepts: ['tool.after'], required: true },
+        { '*': { decision: 'continue', attachEnvelope: 'bad-sha' } },
+      ],
+    ]);
     const failed = await req.dispatch('tool.after', BIG);
     assert.equal(failed.decision, 'failed');
     assert.equal(failed.error?.reason, 'protocol_error');
     assert.match(failed.error?.message ?? '', /invalid externalized envelope on a 'continue' answer: .*sha256/);
 
-    const opt = await rig.dispatcher([['opt', { intercepts: ['tool.after'] }, { '*': { decision: 'continue', attachEnvelope: 'bad-sha' } }]]);
+    const opt = await rig.dispatcher([
+      ['opt', { intercepts: ['tool.after'] }, { '*': { decision: 'continue', attachEnvelope: 'bad-sha' } }],
+    ]);
     const skipped = await opt.dispatch('tool.after', BIG);
     assert.equal(skipped.decision, 'continue');
     assert.match(skipped.warnings[0] ?? '', /^opt: .*invalid externalized envelope on a 'continue' answer/);
   });
 
   it('block with an envelope naming a ref the host never minted is not honoured: the required plugin fails with content_ref_expired', async () => {
-    const d = await rig.dispatcher([['req', { intercepts: ['tool.before'], required: true }, { '*': { decision: 'block', reason: 'no', attachEnvelope: 'unknown-ref' } }]]);
+    const d = await rig.dispatcher([
+      [
+        'req',
+        { intercepts: ['tool.before'], required: true },
+        { '*': { decision: 'block', reason: 'no', attachEnvelope: 'unknown-ref' } },
+      ],
+    ]);
     const out = await d.dispatch('tool.before', { name: 'read', arguments: '{}' });
     assert.equal(out.decision, 'failed');
     assert.equal(out.error?.reason, 'content_ref_expired');
@@ -175,7 +230,13 @@ describe('conformance: an envelope on a continue or block answer is validated (i
   });
 
   it('continue with a valid envelope (the ref it was sent) is accepted and changes nothing', async () => {
-    const d = await rig.dispatcher([['req', { intercepts: ['tool.after'], required: true }, { '*': { decision: 'continue', attachEnvelope: 'received' } }]]);
+    const d = await rig.dispatcher([
+      [
+        'req',
+        { intercepts: ['tool.after'], required: true },
+        { '*': { decision: 'continue', attachEnvelope: 'received' } },
+      ],
+    ]);
     const out = await d.dispatch('tool.after', BIG);
     assert.equal(out.decision, 'continue', JSON.stringify(out.error));
     assert.deepEqual(out.changedBy, []);

@@ -19,7 +19,13 @@ describe('conformance: provider refs resolve against handshake declarations (iss
   let dir: string;
   let engine: SessionEngine | undefined;
   const warnings: string[] = [];
-  const logger: Logger = { trace() {}, debug() {}, info() {}, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) };
+  const logger: Logger = {
+    trace() {},
+    debug() {},
+    info() {},
+    warn: (m) => warnings.push(m),
+    error: (m) => warnings.push(m),
+  };
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'rx-refs-'));
@@ -33,7 +39,12 @@ describe('conformance: provider refs resolve against handshake declarations (iss
 
   const record = () => join(dir, 'opens.ndjson');
   const opens = (): Array<{ providerRef: string; model?: string }> =>
-    existsSync(record()) ? readFileSync(record(), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { providerRef: string; model?: string }) : [];
+    existsSync(record())
+      ? readFileSync(record(), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { providerRef: string; model?: string })
+      : [];
 
   /** Plugin folder `p` running the fixture provider, declaring DECLARED at handshake. */
   function pluginDir(): string {
@@ -50,8 +61,24 @@ describe('conformance: provider refs resolve against handshake declarations (iss
     mkdirSync(home);
     const linked = [pluginDir()];
     engine = createSessionEngine(
-      { sessionKey: dir, sessionId: 'session-1', folderName: 'ws', workspaceRoot: dir, home, linked: () => linked, disabled: () => [], frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) }, maxParallelStarts: 4, startupBudgetMs: 10000 },
-      { createSidecar: (o) => new Sidecar(o), store: new SurfaceStore(), logger, timeouts: { shutdownRequestMs: 500, exitGraceMs: 200, reapMs: 2000 } },
+      {
+        sessionKey: dir,
+        sessionId: 'session-1',
+        folderName: 'ws',
+        workspaceRoot: dir,
+        home,
+        linked: () => linked,
+        disabled: () => [],
+        frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
+        maxParallelStarts: 4,
+        startupBudgetMs: 10000,
+      },
+      {
+        createSidecar: (o) => new Sidecar(o),
+        store: new SurfaceStore(),
+        logger,
+        timeouts: { shutdownRequestMs: 500, exitGraceMs: 200, reapMs: 2000 },
+      },
     );
     await engine.start();
     return engine;
@@ -71,13 +98,19 @@ describe('conformance: provider refs resolve against handshake declarations (iss
     const sent = JSON.parse(texts[0]) as { providerRef: string; model?: string };
     assert.equal(sent.providerRef, 'plugin/p/fake/echo');
     assert.equal(sent.model, 'echo');
-    assert.deepEqual(opens().map((o) => [o.providerRef, o.model]), [['plugin/p/fake/echo', 'echo']]);
+    assert.deepEqual(
+      opens().map((o) => [o.providerRef, o.model]),
+      [['plugin/p/fake/echo', 'echo']],
+    );
   });
 
   it('a ref no running extension declared is refused locally with "unknown model": no stream/open goes out', async () => {
     const e = await startEngine();
     // The fixture would happily stream "inorder" (its catalog even lists it), but it never declared it.
-    await assert.rejects(e.openStream('plugin/p/inorder/m', {}), /unknown model "plugin\/p\/inorder\/m": plugin p does not declare it/);
+    await assert.rejects(
+      e.openStream('plugin/p/inorder/m', {}),
+      /unknown model "plugin\/p\/inorder\/m": plugin p does not declare it/,
+    );
     await assert.rejects(e.openStream('plugin/q/fake/echo', {}), /unknown model .*plugin q is not loaded/);
     await assert.rejects(e.openStream('deepseek-chat', {}), /unknown model/);
     await assert.rejects(e.openStream('plugin/p/fake', {}, { model: 'other' }), /declares model "echo", not "other"/);
@@ -87,11 +120,22 @@ describe('conformance: provider refs resolve against handshake declarations (iss
   it('models() lists only catalog entries that resolve, so every listed model can be opened', async () => {
     const e = await startEngine();
     const models = await e.models();
-    assert.deepEqual(models, [{ pluginId: 'p', ref: 'plugin/p/fake/echo', label: 'Fake echo', model: 'echo', descriptor: { ref: 'plugin/p/fake/echo', displayName: 'Fake echo', model: 'echo' } }]);
-    assert.ok(warnings.some((w) => /catalog entry not offered: unknown model "plugin\/p\/inorder\/m"/.test(w)), warnings.join('\n'));
+    assert.deepEqual(models, [
+      {
+        pluginId: 'p',
+        ref: 'plugin/p/fake/echo',
+        label: 'Fake echo',
+        model: 'echo',
+        descriptor: { ref: 'plugin/p/fake/echo', displayName: 'Fake echo', model: 'echo' },
+      },
+    ]);
+    assert.ok(
+      warnings.some((w) => /catalog entry not offered: unknown model "plugin\/p\/inorder\/m"/.test(w)),
+      warnings.join('\n'),
+    );
   });
 
-  it('a stopped plugin\'s declared ref is refused, not routed elsewhere', async () => {
+  it("a stopped plugin's declared ref is refused, not routed elsewhere", async () => {
     const e = await startEngine();
     await e.stopPlugin('p');
     await assert.rejects(e.openStream('plugin/p/fake/echo', {}), /unknown model .*plugin p is not running/);
@@ -102,13 +146,29 @@ describe('conformance: provider refs resolve against handshake declarations (iss
     const plugin = pluginDir();
     const models = await runCli(['models', '--plugin', plugin, '--json'], { timeoutMs: 20000 });
     assert.equal(models.code, 0, models.stderr);
-    assert.deepEqual((JSON.parse(models.stdout) as { models: unknown[] }).models, [{ pluginId: 'p', ref: 'plugin/p/fake/echo', label: 'Fake echo', model: 'echo', descriptor: { ref: 'plugin/p/fake/echo', displayName: 'Fake echo', model: 'echo' } }]);
+    assert.deepEqual((JSON.parse(models.stdout) as { models: unknown[] }).models, [
+      {
+        pluginId: 'p',
+        ref: 'plugin/p/fake/echo',
+        label: 'Fake echo',
+        model: 'echo',
+        descriptor: { ref: 'plugin/p/fake/echo', displayName: 'Fake echo', model: 'echo' },
+      },
+    ]);
 
-    const ok = await runCli(['stream', '--plugin', plugin, '--model', 'plugin/p/fake', '--prompt', 'hi', '--json'], { timeoutMs: 20000 });
+    const ok = await runCli(['stream', '--plugin', plugin, '--model', 'plugin/p/fake', '--prompt', 'hi', '--json'], {
+      timeoutMs: 20000,
+    });
     assert.equal(ok.code, 0, ok.stderr);
-    assert.deepEqual(opens().map((o) => [o.providerRef, o.model]), [['plugin/p/fake/echo', 'echo']]);
+    assert.deepEqual(
+      opens().map((o) => [o.providerRef, o.model]),
+      [['plugin/p/fake/echo', 'echo']],
+    );
 
-    const refused = await runCli(['stream', '--plugin', plugin, '--model', 'plugin/p/inorder/m', '--prompt', 'hi', '--json'], { timeoutMs: 20000 });
+    const refused = await runCli(
+      ['stream', '--plugin', plugin, '--model', 'plugin/p/inorder/m', '--prompt', 'hi', '--json'],
+      { timeoutMs: 20000 },
+    );
     assert.equal(refused.code, 1);
     const end = JSON.parse(refused.stdout.trim().split('\n').at(-1) as string) as Record<string, unknown>;
     assert.deepEqual([end.type, end.kind, end.reason], ['end', 'failed', 'invalid_params']);

@@ -26,33 +26,68 @@ describe('conformance: system_prompt.build at every runtime build (issue 11 item
     const home = join(rig.dir, 'home');
     mkdirSync(home, { recursive: true });
     engine = createSessionEngine(
-      { sessionKey: rig.dir, sessionId: 'session-1', folderName: 'ws', workspaceRoot: rig.dir, home, linked: () => plugins, disabled: () => [], frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) }, maxParallelStarts: 4, startupBudgetMs: 10000 },
-      { createSidecar: (o) => new Sidecar(o), store: new SurfaceStore(), logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} }, timeouts: { shutdownRequestMs: 500, exitGraceMs: 200, reapMs: 2000 } },
+      {
+        sessionKey: rig.dir,
+        sessionId: 'session-1',
+        folderName: 'ws',
+        workspaceRoot: rig.dir,
+        home,
+        linked: () => plugins,
+        disabled: () => [],
+        frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
+        maxParallelStarts: 4,
+        startupBudgetMs: 10000,
+      },
+      {
+        createSidecar: (o) => new Sidecar(o),
+        store: new SurfaceStore(),
+        logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+        timeouts: { shutdownRequestMs: 500, exitGraceMs: 200, reapMs: 2000 },
+      },
     );
     return engine;
   }
 
-  const owner = (rule: Rule) => rig.pluginDir('prompter', { capabilities: ['interceptors', 'strategies'], replaces: ['system_prompt'] }, { '*': rule });
-  const listener = () => rig.pluginDir('listener', { capabilities: ['interceptors'], intercepts: ['system_prompt.build'] }, {});
+  const owner = (rule: Rule) =>
+    rig.pluginDir(
+      'prompter',
+      { capabilities: ['interceptors', 'strategies'], replaces: ['system_prompt'] },
+      { '*': rule },
+    );
+  const listener = () =>
+    rig.pluginDir('listener', { capabilities: ['interceptors'], intercepts: ['system_prompt.build'] }, {});
 
   it('start asks the system_prompt owner once, with the empty host prompt and the workspace root; listeners observe it', async () => {
     const e = make([owner({ decision: 'continue' }), listener()]);
     await e.start();
     const calls = rig.intercepts('prompter');
-    assert.deepEqual(calls.map((c) => [c.event, c.payload]), [['system_prompt.build', { workspaceRoot: rig.dir }]]);
-    await waitFor(() => rig.recorded('listener').find((r) => r.kind === 'event' && r.event === 'system_prompt.build'), { timeoutMs: 5000, what: 'the listener\'s system_prompt.build event', intervalMs: 10 });
+    assert.deepEqual(
+      calls.map((c) => [c.event, c.payload]),
+      [['system_prompt.build', { workspaceRoot: rig.dir }]],
+    );
+    await waitFor(() => rig.recorded('listener').find((r) => r.kind === 'event' && r.event === 'system_prompt.build'), {
+      timeoutMs: 5000,
+      what: "the listener's system_prompt.build event",
+      intervalMs: 10,
+    });
     assert.equal(rig.intercepts('listener').length, 0, 'a listener is never asked');
     assert.ok(e.plugins().every((p) => p.state === 'running'));
   });
 
   it('an owner block fails the start: the error names the plugin and what to do, no process is left running', async () => {
     const e = make([owner({ decision: 'block', reason: 'no prompt today' }), listener()]);
-    const err = await e.start().then(() => assert.fail('start should fail'), (x: unknown) => x);
+    const err = await e.start().then(
+      () => assert.fail('start should fail'),
+      (x: unknown) => x,
+    );
     assert.ok(err instanceof GenerationError, String(err));
     assert.equal(err.kind, 'strategy_failed');
     assert.equal(err.pluginId, 'prompter');
     assert.match(err.message, /system_prompt strategy of 'prompter' blocked it: no prompt today; .*Reload Runtime/);
-    assert.ok(e.plugins().every((p) => p.pid === undefined), JSON.stringify(e.plugins()));
+    assert.ok(
+      e.plugins().every((p) => p.pid === undefined),
+      JSON.stringify(e.plugins()),
+    );
   });
 
   it('an owner failing on reload keeps the old runtime running (fail-atomic)', async () => {
@@ -65,7 +100,7 @@ describe('conformance: system_prompt.build at every runtime build (issue 11 item
     await assert.rejects(e.reload(), /system_prompt strategy of 'prompter' failed \(protocol_error\)/);
     const after = e.plugins().find((p) => p.pluginId === 'prompter');
     assert.equal(after?.state, 'running');
-    assert.equal(after?.pid, before?.pid, 'the old generation\'s process still serves');
+    assert.equal(after?.pid, before?.pid, "the old generation's process still serves");
     assert.equal(rig.intercepts('prompter').length, 2, 'one system_prompt.build per build');
   });
 });

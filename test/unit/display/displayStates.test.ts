@@ -1,7 +1,18 @@
 import * as assert from 'node:assert/strict';
-import { formatUptime, fullTrustLines, summarize, toDisplayState, type PluginRow } from '../../../src/vscode/displayStates';
+import {
+  formatUptime,
+  fullTrustLines,
+  summarize,
+  toDisplayState,
+  type PluginRow,
+} from '../../../src/vscode/displayStates';
 
-const row = (pluginId: string, state: PluginRow['state']): PluginRow => ({ sessionKey: 's', folderName: 'f', pluginId, state });
+const row = (pluginId: string, state: PluginRow['state']): PluginRow => ({
+  sessionKey: 's',
+  folderName: 'f',
+  pluginId,
+  state,
+});
 
 describe('display states: what the views say of each plugin', () => {
   it('maps engine states onto the six display states', () => {
@@ -36,8 +47,15 @@ describe('display states: what the views say of each plugin', () => {
       id: 'demo',
       root: '/p/demo',
       runtime: {
-        command: '${REASONIX_PLUGIN_ROOT}/bin/demo', args: ['--fast'], env: {}, required: true, priority: 0,
-        intercepts: ['tool.before'], replaces: ['system_prompt'], capabilities: ['ui', 'providers'], timeoutMillis: 0,
+        command: '${REASONIX_PLUGIN_ROOT}/bin/demo',
+        args: ['--fast'],
+        env: {},
+        required: true,
+        priority: 0,
+        intercepts: ['tool.before'],
+        replaces: ['system_prompt'],
+        capabilities: ['ui', 'providers'],
+        timeoutMillis: 0,
       },
     });
     const text = lines.join('\n');

@@ -11,7 +11,13 @@ export const REPO = path.resolve(__dirname, '..', '..', '..', '..');
 export const EXAMPLES = path.join(REPO, 'examples');
 const ROOT_VAR = '${REASONIX_PLUGIN_ROOT}';
 
-export type Frame = Record<string, unknown> & { id?: unknown; method?: string; params?: unknown; result?: unknown; error?: unknown };
+export type Frame = Record<string, unknown> & {
+  id?: unknown;
+  method?: string;
+  params?: unknown;
+  result?: unknown;
+  error?: unknown;
+};
 export interface Response {
   id: number;
   result?: unknown;
@@ -20,7 +26,14 @@ export interface Response {
 export interface Manifest {
   name: string;
   version: string;
-  runtime: { command: string; args?: string[]; env?: Record<string, string>; intercepts?: string[]; replaces?: string[]; capabilities?: string[] };
+  runtime: {
+    command: string;
+    args?: string[];
+    env?: Record<string, string>;
+    intercepts?: string[];
+    replaces?: string[];
+    capabilities?: string[];
+  };
 }
 
 export interface DriverOptions {
@@ -58,7 +71,10 @@ export class SidecarDriver {
   private readonly waiters = new Set<() => void>();
   private readonly opts: DriverOptions;
 
-  constructor(readonly root: string, opts: DriverOptions = {}) {
+  constructor(
+    readonly root: string,
+    opts: DriverOptions = {},
+  ) {
     this.opts = opts;
     this.manifest = readManifest(root);
     this.pluginId = opts.pluginId ?? this.manifest.name;
@@ -126,7 +142,11 @@ export class SidecarDriver {
   async request(method: string, params: unknown, timeoutMs = 5000): Promise<Response> {
     const id = this.nextId++;
     this.write({ jsonrpc: '2.0', id, method, params });
-    return (await this.waitFor((f) => f.id === id && !('method' in f), `response to ${method} #${id}`, timeoutMs)) as Response;
+    return (await this.waitFor(
+      (f) => f.id === id && !('method' in f),
+      `response to ${method} #${id}`,
+      timeoutMs,
+    )) as Response;
   }
 
   /** A request that must succeed; returns its result. */
@@ -171,7 +191,11 @@ export class SidecarDriver {
   }
 
   /** The newest payload published for `surfaceId`, once `pred` holds for it. */
-  surface<T = Record<string, unknown>>(surfaceId: string, pred: (payload: T) => boolean = () => true, what = surfaceId): Promise<T> {
+  surface<T = Record<string, unknown>>(
+    surfaceId: string,
+    pred: (payload: T) => boolean = () => true,
+    what = surfaceId,
+  ): Promise<T> {
     return this.until(() => {
       const mine = this.publishes().filter((p) => p.surfaceId === surfaceId);
       const last = mine[mine.length - 1];
@@ -180,13 +204,28 @@ export class SidecarDriver {
   }
 
   /** InitializeParams built from the manifest's runtime block, the way the host builds them. */
-  initializeParams(over: { workspaceRoot?: string; sessionId?: string; generation?: number; manifest?: InitializeParams['manifest'] } = {}): InitializeParams {
+  initializeParams(
+    over: {
+      workspaceRoot?: string;
+      sessionId?: string;
+      generation?: number;
+      manifest?: InitializeParams['manifest'];
+    } = {},
+  ): InitializeParams {
     const rt = this.manifest.runtime;
     return {
       protocolVersion: '1',
       protocolId: 'reasonix.extension.v1',
-      manifest: over.manifest ?? { intercepts: rt.intercepts ?? [], replaces: rt.replaces ?? [], capabilities: rt.capabilities ?? [] },
-      session: { sessionId: over.sessionId ?? 'session-1', workspaceRoot: over.workspaceRoot ?? REPO, generation: over.generation ?? 3 },
+      manifest: over.manifest ?? {
+        intercepts: rt.intercepts ?? [],
+        replaces: rt.replaces ?? [],
+        capabilities: rt.capabilities ?? [],
+      },
+      session: {
+        sessionId: over.sessionId ?? 'session-1',
+        workspaceRoot: over.workspaceRoot ?? REPO,
+        generation: over.generation ?? 3,
+      },
       capabilities: { contentRefs: true, uiHost: 'desktop', protocolVersion: '1' },
     };
   }

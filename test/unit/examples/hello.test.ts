@@ -36,14 +36,21 @@ describe('examples/hello', function () {
     d.notify('extension/initialized', {});
     const status = await d.waitFor((f) => f.method === 'host/ui/publish', 'status publish');
     assert.equal(typeof status.id, 'number');
-    const p = validateParams<{ kind: 'status'; payload: unknown; generation: number; sessionId: string }>('host/ui/publish', status.params);
+    const p = validateParams<{ kind: 'status'; payload: unknown; generation: number; sessionId: string }>(
+      'host/ui/publish',
+      status.params,
+    );
     assert.ok(p.ok, p.ok ? '' : p.message);
     assert.equal(p.value.kind, 'status');
     assert.equal(p.value.generation, 7);
     assert.equal(p.value.sessionId, 'session-1');
     decodePublishPayload('status', p.value.payload);
 
-    const action = await d.call('extension/ui/action', { actionId: 'say-hello', sessionId: 'session-1', generation: 7 });
+    const action = await d.call('extension/ui/action', {
+      actionId: 'say-hello',
+      sessionId: 'session-1',
+      generation: 7,
+    });
     assert.ok(validateResult('extension/ui/action', action).ok);
     assert.deepEqual(action, { accepted: true, message: 'Hello from demo!' });
 
@@ -55,7 +62,11 @@ describe('examples/hello', function () {
 
   it('answers unknown methods -32601 with unknown_method data, and early calls with protocol_error', async () => {
     const d = (driver = new SidecarDriver(ROOT));
-    const early = await d.request('extension/ui/action', { actionId: 'say-hello', sessionId: 'session-1', generation: 3 });
+    const early = await d.request('extension/ui/action', {
+      actionId: 'say-hello',
+      sessionId: 'session-1',
+      generation: 3,
+    });
     assert.equal(early.error?.code, -32600);
     assert.equal(early.error?.data?.reason, 'protocol_error');
     const unknown = await d.request('extension/provider/catalog', {});

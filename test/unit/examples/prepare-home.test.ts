@@ -33,8 +33,20 @@ describe('scripts/prepare-home.mjs', function () {
     assert.deepEqual(doc, {
       version: 1,
       plugins: [
-        { name: 'hello', root: path.join(EXAMPLES, 'hello'), version: '0.1.0', manifestKind: 'reasonix', enabled: true },
-        { name: 'showcase', root: path.join(EXAMPLES, 'showcase'), version: '0.1.0', manifestKind: 'reasonix', enabled: true },
+        {
+          name: 'hello',
+          root: path.join(EXAMPLES, 'hello'),
+          version: '0.1.0',
+          manifestKind: 'reasonix',
+          enabled: true,
+        },
+        {
+          name: 'showcase',
+          root: path.join(EXAMPLES, 'showcase'),
+          version: '0.1.0',
+          manifestKind: 'reasonix',
+          enabled: true,
+        },
       ],
     });
     assert.match(readFileSync(path.join(ws, 'README.md'), 'utf8'), /Reasonix: Run Extension Action/);
@@ -54,9 +66,15 @@ describe('scripts/prepare-home.mjs', function () {
     writeFileSync(path.join(home, 'plugin-packages.json'), JSON.stringify({ version: 1, plugins: [other] }));
     await run(process.execPath, [SCRIPT, home, '--plugin', 'hello']);
     const doc = JSON.parse(readFileSync(path.join(home, 'plugin-packages.json'), 'utf8'));
-    assert.deepEqual(doc.plugins.map((p: { name: string }) => p.name), ['hello', 'other']);
+    assert.deepEqual(
+      doc.plugins.map((p: { name: string }) => p.name),
+      ['hello', 'other'],
+    );
     assert.deepEqual(doc.plugins[1], other);
-    await assert.rejects(run(process.execPath, [SCRIPT]), (err: { code?: number; stdout?: string }) => err.code === 2 && /usage:/.test(err.stdout ?? ''));
+    await assert.rejects(
+      run(process.execPath, [SCRIPT]),
+      (err: { code?: number; stdout?: string }) => err.code === 2 && /usage:/.test(err.stdout ?? ''),
+    );
     assert.ok(!existsSync(path.join(dir, 'ws')));
   });
 
@@ -65,12 +83,27 @@ describe('scripts/prepare-home.mjs', function () {
     await run(process.execPath, [SCRIPT, home]);
     const found = await discoverPlugins({ home });
     assert.deepEqual(found.problems, []);
-    assert.deepEqual(found.entries.map((e) => [e.id, e.status]), [['hello', 'runnable'], ['showcase', 'runnable']]);
+    assert.deepEqual(
+      found.entries.map((e) => [e.id, e.status]),
+      [
+        ['hello', 'runnable'],
+        ['showcase', 'runnable'],
+      ],
+    );
     for (const spec of found.plugins) {
       assert.ok(path.isAbsolute(expandCommand(spec.runtime.command, spec.root)));
       const d = new SidecarDriver(spec.root, { pluginId: spec.id, env: { SHOWCASE_TICK_MS: '1' } });
       drivers.push(d);
-      const r = await d.ready(d.initializeParams({ workspaceRoot: dir, manifest: { intercepts: spec.runtime.intercepts, replaces: spec.runtime.replaces, capabilities: spec.runtime.capabilities } }));
+      const r = await d.ready(
+        d.initializeParams({
+          workspaceRoot: dir,
+          manifest: {
+            intercepts: spec.runtime.intercepts,
+            replaces: spec.runtime.replaces,
+            capabilities: spec.runtime.capabilities,
+          },
+        }),
+      );
       assert.equal(r.name, spec.id);
       await d.waitFor((f) => f.method === 'host/ui/publish', `${spec.id} publishes`);
       const s = await d.shutdown();

@@ -3,7 +3,15 @@ import * as assert from 'node:assert/strict';
 import { accessSync, constants, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { validateParams, validateResult, validateDef, type CardPayload, type StatusPayload, type SurfaceKind, type UIRequestParams } from '../../../src/protocol';
+import {
+  validateParams,
+  validateResult,
+  validateDef,
+  type CardPayload,
+  type StatusPayload,
+  type SurfaceKind,
+  type UIRequestParams,
+} from '../../../src/protocol';
 import { ContentStore } from '../../../src/host/content/store';
 import { decodePublishPayload, decodeRequestPayload, ACTION_ID } from '../../../src/host/ui';
 import { EXAMPLES, SidecarDriver, expandedCommand, readManifest, type DriverOptions, type Frame } from './driver';
@@ -13,7 +21,8 @@ const FAST = { SHOWCASE_TICK_MS: '2', SHOWCASE_CHUNK_MS: '2' };
 
 // Card field values are strings on the wire (the host refuses any other type).
 type Fields = { key: string; value?: string }[];
-const field = (card: CardPayload, key: string): string | undefined => (card.fields as Fields | undefined)?.find((f) => f.key === key)?.value;
+const field = (card: CardPayload, key: string): string | undefined =>
+  (card.fields as Fields | undefined)?.find((f) => f.key === key)?.value;
 
 describe('examples/showcase', function () {
   let workspace: string;
@@ -78,7 +87,10 @@ describe('examples/showcase', function () {
 
     it('claims only what the installed manifest allows, under the installed plugin id', async () => {
       const d = start({ pluginId: 'my-showcase' });
-      const r = await d.call('extension/initialize', d.initializeParams({ manifest: { intercepts: ['tool.before'], capabilities: ['interceptors', 'ui'] } }));
+      const r = await d.call(
+        'extension/initialize',
+        d.initializeParams({ manifest: { intercepts: ['tool.before'], capabilities: ['interceptors', 'ui'] } }),
+      );
       assert.deepEqual(r.subscriptions, ['tool.before']);
       assert.equal(r.providers, undefined);
       assert.ok(Array.isArray(r.uiActions));
@@ -123,7 +135,12 @@ describe('examples/showcase', function () {
 
       const from = d.frames.length;
       d.writeLine('not json');
-      const parse = await d.waitFor((f) => (f.error as { code?: number } | undefined)?.code === -32700, 'parse error', 5000, from);
+      const parse = await d.waitFor(
+        (f) => (f.error as { code?: number } | undefined)?.code === -32700,
+        'parse error',
+        5000,
+        from,
+      );
       assert.equal(parse.id, null);
 
       d.write({ jsonrpc: '2.0', id: 'abc', method: 'extension/provider/catalog', params: {} });
@@ -133,7 +150,10 @@ describe('examples/showcase', function () {
         const hits = d.frames.slice(from).filter((f) => (f.error as { code?: number } | undefined)?.code === -32600);
         return hits.length === 3 ? hits : undefined;
       }, 'three -32600 answers');
-      assert.deepEqual(invalid.map((f) => f.id), [null, null, 98]);
+      assert.deepEqual(
+        invalid.map((f) => f.id),
+        [null, null, 98],
+      );
       assert.deepEqual(d.garbage, []);
     });
   });
@@ -141,7 +161,11 @@ describe('examples/showcase', function () {
   describe('surfaces', () => {
     it('publishes valid surfaces with its session and generation, and the status progress advances then settles', async () => {
       const d = await started();
-      const settled = await d.surface<StatusPayload>('indexing', (p) => p.progress === undefined, 'settled indexing status');
+      const settled = await d.surface<StatusPayload>(
+        'indexing',
+        (p) => p.progress === undefined,
+        'settled indexing status',
+      );
       assert.equal(settled.label, 'Indexed 3 files');
       await d.surface('notes-summary');
 
@@ -158,9 +182,13 @@ describe('examples/showcase', function () {
         .map((p) => (p.payload as StatusPayload).progress)
         .filter((x): x is number => x !== undefined);
       assert.ok(progress.length >= 3, `several progress steps, got ${progress}`);
-      for (let i = 1; i < progress.length; i++) assert.ok(progress[i] > progress[i - 1], `progress advances: ${progress}`);
+      for (let i = 1; i < progress.length; i++)
+        assert.ok(progress[i] > progress[i - 1], `progress advances: ${progress}`);
       assert.ok(progress.every((x) => x >= 0 && x < 1));
-      const labels = d.publishes().filter((p) => p.surfaceId === 'indexing').map((p) => (p.payload as StatusPayload).label);
+      const labels = d
+        .publishes()
+        .filter((p) => p.surfaceId === 'indexing')
+        .map((p) => (p.payload as StatusPayload).label);
       assert.ok(labels.includes('Indexing… 40%'), labels.join(' | '));
 
       const kinds = new Set(d.publishes().map((p) => p.kind));
@@ -168,7 +196,10 @@ describe('examples/showcase', function () {
 
       const controls = await d.surface<CardPayload>('controls');
       const declared = ['refresh', 'pick-theme', 'reset-notes', 'greet'];
-      assert.deepEqual(controls.actions?.map((a) => a.actionId), declared);
+      assert.deepEqual(
+        controls.actions?.map((a) => a.actionId),
+        declared,
+      );
       assert.ok(controls.markdown && controls.fields?.length);
 
       const form = d.publishes().find((p) => p.surfaceId === 'notes');
@@ -177,7 +208,11 @@ describe('examples/showcase', function () {
       assert.deepEqual(fields.map((f) => f.kind).sort(), ['confirm', 'input', 'multiselect', 'select']);
       assert.ok(fields.some((f) => f.required === true));
       assert.ok(fields.every((f) => 'default' in f));
-      assert.ok(d.publishes().some((p) => p.kind === 'notification' && (p.payload as { title: string }).title === 'Showcase is ready'));
+      assert.ok(
+        d
+          .publishes()
+          .some((p) => p.kind === 'notification' && (p.payload as { title: string }).title === 'Showcase is ready'),
+      );
     });
 
     it('updates the Recent changes card on every resources/changed, keeping the newest 10 paths', async () => {
@@ -236,21 +271,35 @@ describe('examples/showcase', function () {
       assert.equal(asked[0].generation, 3);
       const form = decodeRequestPayload(asked[0].payload);
       assert.ok(form.fields[0].options?.includes('Monokai'));
-      await d.surface<CardPayload>('controls', (c) => field(c, 'Theme') === 'Monokai' && field(c, 'Actions run') === '1', 'themed card');
+      await d.surface<CardPayload>(
+        'controls',
+        (c) => field(c, 'Theme') === 'Monokai' && field(c, 'Actions run') === '1',
+        'themed card',
+      );
     });
 
     it('a dismissed prompt leaves the theme alone; a stale generation is refused', async () => {
       const d = await started(); // the default prompt answer is "dismissed"
-      assert.deepEqual(await d.call('extension/ui/action', { actionId: 'pick-theme', sessionId: 'session-1', generation: 3 }), {
-        accepted: true,
-        message: 'Theme unchanged',
-      });
+      assert.deepEqual(
+        await d.call('extension/ui/action', { actionId: 'pick-theme', sessionId: 'session-1', generation: 3 }),
+        {
+          accepted: true,
+          message: 'Theme unchanged',
+        },
+      );
       const stale = await d.call('extension/ui/action', { actionId: 'greet', sessionId: 'session-1', generation: 2 });
       assert.equal(stale.accepted, false);
-      const greet = await d.call('extension/ui/action', { actionId: 'greet', sessionId: 'session-1', generation: 3, args: { name: 'Ada' } });
+      const greet = await d.call('extension/ui/action', {
+        actionId: 'greet',
+        sessionId: 'session-1',
+        generation: 3,
+        args: { name: 'Ada' },
+      });
       assert.deepEqual(greet, { accepted: true, message: 'Hello, Ada!' });
       const toast = await d.waitFor(
-        (f) => f.method === 'host/ui/publish' && (f.params as { kind: string; payload: { body?: string } }).payload.body === 'Hello, Ada!',
+        (f) =>
+          f.method === 'host/ui/publish' &&
+          (f.params as { kind: string; payload: { body?: string } }).payload.body === 'Hello, Ada!',
         'a notification for the action',
       );
       assert.equal((toast.params as { kind: string }).kind, 'notification');
@@ -278,19 +327,32 @@ describe('examples/showcase', function () {
       assert.deepEqual(await d.call('extension/ui/submit', { ...submit, values: { title: '' } }), { accepted: false });
       assert.deepEqual(await d.call('extension/ui/submit', { ...submit, surfaceId: 'other' }), { accepted: false });
 
-      const kept = await d.call('extension/ui/action', { actionId: 'reset-notes', sessionId: 'session-1', generation: 3 });
+      const kept = await d.call('extension/ui/action', {
+        actionId: 'reset-notes',
+        sessionId: 'session-1',
+        generation: 3,
+      });
       assert.deepEqual(kept, { accepted: true, message: 'Notes kept' });
       assert.equal(asked[0].kind, 'confirm');
       assert.deepEqual((asked[0].payload as { fields: unknown[] }).fields, []);
       confirm = true;
-      const cleared = await d.call('extension/ui/action', { actionId: 'reset-notes', sessionId: 'session-1', generation: 3 });
+      const cleared = await d.call('extension/ui/action', {
+        actionId: 'reset-notes',
+        sessionId: 'session-1',
+        generation: 3,
+      });
       assert.deepEqual(cleared, { accepted: true, message: 'Notes cleared' });
       await d.surface<CardPayload>('notes-summary', (c) => /Nothing saved yet/.test(c.text ?? ''), 'cleared notes');
     });
   });
 
   describe('intercepts', () => {
-    const intercept = (payload: unknown, event = 'tool.before', seq = 1) => ({ event, seq, timeoutMillis: 5000, payload });
+    const intercept = (payload: unknown, event = 'tool.before', seq = 1) => ({
+      event,
+      seq,
+      timeoutMillis: 5000,
+      payload,
+    });
 
     it('blocks rm_rf, rewrites echo arguments and continues otherwise', async () => {
       const d = await started();
@@ -311,14 +373,30 @@ describe('examples/showcase', function () {
       assert.equal(replaced.replacement?.name, 'echo');
       assert.deepEqual(JSON.parse(replaced.replacement?.arguments ?? ''), { text: 'hi', via: 'showcase' });
 
-      assert.equal((await check(intercept({ name: 'echo', arguments: '{"text":"hi","via":"showcase"}' }, 'tool.before', 3))).decision, 'continue');
-      assert.equal((await check(intercept({ name: 'read_file', arguments: '{}' }, 'tool.before', 4))).decision, 'continue');
+      assert.equal(
+        (await check(intercept({ name: 'echo', arguments: '{"text":"hi","via":"showcase"}' }, 'tool.before', 3)))
+          .decision,
+        'continue',
+      );
+      assert.equal(
+        (await check(intercept({ name: 'read_file', arguments: '{}' }, 'tool.before', 4))).decision,
+        'continue',
+      );
       assert.equal((await check(intercept({ text: 'rm_rf' }, 'input.receive', 5))).decision, 'continue');
     });
 
     it('blocks a provider.request marked [showcase:block], rewrites one marked [showcase:rewrite], continues otherwise', async () => {
       const d = await started();
-      const req = (content: string) => ({ request: { messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content }], tools: [], maxTokens: 64 } });
+      const req = (content: string) => ({
+        request: {
+          messages: [
+            { role: 'system', content: 'be brief' },
+            { role: 'user', content },
+          ],
+          tools: [],
+          maxTokens: 64,
+        },
+      });
       const ask = async (payload: unknown, seq: number) => {
         const params = intercept(payload, 'provider.request', seq);
         assert.ok(validateParams('extension/intercept', params).ok);
@@ -329,8 +407,14 @@ describe('examples/showcase', function () {
       assert.match(blocked.reason ?? '', /\[showcase:block\]/);
       const rewritten = await ask(req('hi [showcase:rewrite]!'), 2);
       assert.equal(rewritten.decision, 'replace');
-      assert.ok(validateDef('HookProviderRequest', rewritten.replacement).ok, 'replacement fits the provider.request payload');
-      assert.deepEqual((rewritten.replacement as ReturnType<typeof req>).request.messages, [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi (rewritten by showcase)!' }]);
+      assert.ok(
+        validateDef('HookProviderRequest', rewritten.replacement).ok,
+        'replacement fits the provider.request payload',
+      );
+      assert.deepEqual((rewritten.replacement as ReturnType<typeof req>).request.messages, [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi (rewritten by showcase)!' },
+      ]);
       assert.equal((await ask(req('plain'), 3)).decision, 'continue');
     });
 
@@ -369,9 +453,15 @@ describe('examples/showcase', function () {
       seqBase,
     });
     const chunksOf = (d: SidecarDriver, streamId: string) =>
-      d.frames.filter((f) => f.method === 'extension/provider/stream/chunk' && (f.params as { streamId: string }).streamId === streamId);
+      d.frames.filter(
+        (f) =>
+          f.method === 'extension/provider/stream/chunk' && (f.params as { streamId: string }).streamId === streamId,
+      );
     const endOf = (d: SidecarDriver, streamId: string): Promise<Frame> =>
-      d.waitFor((f) => f.method === 'extension/provider/stream/end' && (f.params as { streamId: string }).streamId === streamId, `end of ${streamId}`);
+      d.waitFor(
+        (f) => f.method === 'extension/provider/stream/end' && (f.params as { streamId: string }).streamId === streamId,
+        `end of ${streamId}`,
+      );
 
     it('lists one model and streams text, usage and done with contiguous seqs from seqBase', async () => {
       const d = await started();
@@ -381,9 +471,14 @@ describe('examples/showcase', function () {
       assert.ok(validateParams('extension/provider/stream/open', params).ok);
       assert.deepEqual(await d.call('extension/provider/stream/open', params), { accepted: true });
       const end = (await endOf(d, 'es_1')).params as { lastSeq: number; interrupted?: boolean };
-      const chunks = chunksOf(d, 'es_1').map((f) => f.params as { seq: number; chunk: { type: string; text?: string } });
+      const chunks = chunksOf(d, 'es_1').map(
+        (f) => f.params as { seq: number; chunk: { type: string; text?: string } },
+      );
       for (const c of chunks) assert.ok(validateParams('extension/provider/stream/chunk', c).ok);
-      assert.deepEqual(chunks.map((c) => c.seq), chunks.map((_, i) => 5 + i));
+      assert.deepEqual(
+        chunks.map((c) => c.seq),
+        chunks.map((_, i) => 5 + i),
+      );
       assert.ok(validateParams('extension/provider/stream/end', end).ok);
       assert.deepEqual(end, { streamId: 'es_1', lastSeq: chunks[chunks.length - 1].seq });
       const types = chunks.map((c) => c.chunk.type);
@@ -403,7 +498,10 @@ describe('examples/showcase', function () {
       // A round trip after the end: anything still queued would have arrived by now.
       assert.deepEqual(await d.call('extension/provider/stream/cancel', { streamId: 'es_2' }), { cancelled: false });
       const seqs = chunksOf(d, 'es_2').map((f) => (f.params as { seq: number }).seq);
-      assert.deepEqual(seqs, seqs.map((_, i) => i + 1));
+      assert.deepEqual(
+        seqs,
+        seqs.map((_, i) => i + 1),
+      );
       assert.equal(end.lastSeq, seqs[seqs.length - 1]);
       assert.ok(seqs.length < 200, 'stopped early');
       const endAt = d.frames.findIndex((f) => f.method === 'extension/provider/stream/end');
@@ -412,20 +510,41 @@ describe('examples/showcase', function () {
 
     it('calls the first offered tool, then echoes the tool result: a tool round trip', async () => {
       const d = await started();
-      const tool = { name: 'lookup', description: 'Looks a word up', parameters: { type: 'object', properties: { text: { type: 'string' } } } };
+      const tool = {
+        name: 'lookup',
+        description: 'Looks a word up',
+        parameters: { type: 'object', properties: { text: { type: 'string' } } },
+      };
       const open = (streamId: string, messages: unknown[]) =>
-        d.call('extension/provider/stream/open', { streamId, providerRef: 'plugin/showcase/echo/echo-1', model: 'echo-1', request: { messages, tools: [tool], maxTokens: 64 }, seqBase: 1 });
+        d.call('extension/provider/stream/open', {
+          streamId,
+          providerRef: 'plugin/showcase/echo/echo-1',
+          model: 'echo-1',
+          request: { messages, tools: [tool], maxTokens: 64 },
+          seqBase: 1,
+        });
       const user = { role: 'user', content: 'find otters' };
       assert.deepEqual(await open('es_t1', [user]), { accepted: true });
       await endOf(d, 'es_t1');
-      const first = chunksOf(d, 'es_t1').map((f) => (f.params as { chunk: { type: string; text?: string; toolCall?: { id: string; name: string; arguments: string } } }).chunk);
+      const first = chunksOf(d, 'es_t1').map(
+        (f) =>
+          (
+            f.params as {
+              chunk: { type: string; text?: string; toolCall?: { id: string; name: string; arguments: string } };
+            }
+          ).chunk,
+      );
       for (const c of first) assert.ok(validateDef('ProviderChunk', c).ok, JSON.stringify(c));
       const call = first.find((c) => c.type === 'tool_call')?.toolCall;
       assert.ok(call, 'a tool_call chunk');
       assert.equal(call.name, 'lookup');
       assert.deepEqual(JSON.parse(call.arguments), { text: 'find otters' });
       assert.equal(first.map((c) => c.text ?? '').join(''), 'Calling lookup. ');
-      const answer = [user, { role: 'assistant', content: '', tool_calls: [call] }, { role: 'tool', tool_call_id: call.id, content: 'otters are mustelids' }];
+      const answer = [
+        user,
+        { role: 'assistant', content: '', tool_calls: [call] },
+        { role: 'tool', tool_call_id: call.id, content: 'otters are mustelids' },
+      ];
       assert.deepEqual(await open('es_t2', answer), { accepted: true });
       await endOf(d, 'es_t2');
       const second = chunksOf(d, 'es_t2').map((f) => (f.params as { chunk: { type: string; text?: string } }).chunk);
@@ -438,16 +557,27 @@ describe('examples/showcase', function () {
       const words = Array.from({ length: 999 }, (_, i) => `w${i}`).join(' ');
       assert.deepEqual(await d.call('extension/provider/stream/open', openParams('es_f', words)), { accepted: true });
       const end = (await endOf(d, 'es_f')).params as { lastSeq: number };
-      const chunks = chunksOf(d, 'es_f').map((f) => f.params as { seq: number; chunk: { type: string; text?: string } });
+      const chunks = chunksOf(d, 'es_f').map(
+        (f) => f.params as { seq: number; chunk: { type: string; text?: string } },
+      );
       assert.equal(chunks.filter((c) => c.chunk.type === 'text').length, 1000);
-      assert.deepEqual(chunks.map((c) => c.seq), chunks.map((_, i) => i + 1));
+      assert.deepEqual(
+        chunks.map((c) => c.seq),
+        chunks.map((_, i) => i + 1),
+      );
       assert.equal(end.lastSeq, chunks.length);
       assert.equal(chunks.map((c) => c.chunk.text ?? '').join(''), `Echo: ${words}`);
     });
 
     it('declines a model it does not own', async () => {
       const d = await started();
-      assert.deepEqual(await d.call('extension/provider/stream/open', { ...openParams('es_3', 'x'), providerRef: 'plugin/other/echo/echo-1' }), { accepted: false });
+      assert.deepEqual(
+        await d.call('extension/provider/stream/open', {
+          ...openParams('es_3', 'x'),
+          providerRef: 'plugin/other/echo/echo-1',
+        }),
+        { accepted: false },
+      );
     });
   });
 
@@ -462,7 +592,12 @@ describe('examples/showcase', function () {
 
     it('exits 0 on stdin EOF, even mid-stream', async () => {
       const d = await started({ env: { SHOWCASE_CHUNK_MS: '50' } });
-      await d.call('extension/provider/stream/open', { streamId: 'es_9', providerRef: 'plugin/showcase/echo', request: { messages: [], tools: [], maxTokens: 0 }, seqBase: 1 });
+      await d.call('extension/provider/stream/open', {
+        streamId: 'es_9',
+        providerRef: 'plugin/showcase/echo',
+        request: { messages: [], tools: [], maxTokens: 0 },
+        seqBase: 1,
+      });
       d.child.stdin.end();
       assert.equal((await d.exited).code, 0);
     });

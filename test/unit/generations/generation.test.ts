@@ -36,7 +36,9 @@ describe('runtime: startGeneration with real sidecars', () => {
   it('never has more than 4 sidecars handshaking at once', async () => {
     const log = await tempLog();
     try {
-      const plugins = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'].map((id) => fixtureSpec(id, { mode: 'slow', delayMs: 150, log: log.file }));
+      const plugins = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'].map((id) =>
+        fixtureSpec(id, { mode: 'slow', delayMs: 150, log: log.file }),
+      );
       const { factory, stats } = countingFactory();
       const gen = await startGeneration({ ...base, plugins, sidecarFactory: factory });
       try {
@@ -72,9 +74,13 @@ describe('runtime: startGeneration with real sidecars', () => {
     const took = Date.now() - began;
     watch.stop();
     assert.equal(gen.sidecars.size, 0);
-    assert.deepEqual(gen.failures.map((f) => f.pluginId), ['h1', 'h2', 'h3', 'h4', 'h5']);
+    assert.deepEqual(
+      gen.failures.map((f) => f.pluginId),
+      ['h1', 'h2', 'h3', 'h4', 'h5'],
+    );
     // All fail when the one budget runs out (timer slack on a loaded machine allowed).
-    for (const f of gen.failures) assert.ok(f.elapsedMs >= 295 && f.elapsedMs < 600, `${f.pluginId} failed after ${f.elapsedMs} ms`);
+    for (const f of gen.failures)
+      assert.ok(f.elapsedMs >= 295 && f.elapsedMs < 600, `${f.pluginId} failed after ${f.elapsedMs} ms`);
     for (const f of gen.failures.slice(0, 4)) {
       assert.equal(f.stage, 'handshake');
       assert.match(f.message, /startup budget of 300 ms expired while "h\d" was still starting/);
@@ -91,13 +97,20 @@ describe('runtime: startGeneration with real sidecars', () => {
 
   it('case 27: a failing required runtime fails the generation and stops the others', async () => {
     const { factory, stats } = countingFactory();
-    const plugins = [fixtureSpec('a'), fixtureSpec('b', { mode: 'fail', required: true }), fixtureSpec('c', { mode: 'slow', delayMs: 100 })];
+    const plugins = [
+      fixtureSpec('a'),
+      fixtureSpec('b', { mode: 'fail', required: true }),
+      fixtureSpec('c', { mode: 'slow', delayMs: 100 }),
+    ];
     await assert.rejects(startGeneration({ ...base, plugins, sidecarFactory: factory }), (err: unknown) => {
       assert.ok(err instanceof GenerationError);
       assert.equal(err.kind, 'required_failed');
       assert.equal(err.pluginId, 'b');
       assert.match(err.message, /required plugin "b" did not start/);
-      assert.deepEqual(err.failures.map((f) => f.pluginId), ['b']);
+      assert.deepEqual(
+        err.failures.map((f) => f.pluginId),
+        ['b'],
+      );
       return true;
     });
     assert.deepEqual(stats.created, ['a', 'b', 'c'], 'the others had started');
@@ -105,8 +118,14 @@ describe('runtime: startGeneration with real sidecars', () => {
   });
 
   it('names the first failing required plugin in id order, not in time order', async () => {
-    const plugins = [fixtureSpec('a-slow', { mode: 'fail', delayMs: 200, required: true }), fixtureSpec('b-fast', { mode: 'fail', required: true })];
-    await assert.rejects(startGeneration({ ...base, plugins }), (err: unknown) => err instanceof GenerationError && err.pluginId === 'a-slow' && err.failures.length === 2);
+    const plugins = [
+      fixtureSpec('a-slow', { mode: 'fail', delayMs: 200, required: true }),
+      fixtureSpec('b-fast', { mode: 'fail', required: true }),
+    ];
+    await assert.rejects(
+      startGeneration({ ...base, plugins }),
+      (err: unknown) => err instanceof GenerationError && err.pluginId === 'a-slow' && err.failures.length === 2,
+    );
     assert.deepEqual(liveDescendants(), []);
   });
 
@@ -130,7 +149,11 @@ describe('runtime: startGeneration with real sidecars', () => {
 
   it('refuses two plugins replacing the same slot before spawning anything', async () => {
     const { factory, stats } = countingFactory();
-    const plugins = [fixtureSpec('one', { replaces: ['context', 'system_prompt'] }), fixtureSpec('two', { replaces: ['system_prompt'] }), fixtureSpec('three')];
+    const plugins = [
+      fixtureSpec('one', { replaces: ['context', 'system_prompt'] }),
+      fixtureSpec('two', { replaces: ['system_prompt'] }),
+      fixtureSpec('three'),
+    ];
     await assert.rejects(startGeneration({ ...base, plugins, sidecarFactory: factory }), (err: unknown) => {
       assert.ok(err instanceof GenerationError);
       assert.equal(err.kind, 'slot_collision');
@@ -142,7 +165,11 @@ describe('runtime: startGeneration with real sidecars', () => {
 
   it('cancelling the build stops what was starting', async () => {
     const controller = new AbortController();
-    const pending = startGeneration({ ...base, plugins: [fixtureSpec('a'), fixtureSpec('h', { mode: 'hang' })], signal: controller.signal });
+    const pending = startGeneration({
+      ...base,
+      plugins: [fixtureSpec('a'), fixtureSpec('h', { mode: 'hang' })],
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 100);
     await assert.rejects(pending, (err: unknown) => err instanceof GenerationError && err.kind === 'cancelled');
     assert.deepEqual(liveDescendants(), []);

@@ -11,7 +11,13 @@ import { scriptPlugin } from '../../support/plugins';
 // out/test/unit/runtime → repository root
 export const FIXTURE = path.resolve(__dirname, '../../../../test/fixtures/plugins/sidecar.js');
 
-export const FAST_TIMEOUTS = { handshakeMs: 5_000, shutdownRequestMs: 500, exitGraceMs: 200, reapMs: 1_000, writeStallMs: 2_000 };
+export const FAST_TIMEOUTS = {
+  handshakeMs: 5_000,
+  shutdownRequestMs: 500,
+  exitGraceMs: 200,
+  reapMs: 1_000,
+  writeStallMs: 2_000,
+};
 
 export interface FixtureOptions {
   mode?: 'ok' | 'hang' | 'fail' | 'slow';
@@ -25,7 +31,10 @@ export function fixtureSpec(id: string, o: FixtureOptions = {}): PluginSpec {
   const env: Record<string, string> = { FIXTURE_MODE: o.mode ?? 'ok' };
   if (o.delayMs !== undefined) env.FIXTURE_DELAY_MS = String(o.delayMs);
   if (o.log) env.FIXTURE_LOG = o.log;
-  return scriptPlugin(id, FIXTURE, { source: 'installed', runtime: { env, required: o.required ?? false, replaces: o.replaces ?? [] } });
+  return scriptPlugin(id, FIXTURE, {
+    source: 'installed',
+    runtime: { env, required: o.required ?? false, replaces: o.replaces ?? [] },
+  });
 }
 
 /** Wraps the real factory to record how many starts were in flight at once and which plugins were created. */
@@ -83,4 +92,3 @@ export async function readSpawnLog(file: string): Promise<{ spawned: string[]; m
   }
   return { spawned, maxHandshaking: max };
 }
-

@@ -6,7 +6,13 @@ import { alive } from '../../support/processes';
 import { FAST_TIMEOUTS, fixtureSpec } from './helpers';
 
 function session(plugins: () => PluginSpec[]) {
-  return new SessionRuntime({ sessionId: 'sess-A', workspaceRoot: '/tmp/ws-a', uiHost: 'headless', timeouts: FAST_TIMEOUTS, loadPlugins: plugins });
+  return new SessionRuntime({
+    sessionId: 'sess-A',
+    workspaceRoot: '/tmp/ws-a',
+    uiHost: 'headless',
+    timeouts: FAST_TIMEOUTS,
+    loadPlugins: plugins,
+  });
 }
 const pidsOf = (rt: SessionRuntime) => [...(rt.current?.sidecars.values() ?? [])].map((s) => s.pid);
 
@@ -33,11 +39,17 @@ describe('runtime: SessionRuntime with real sidecars', () => {
       assert.ok(g1.isStopped);
       assert.ok(!oldPids.some(alive), 'the old processes are gone');
       assert.ok(pidsOf(rt).every(alive));
-      assert.deepEqual(changes.filter((c) => c.kind === 'generation'), [
-        { kind: 'generation', generation: 1, previous: undefined },
-        { kind: 'generation', generation: 2, previous: 1 },
-      ]);
-      assert.deepEqual(changes.filter((c) => c.kind === 'phase').map((c) => c.kind === 'phase' && c.phase), ['starting', 'running', 'reloading', 'running']);
+      assert.deepEqual(
+        changes.filter((c) => c.kind === 'generation'),
+        [
+          { kind: 'generation', generation: 1, previous: undefined },
+          { kind: 'generation', generation: 2, previous: 1 },
+        ],
+      );
+      assert.deepEqual(
+        changes.filter((c) => c.kind === 'phase').map((c) => c.kind === 'phase' && c.phase),
+        ['starting', 'running', 'reloading', 'running'],
+      );
       assert.equal(rt.phase, 'running');
     } finally {
       await rt.stop();
@@ -109,7 +121,10 @@ describe('runtime: SessionRuntime with real sidecars', () => {
 
       await assert.rejects(rt.restartPlugin('opt'), /plugin opt failed to start/);
       assert.equal(g.sidecars.has('opt'), false);
-      assert.deepEqual(g.failures.map((f) => f.pluginId), ['opt']);
+      assert.deepEqual(
+        g.failures.map((f) => f.pluginId),
+        ['opt'],
+      );
       await assert.rejects(rt.startPlugin('nope'), /not part of runtime generation 1/);
       assert.equal(liveDescendants().length, 2);
     } finally {

@@ -34,7 +34,10 @@ export class FakeClient implements InterceptClient {
   request<R>(_method: 'extension/intercept', params: InterceptParams, opts: InterceptRequestOptions): Promise<R> {
     this.calls.push(params);
     return new Promise<R>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new ProtocolError(opts.timeoutReason, `intercept timed out after ${opts.timeoutMs} ms`)), opts.timeoutMs);
+      const timer = setTimeout(
+        () => reject(new ProtocolError(opts.timeoutReason, `intercept timed out after ${opts.timeoutMs} ms`)),
+        opts.timeoutMs,
+      );
       Promise.resolve()
         .then(() => this.handler(params, this))
         .then(

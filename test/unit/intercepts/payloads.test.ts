@@ -1,12 +1,31 @@
 import { strict as assert } from 'node:assert';
-import { buildHookPayload, decodeHookPayload, interceptBudget, HOOK_POINTS, POINTS, DEFAULT_INTERCEPT_TIMEOUTS } from '../../../src/host/intercepts';
+import {
+  buildHookPayload,
+  decodeHookPayload,
+  interceptBudget,
+  HOOK_POINTS,
+  POINTS,
+  DEFAULT_INTERCEPT_TIMEOUTS,
+} from '../../../src/host/intercepts';
 
 describe('hook payloads (HOST_SPEC §4.1)', () => {
   it('builders omit zero-valued members', () => {
-    assert.deepEqual(buildHookPayload('tool.after', { name: 't', arguments: '', result: 'ok', isError: false }), { name: 't', result: 'ok' });
-    assert.deepEqual(buildHookPayload('permission.decision', { name: 't', readOnly: false, hostDecision: 'allow' }), { name: 't', hostDecision: 'allow' });
-    assert.deepEqual(buildHookPayload('agent.before_start', { model: 'm', toolCount: 0, sessionId: 's' }), { model: 'm', sessionId: 's' });
-    assert.deepEqual(buildHookPayload('provider.response', { text: 'hi', reasoning: '', calls: [], usage: undefined }), { text: 'hi' });
+    assert.deepEqual(buildHookPayload('tool.after', { name: 't', arguments: '', result: 'ok', isError: false }), {
+      name: 't',
+      result: 'ok',
+    });
+    assert.deepEqual(buildHookPayload('permission.decision', { name: 't', readOnly: false, hostDecision: 'allow' }), {
+      name: 't',
+      hostDecision: 'allow',
+    });
+    assert.deepEqual(buildHookPayload('agent.before_start', { model: 'm', toolCount: 0, sessionId: 's' }), {
+      model: 'm',
+      sessionId: 's',
+    });
+    assert.deepEqual(
+      buildHookPayload('provider.response', { text: 'hi', reasoning: '', calls: [], usage: undefined }),
+      { text: 'hi' },
+    );
   });
 
   it('context.prepare with no messages is {}', () => {
@@ -27,9 +46,12 @@ describe('hook payloads (HOST_SPEC §4.1)', () => {
     assert.equal(decodeHookPayload('input.receive', {}).ok, false);
     assert.equal(decodeHookPayload('compaction.complete', { summary: '' }).ok, false);
     assert.equal(decodeHookPayload('agent.before_start', { model: 'm' }).ok, false);
-    assert.equal(decodeHookPayload('system_prompt.build', { prompt: '' , workspaceRoot: '/w' }).ok, true);
+    assert.equal(decodeHookPayload('system_prompt.build', { prompt: '', workspaceRoot: '/w' }).ok, true);
     assert.equal(decodeHookPayload('frontend.event', { text: 'x' }).ok, false);
-    assert.equal(decodeHookPayload('permission.decision', { name: 't', arguments: '{}', hostDecision: 'maybe' }).ok, false);
+    assert.equal(
+      decodeHookPayload('permission.decision', { name: 't', arguments: '{}', hostDecision: 'maybe' }).ok,
+      false,
+    );
   });
 
   it('tool.before arguments must be non-empty JSON object text and the tool known', () => {
@@ -47,16 +69,32 @@ describe('hook payloads (HOST_SPEC §4.1)', () => {
 
   it('a permission.decision replacement without arguments is accepted; present arguments must be object text (issue 11 item 3)', () => {
     assert.equal(decodeHookPayload('permission.decision', { name: 'read', hostDecision: 'deny' }).ok, true);
-    assert.equal(decodeHookPayload('permission.decision', { name: 'read', arguments: '{}', hostDecision: 'deny' }).ok, true);
-    assert.equal(decodeHookPayload('permission.decision', { name: 'read', arguments: '[1]', hostDecision: 'deny' }).ok, false);
+    assert.equal(
+      decodeHookPayload('permission.decision', { name: 'read', arguments: '{}', hostDecision: 'deny' }).ok,
+      true,
+    );
+    assert.equal(
+      decodeHookPayload('permission.decision', { name: 'read', arguments: '[1]', hostDecision: 'deny' }).ok,
+      false,
+    );
     // The known-tools rule is tool.before's alone.
-    assert.equal(decodeHookPayload('permission.decision', { name: 'rm', hostDecision: 'deny' }, { knownTools: (n) => n === 'read' }).ok, true);
+    assert.equal(
+      decodeHookPayload(
+        'permission.decision',
+        { name: 'rm', hostDecision: 'deny' },
+        { knownTools: (n) => n === 'read' },
+      ).ok,
+      true,
+    );
   });
 
   it('tool.after arguments may be empty but otherwise must be object text', () => {
     assert.equal(decodeHookPayload('tool.after', { name: 't' }).ok, true);
     assert.equal(decodeHookPayload('tool.after', { name: 't', arguments: '"x"' }).ok, false);
-    assert.deepEqual(decodeHookPayload('tool.after', { name: 't', arguments: '', isError: false }), { ok: true, value: { name: 't' } });
+    assert.deepEqual(decodeHookPayload('tool.after', { name: 't', arguments: '', isError: false }), {
+      ok: true,
+      value: { name: 't' },
+    });
   });
 
   it('messages must be present where the point has them, and each a ProviderMessage', () => {
@@ -71,8 +109,16 @@ describe('hook payloads (HOST_SPEC §4.1)', () => {
   it('provider.request follows the ProviderRequest rules', () => {
     const ok = { request: { messages: [], tools: [{ name: 'f', parameters: { type: 'object' } }], maxTokens: 10 } };
     assert.equal(decodeHookPayload('provider.request', ok).ok, true);
-    assert.equal(decodeHookPayload('provider.request', { request: { messages: [], tools: [{ name: 'f', parameters: [] }], maxTokens: 1 } }).ok, false);
-    assert.equal(decodeHookPayload('provider.request', { request: { messages: [], tools: [], maxTokens: -1 } }).ok, false);
+    assert.equal(
+      decodeHookPayload('provider.request', {
+        request: { messages: [], tools: [{ name: 'f', parameters: [] }], maxTokens: 1 },
+      }).ok,
+      false,
+    );
+    assert.equal(
+      decodeHookPayload('provider.request', { request: { messages: [], tools: [], maxTokens: -1 } }).ok,
+      false,
+    );
     assert.equal(decodeHookPayload('provider.request', { request: { messages: [], maxTokens: 1 } }).ok, false);
     assert.equal(decodeHookPayload('provider.request', {}).ok, false);
   });

@@ -52,22 +52,46 @@ describe('intercept dispatch through real sidecars (HOST_SPEC §4, §5)', functi
 
   const recordFile = (id: string) => join(dir, `${id}.ndjson`);
   const recorded = (id: string): Recorded[] =>
-    existsSync(recordFile(id)) ? readFileSync(recordFile(id), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Recorded) : [];
+    existsSync(recordFile(id))
+      ? readFileSync(recordFile(id), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Recorded)
+      : [];
 
-  async function start(id: string, runtime: Partial<RuntimeBlock>, points: Record<string, Rule> = {}): Promise<Sidecar> {
+  async function start(
+    id: string,
+    runtime: Partial<RuntimeBlock>,
+    points: Record<string, Rule> = {},
+  ): Promise<Sidecar> {
     const plugin = scriptPlugin(id, FIXTURE, {
       root: dir,
-      runtime: { env: { INTERCEPTOR_CONFIG: JSON.stringify({ record: recordFile(id), points }) }, capabilities: runtime.replaces?.length ? ['interceptors', 'strategies'] : ['interceptors'], ...runtime },
+      runtime: {
+        env: { INTERCEPTOR_CONFIG: JSON.stringify({ record: recordFile(id), points }) },
+        capabilities: runtime.replaces?.length ? ['interceptors', 'strategies'] : ['interceptors'],
+        ...runtime,
+      },
     });
-    const s = new Sidecar({ plugin, session: { sessionId: 's1', workspaceRoot: dir, generation: 1 }, uiHost: 'headless', timeouts: { shutdownRequestMs: 1000, exitGraceMs: 200, reapMs: 2000 } });
+    const s = new Sidecar({
+      plugin,
+      session: { sessionId: 's1', workspaceRoot: dir, generation: 1 },
+      uiHost: 'headless',
+      timeouts: { shutdownRequestMs: 1000, exitGraceMs: 200, reapMs: 2000 },
+    });
     sidecars.push(s);
     await s.start();
     return s;
   }
 
-  async function dispatcher(specs: Array<[string, Partial<RuntimeBlock>, Record<string, Rule>?]>, opts?: DispatcherOptions): Promise<InterceptDispatcher> {
+  async function dispatcher(
+    specs: Array<[string, Partial<RuntimeBlock>, Record<string, Rule>?]>,
+    opts?: DispatcherOptions,
+  ): Promise<InterceptDispatcher> {
     const started = await Promise.all(specs.map(([id, rt, pts]) => start(id, rt, pts)));
-    return new InterceptDispatcher(started.map((s, i) => interceptClientFor(s, i)), opts);
+    return new InterceptDispatcher(
+      started.map((s, i) => interceptClientFor(s, i)),
+      opts,
+    );
   }
 
   it('3-plugin chain runs by priority then id, each seeing the previous replacement (cases 31, 32)', async () => {
@@ -87,7 +111,11 @@ describe('intercept dispatch through real sidecars (HOST_SPEC §4, §5)', functi
   it('block with an API key in the reason: aborted, redacted, later interceptors not called (case 33)', async () => {
     const secret = 'sk-live0123456789abcdefghijklmnop';
     const d = await dispatcher([
-      ['a', { intercepts: ['tool.before'] }, { 'tool.before': { decision: 'block', reason: `denied, api_key=${secret}` } }],
+      [
+        'a',
+        { intercepts: ['tool.before'] },
+        { 'tool.before': { decision: 'block', reason: `denied, api_key=${secret}` } },
+      ],
       ['b', { intercepts: ['tool.before'], priority: 5 }],
     ]);
     const out = await d.dispatch('tool.before', { name: 'shell', arguments: '{"cmd":"rm"}' });
@@ -96,8 +124,16 @@ describe('intercept dispatch through real sidecars (HOST_SPEC §4, §5)', functi
     assert.ok(out.reason?.startsWith('denied'));
     assert.ok(!out.reason?.includes(secret), out.reason);
     // b is never asked; like every chain member it does observe the blocked point as an event.
-    await waitFor(() => recorded('b').find((r) => r.kind === 'event'), { timeoutMs: 5000, what: 'the tool.before event to b after a block', intervalMs: 10 });
-    await waitFor(() => recorded('a').find((r) => r.kind === 'event'), { timeoutMs: 5000, what: 'the tool.before event to a after a block', intervalMs: 10 });
+    await waitFor(() => recorded('b').find((r) => r.kind === 'event'), {
+      timeoutMs: 5000,
+      what: 'the tool.before event to b after a block',
+      intervalMs: 10,
+    });
+    await waitFor(() => recorded('a').find((r) => r.kind === 'event'), {
+      timeoutMs: 5000,
+      what: 'the tool.before event to a after a block',
+      intervalMs: 10,
+    });
     assert.equal(recorded('b').filter((r) => r.kind === 'intercept').length, 0);
   });
 
@@ -125,7 +161,12 @@ describe('intercept dispatch through real sidecars (HOST_SPEC §4, §5)', functi
     const tb = await d.dispatch('tool.before', { name: 'read', arguments: '{}' });
     assert.equal(tb.decision, 'failed');
     assert.match(tb.error?.message ?? '', /only legal at permission.decision/);
-    const pd = await d.dispatch('permission.decision', { name: 'write', arguments: '{"p":"x"}', readOnly: false, hostDecision: 'deny' });
+    const pd = await d.dispatch('permission.decision', {
+      name: 'write',
+      arguments: '{"p":"x"}',
+      readOnly: false,
+      hostDecision: 'deny',
+    });
     assert.equal(pd.decision, 'allow');
     assert.equal(pd.audit?.length, 1);
     assert.match(pd.audit?.[0] ?? '', /pd.*write.*deny.*I trust it/);
@@ -133,10 +174,13 @@ describe('intercept dispatch through real sidecars (HOST_SPEC §4, §5)', functi
   });
 
   it('optional timeout warns once and the chain continues; required timeout fails (case 37)', async () => {
-    const d = await dispatcher([
-      ['slow', { intercepts: ['tool.before'] }, { '*': { never: true } }],
-      ['next', { intercepts: ['tool.before'], priority: 1 }],
-    ], { timeouts: { fastMs: 150, slowMs: 300, ceilingMs: 1000 } });
+    const d = await dispatcher(
+      [
+        ['slow', { intercepts: ['tool.before'] }, { '*': { never: true } }],
+        ['next', { intercepts: ['tool.before'], priority: 1 }],
+      ],
+      { timeouts: { fastMs: 150, slowMs: 300, ceilingMs: 1000 } },
+    );
     const first = await d.dispatch('tool.before', { name: 't', arguments: '{}' });
     const second = await d.dispatch('tool.before', { name: 't', arguments: '{}' });
     assert.equal(first.decision, 'continue');
@@ -146,20 +190,30 @@ describe('intercept dispatch through real sidecars (HOST_SPEC §4, §5)', functi
     assert.equal(recorded('next').filter((r) => r.kind === 'intercept').length, 2);
     assert.equal(recorded('slow')[0].timeoutMillis, 150);
 
-    const r = await dispatcher([['req', { intercepts: ['tool.before'], required: true }, { '*': { delayMs: 2000 } }]], { timeouts: { fastMs: 150, slowMs: 300, ceilingMs: 1000 } });
+    const r = await dispatcher([['req', { intercepts: ['tool.before'], required: true }, { '*': { delayMs: 2000 } }]], {
+      timeouts: { fastMs: 150, slowMs: 300, ceilingMs: 1000 },
+    });
     const failed = await r.dispatch('tool.before', { name: 't', arguments: '{}' });
     assert.equal(failed.decision, 'failed');
     assert.equal(failed.error?.reason, 'intercept_timeout');
   });
 
   it('timeoutMillis 600000 goes out as 60000, seq counts from 1 across points (cases 38, 39)', async () => {
-    const d = await dispatcher([['c', { intercepts: ['tool.before', 'context.prepare', 'input.receive'], timeoutMillis: 600000 }]]);
+    const d = await dispatcher([
+      ['c', { intercepts: ['tool.before', 'context.prepare', 'input.receive'], timeoutMillis: 600000 }],
+    ]);
     await d.dispatch('tool.before', { name: 't', arguments: '{}' });
     await d.dispatch('context.prepare', { messages: [] });
     await d.dispatch('input.receive', { text: 'x' });
     const calls = recorded('c').filter((r) => r.kind === 'intercept');
-    assert.deepEqual(calls.map((r) => r.timeoutMillis), [60000, 60000, 60000]);
-    assert.deepEqual(calls.map((r) => r.seq), [1, 2, 3]);
+    assert.deepEqual(
+      calls.map((r) => r.timeoutMillis),
+      [60000, 60000, 60000],
+    );
+    assert.deepEqual(
+      calls.map((r) => r.seq),
+      [1, 2, 3],
+    );
     assert.deepEqual(calls[1].payload, {}, 'context.prepare without messages is {}');
   });
 
@@ -185,21 +239,36 @@ describe('intercept dispatch through real sidecars (HOST_SPEC §4, §5)', functi
     assert.deepEqual(ok.payload, prompt);
     await keep.dispatch('session.start', { sessionPath: join(dir, 's.json'), phase: 'start' });
     await keep.dispatch('frontend.event', { kind: 'notice', text: 'hello' });
-    const events = await waitFor(() => {
-      const r = recorded('listener');
-      return r.length >= 3 ? r : undefined;
-    }, { timeoutMs: 5000, what: 'three listener events', intervalMs: 10 });
-    assert.deepEqual(events.map((r) => `${r.kind}:${r.event}`).sort(), ['event:frontend.event', 'event:session.start', 'event:system_prompt.build']);
-    await waitFor(() => recorded('owner').find((r) => r.kind === 'event' && r.event === 'system_prompt.build'), { timeoutMs: 5000, what: 'owner event', intervalMs: 10 });
+    const events = await waitFor(
+      () => {
+        const r = recorded('listener');
+        return r.length >= 3 ? r : undefined;
+      },
+      { timeoutMs: 5000, what: 'three listener events', intervalMs: 10 },
+    );
+    assert.deepEqual(events.map((r) => `${r.kind}:${r.event}`).sort(), [
+      'event:frontend.event',
+      'event:session.start',
+      'event:system_prompt.build',
+    ]);
+    await waitFor(() => recorded('owner').find((r) => r.kind === 'event' && r.event === 'system_prompt.build'), {
+      timeoutMs: 5000,
+      what: 'owner event',
+      intervalMs: 10,
+    });
 
-    const block = await dispatcher([['blocker', { replaces: ['system_prompt'] }, { '*': { decision: 'block', reason: 'no prompt for you' } }]]);
+    const block = await dispatcher([
+      ['blocker', { replaces: ['system_prompt'] }, { '*': { decision: 'block', reason: 'no prompt for you' } }],
+    ]);
     const b = await block.dispatch('system_prompt.build', prompt);
     assert.equal(b.decision, 'block');
     assert.equal(b.reason, 'no prompt for you');
   });
 
   it('system_prompt owner timeout fails the build', async () => {
-    const d = await dispatcher([['sleepy', { replaces: ['system_prompt'] }, { '*': { never: true } }]], { timeouts: { fastMs: 100, slowMs: 200, ceilingMs: 1000 } });
+    const d = await dispatcher([['sleepy', { replaces: ['system_prompt'] }, { '*': { never: true } }]], {
+      timeouts: { fastMs: 100, slowMs: 200, ceilingMs: 1000 },
+    });
     const out = await d.dispatch('system_prompt.build', { prompt: '', workspaceRoot: dir });
     assert.equal(out.decision, 'failed');
     assert.equal(out.error?.reason, 'intercept_timeout');
@@ -231,14 +300,20 @@ describe('intercept dispatch through real sidecars (HOST_SPEC §4, §5)', functi
       assert.equal(call.externalized, true, id);
       assert.deepEqual(call.payload, { name: 'read', arguments: '{"p":"f"}', result: big }, id);
     }
-    const ev = await waitFor(() => recorded('watcher').find((r) => r.kind === 'event'), { timeoutMs: 5000, what: 'the externalized tool.after event', intervalMs: 10 });
+    const ev = await waitFor(() => recorded('watcher').find((r) => r.kind === 'event'), {
+      timeoutMs: 5000,
+      what: 'the externalized tool.after event',
+      intervalMs: 10,
+    });
     assert.equal(ev.externalized, true);
     assert.equal((ev.payload as { result: string }).result, big);
   });
 
   it('bad envelopes: inline + envelope and wrong sha256 are protocol errors (case 45)', async () => {
     const payload = { name: 'read', result: 'q'.repeat(70000) };
-    const both = await dispatcher([['both', { intercepts: ['tool.after'], required: true }, { '*': { inlineAndEnvelope: true } }]]);
+    const both = await dispatcher([
+      ['both', { intercepts: ['tool.after'], required: true }, { '*': { inlineAndEnvelope: true } }],
+    ]);
     const o1 = await both.dispatch('tool.after', payload);
     assert.equal(o1.decision, 'failed');
     assert.equal(o1.error?.reason, 'protocol_error');

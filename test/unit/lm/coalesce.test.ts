@@ -5,7 +5,14 @@ import type { PartSink } from '../../../src/vscode/lm/respond';
 
 function recorder(): { out: PartSink; seen: string[] } {
   const seen: string[] = [];
-  return { seen, out: { text: (v) => seen.push(`text:${v}`), thinking: (v) => seen.push(`thinking:${v}`), toolCall: (id, name, input) => seen.push(`call:${id}:${name}:${JSON.stringify(input)}`) } };
+  return {
+    seen,
+    out: {
+      text: (v) => seen.push(`text:${v}`),
+      thinking: (v) => seen.push(`thinking:${v}`),
+      toolCall: (id, name, input) => seen.push(`call:${id}:${name}:${JSON.stringify(input)}`),
+    },
+  };
 }
 const nextTurn = () => new Promise<void>((r) => setImmediate(r));
 const afterWindow = () => new Promise<void>((r) => setTimeout(r, COALESCE_MS + 20));

@@ -34,7 +34,11 @@ function recorder(): { sink: PartSink; parts: Part[] } {
   };
 }
 
-const ask = (content: string, tools: ProviderRequest['tools'] = []): ProviderRequest => ({ messages: [{ role: 'user', content }], tools, maxTokens: 256 });
+const ask = (content: string, tools: ProviderRequest['tools'] = []): ProviderRequest => ({
+  messages: [{ role: 'user', content }],
+  tools,
+  maxTokens: 256,
+});
 const textOf = (parts: Part[]) => parts.map((p) => (p.kind === 'text' ? p.value : '')).join('');
 
 describe('vscode/lm: serving a request through the session engine (real sidecars)', function () {
@@ -57,17 +61,44 @@ describe('vscode/lm: serving a request through the session engine (real sidecars
   }
   /** The showcase sample under its own name, with a chunk pace. */
   const showcase = (chunkMs = 2) =>
-    manifest('showcase', { command: SHOWCASE_BIN, capabilities: ['interceptors', 'providers', 'ui'], intercepts: ['tool.before', 'session.start', 'provider.request'], env: { SHOWCASE_CHUNK_MS: String(chunkMs), SHOWCASE_TICK_MS: '5' } });
+    manifest('showcase', {
+      command: SHOWCASE_BIN,
+      capabilities: ['interceptors', 'providers', 'ui'],
+      intercepts: ['tool.before', 'session.start', 'provider.request'],
+      env: { SHOWCASE_CHUNK_MS: String(chunkMs), SHOWCASE_TICK_MS: '5' },
+    });
   const interceptor = (name: string, points: Record<string, unknown>, intercepts: string[]) =>
-    manifest(name, { command: process.execPath, args: [INTERCEPTOR], capabilities: ['interceptors'], intercepts, env: { INTERCEPTOR_CONFIG: JSON.stringify({ points }) } });
+    manifest(name, {
+      command: process.execPath,
+      args: [INTERCEPTOR],
+      capabilities: ['interceptors'],
+      intercepts,
+      env: { INTERCEPTOR_CONFIG: JSON.stringify({ points }) },
+    });
 
   async function start(linked: string[]): Promise<SessionEngine> {
     const home = join(dir, 'home');
     mkdirSync(home);
     store = new SurfaceStore();
     engine = createSessionEngine(
-      { sessionKey: dir, sessionId: 'lm-1', folderName: 'ws', workspaceRoot: dir, home, linked: () => linked, disabled: () => [], frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) }, maxParallelStarts: 4, startupBudgetMs: 10_000 },
-      { createSidecar: (o) => new Sidecar(o), store, logger: silentLogger, timeouts: { shutdownRequestMs: 500, exitGraceMs: 200, reapMs: 2000 } },
+      {
+        sessionKey: dir,
+        sessionId: 'lm-1',
+        folderName: 'ws',
+        workspaceRoot: dir,
+        home,
+        linked: () => linked,
+        disabled: () => [],
+        frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
+        maxParallelStarts: 4,
+        startupBudgetMs: 10_000,
+      },
+      {
+        createSidecar: (o) => new Sidecar(o),
+        store,
+        logger: silentLogger,
+        timeouts: { shutdownRequestMs: 500, exitGraceMs: 200, reapMs: 2000 },
+      },
     );
     await engine.start();
     return engine;
@@ -76,7 +107,10 @@ describe('vscode/lm: serving a request through the session engine (real sidecars
   it('streams the text parts in order and reports completion with usage', async () => {
     const e = await start([showcase()]);
     const { sink, parts } = recorder();
-    const stats = await serveRequest(e, TARGET, ask('hello there world'), sink, { interceptResponse: false, signal: new AbortController().signal });
+    const stats = await serveRequest(e, TARGET, ask('hello there world'), sink, {
+      interceptResponse: false,
+      signal: new AbortController().signal,
+    });
     assert.equal(textOf(parts), 'Echo: hello there world');
     assert.ok(parts.filter((p) => p.kind === 'text').length >= 3, 'streamed in pieces');
     assert.equal(stats.outcome, 'completed');
@@ -87,25 +121,54 @@ describe('vscode/lm: serving a request through the session engine (real sidecars
   it('turns a tool_call chunk into a tool call part with parsed arguments', async () => {
     const e = await start([showcase()]);
     const { sink, parts } = recorder();
-    await serveRequest(e, TARGET, ask('find otters', [{ name: 'lookup', description: 'd', parameters: { type: 'object' } }]), sink, { interceptResponse: false, signal: new AbortController().signal });
+    await serveRequest(
+      e,
+      TARGET,
+      ask('find otters', [{ name: 'lookup', description: 'd', parameters: { type: 'object' } }]),
+      sink,
+      { interceptResponse: false, signal: new AbortController().signal },
+    );
     const call = parts.find((p) => p.kind === 'call');
-    assert.deepEqual(call && { ...call, id: 'x' }, { kind: 'call', id: 'x', name: 'lookup', input: { text: 'find otters' } });
+    assert.deepEqual(call && { ...call, id: 'x' }, {
+      kind: 'call',
+      id: 'x',
+      name: 'lookup',
+      input: { text: 'find otters' },
+    });
   });
 
   it('runs provider.request first: a rewriting interceptor changes what the provider sees', async () => {
     const rewritten = { request: ask('rewritten by the fixture') };
-    const e = await start([showcase(), interceptor('rewriter', { 'provider.request': { decision: 'replace', replacement: rewritten } }, ['provider.request'])]);
+    const e = await start([
+      showcase(),
+      interceptor('rewriter', { 'provider.request': { decision: 'replace', replacement: rewritten } }, [
+        'provider.request',
+      ]),
+    ]);
     const { sink, parts } = recorder();
-    await serveRequest(e, TARGET, ask('original'), sink, { interceptResponse: false, signal: new AbortController().signal });
+    await serveRequest(e, TARGET, ask('original'), sink, {
+      interceptResponse: false,
+      signal: new AbortController().signal,
+    });
     assert.equal(textOf(parts), 'Echo: rewritten by the fixture');
   });
 
   it('a blocking provider.request interceptor ends the request with an error naming it and its reason; nothing is streamed', async () => {
-    const e = await start([showcase(), interceptor('gate', { 'provider.request': { decision: 'block', reason: 'quota exhausted for today' } }, ['provider.request'])]);
+    const e = await start([
+      showcase(),
+      interceptor('gate', { 'provider.request': { decision: 'block', reason: 'quota exhausted for today' } }, [
+        'provider.request',
+      ]),
+    ]);
     const { sink, parts } = recorder();
     await assert.rejects(
       serveRequest(e, TARGET, ask('hi'), sink, { interceptResponse: false, signal: new AbortController().signal }),
-      (err: Error) => err instanceof LmResponseError && err.reason === 'blocked' && /extension "gate"/.test(err.message) && /quota exhausted for today/.test(err.message) && err.message.includes(REF),
+      (err: Error) =>
+        err instanceof LmResponseError &&
+        err.reason === 'blocked' &&
+        /extension "gate"/.test(err.message) &&
+        /quota exhausted for today/.test(err.message) &&
+        err.message.includes(REF),
     );
     assert.deepEqual(parts, []);
   });
@@ -113,34 +176,64 @@ describe('vscode/lm: serving a request through the session engine (real sidecars
   it('the showcase sample blocks and rewrites requests marked for it', async () => {
     const e = await start([showcase()]);
     const { sink, parts } = recorder();
-    await serveRequest(e, TARGET, ask('say [showcase:rewrite]'), sink, { interceptResponse: false, signal: new AbortController().signal });
+    await serveRequest(e, TARGET, ask('say [showcase:rewrite]'), sink, {
+      interceptResponse: false,
+      signal: new AbortController().signal,
+    });
     assert.equal(textOf(parts), 'Echo: say (rewritten by showcase)');
-    await assert.rejects(serveRequest(e, TARGET, ask('[showcase:block]'), sink, { interceptResponse: false, signal: new AbortController().signal }), /blocked by extension "showcase": showcase blocks model requests marked \[showcase:block\]/);
+    await assert.rejects(
+      serveRequest(e, TARGET, ask('[showcase:block]'), sink, {
+        interceptResponse: false,
+        signal: new AbortController().signal,
+      }),
+      /blocked by extension "showcase": showcase blocks model requests marked \[showcase:block\]/,
+    );
   });
 
   it('with a provider.response interceptor, assembles the response, runs the chain and delivers its result in one piece', async () => {
-    const e = await start([showcase(), interceptor('editor', { 'provider.response': { appendText: ' [checked]' } }, ['provider.response'])]);
+    const e = await start([
+      showcase(),
+      interceptor('editor', { 'provider.response': { appendText: ' [checked]' } }, ['provider.response']),
+    ]);
     const { sink, parts } = recorder();
-    const stats = await serveRequest(e, TARGET, ask('hello there world'), sink, { interceptResponse: true, signal: new AbortController().signal });
+    const stats = await serveRequest(e, TARGET, ask('hello there world'), sink, {
+      interceptResponse: true,
+      signal: new AbortController().signal,
+    });
     assert.deepEqual(parts, [{ kind: 'text', value: 'Echo: hello there world [checked]' }]);
     assert.equal(stats.assembled, true);
     assert.ok(stats.chunks >= 4);
   });
 
   it('a blocked provider.response ends with an error naming the extension and shows nothing', async () => {
-    const e = await start([showcase(), interceptor('censor', { 'provider.response': { decision: 'block', reason: 'contains a secret' } }, ['provider.response'])]);
+    const e = await start([
+      showcase(),
+      interceptor('censor', { 'provider.response': { decision: 'block', reason: 'contains a secret' } }, [
+        'provider.response',
+      ]),
+    ]);
     const { sink, parts } = recorder();
-    await assert.rejects(serveRequest(e, TARGET, ask('hi'), sink, { interceptResponse: true, signal: new AbortController().signal }), /provider\.response was blocked by extension "censor": contains a secret/);
+    await assert.rejects(
+      serveRequest(e, TARGET, ask('hi'), sink, { interceptResponse: true, signal: new AbortController().signal }),
+      /provider\.response was blocked by extension "censor": contains a secret/,
+    );
     assert.deepEqual(parts, []);
   });
 
   it('a replaced response whose tool call arguments are not JSON is an error naming the model, not a crash', async () => {
     const bad = { text: 'ok', calls: [{ id: 'c1', name: 'lookup', arguments: '{not json' }] };
-    const e = await start([showcase(), interceptor('breaker', { 'provider.response': { decision: 'replace', replacement: bad } }, ['provider.response'])]);
+    const e = await start([
+      showcase(),
+      interceptor('breaker', { 'provider.response': { decision: 'replace', replacement: bad } }, ['provider.response']),
+    ]);
     const { sink, parts } = recorder();
     await assert.rejects(
       serveRequest(e, TARGET, ask('hi'), sink, { interceptResponse: true, signal: new AbortController().signal }),
-      (err: Error) => err instanceof LmResponseError && err.reason === 'invalid_tool_call' && err.message.includes(REF) && /not valid JSON/.test(err.message),
+      (err: Error) =>
+        err instanceof LmResponseError &&
+        err.reason === 'invalid_tool_call' &&
+        err.message.includes(REF) &&
+        /not valid JSON/.test(err.message),
     );
     assert.deepEqual(parts, [], 'nothing shown from a response that failed validation');
   });
@@ -158,7 +251,10 @@ describe('vscode/lm: serving a request through the session engine (real sidecars
       },
     };
     const t0 = Date.now();
-    const stats = await serveRequest(e, TARGET, ask(words), wrapped, { interceptResponse: false, signal: abort.signal });
+    const stats = await serveRequest(e, TARGET, ask(words), wrapped, {
+      interceptResponse: false,
+      signal: abort.signal,
+    });
     assert.equal(stats.outcome, 'cancelled');
     assert.ok(Date.now() - t0 < 2000, 'ended promptly');
     const seen = parts.length;
@@ -166,11 +262,14 @@ describe('vscode/lm: serving a request through the session engine (real sidecars
     assert.equal(parts.length, seen, 'no part after the cancel');
     assert.equal(seen, 2);
     // The showcase counts the streams it stopped on extension/provider/stream/cancel.
-    const cancelled = await waitFor(() => {
-      const card = store.get(dir, 'showcase', 'model');
-      const f = card?.kind === 'card' ? card.payload.fields?.find((x) => x.key === 'Cancelled') : undefined;
-      return f && Number(f.value) >= 1 ? f : undefined;
-    }, { timeoutMs: 5000, what: 'the sidecar to report the cancelled stream', intervalMs: 5 });
+    const cancelled = await waitFor(
+      () => {
+        const card = store.get(dir, 'showcase', 'model');
+        const f = card?.kind === 'card' ? card.payload.fields?.find((x) => x.key === 'Cancelled') : undefined;
+        return f && Number(f.value) >= 1 ? f : undefined;
+      },
+      { timeoutMs: 5000, what: 'the sidecar to report the cancelled stream', intervalMs: 5 },
+    );
     assert.equal(cancelled.value, '1');
   });
 
@@ -187,8 +286,15 @@ describe('vscode/lm: serving a request through the session engine (real sidecars
       },
     };
     await assert.rejects(
-      serveRequest(e, TARGET, ask(Array.from({ length: 50 }, (_, i) => `w${i}`).join(' ')), killing, { interceptResponse: false, signal: new AbortController().signal }),
-      (err: Error) => err instanceof LmResponseError && err.reason === 'provider_interrupted' && /Reasonix extension "showcase"/.test(err.message) && err.message.includes(REF),
+      serveRequest(e, TARGET, ask(Array.from({ length: 50 }, (_, i) => `w${i}`).join(' ')), killing, {
+        interceptResponse: false,
+        signal: new AbortController().signal,
+      }),
+      (err: Error) =>
+        err instanceof LmResponseError &&
+        err.reason === 'provider_interrupted' &&
+        /Reasonix extension "showcase"/.test(err.message) &&
+        err.message.includes(REF),
     );
   });
 });

@@ -26,7 +26,12 @@ describe('plugins: command rules on Windows (path.win32)', () => {
   });
 
   it('refuses shells by name with or without .exe, and accepts absolute programs', () => {
-    for (const command of ['C:\\Windows\\System32\\cmd.exe', 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe', 'C:\\Program Files\\PowerShell\\7\\PWSH.EXE', 'C:\\msys64\\usr\\bin\\bash.exe']) {
+    for (const command of [
+      'C:\\Windows\\System32\\cmd.exe',
+      'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe',
+      'C:\\Program Files\\PowerShell\\7\\PWSH.EXE',
+      'C:\\msys64\\usr\\bin\\bash.exe',
+    ]) {
       assert.match(commandProblem(command, [], WIN) ?? '', /must not be a shell/, command);
     }
     assert.equal(commandProblem('C:\\Program Files\\nodejs\\node.exe', ['C:\\ext\\main.js'], WIN), undefined);
@@ -34,7 +39,8 @@ describe('plugins: command rules on Windows (path.win32)', () => {
   });
 
   it('refuses relative and drive-relative commands (no PATH lookup)', () => {
-    for (const command of ['node.exe', 'bin\\tool.exe', 'C:tool.exe']) assert.match(commandProblem(command, [], WIN) ?? '', /must be absolute/, command);
+    for (const command of ['node.exe', 'bin\\tool.exe', 'C:tool.exe'])
+      assert.match(commandProblem(command, [], WIN) ?? '', /must be absolute/, command);
   });
 
   it('names the tree kill: taskkill /T /F /PID', () => {
@@ -48,10 +54,22 @@ describe('plugins: command rules on Windows (path.win32)', () => {
 
 describe('plugins: command rules that were easy to get around', () => {
   it('refuses env launching a shell, in every spelling', () => {
-    for (const args of [['sh', '-c', 'x'], ['/bin/bash', '-c', 'x'], ['-i', 'FOO=1', 'dash'], ['-u', 'HOME', 'zsh'], ['--', 'sh'], ['-S', 'node x.js'], ['--split-string=sh -c x']]) {
+    for (const args of [
+      ['sh', '-c', 'x'],
+      ['/bin/bash', '-c', 'x'],
+      ['-i', 'FOO=1', 'dash'],
+      ['-u', 'HOME', 'zsh'],
+      ['--', 'sh'],
+      ['-S', 'node x.js'],
+      ['--split-string=sh -c x'],
+    ]) {
       assert.ok(commandProblem('/usr/bin/env', args, POSIX), JSON.stringify(args));
     }
-    assert.equal(commandProblem('/usr/bin/env', ['FOO=1', '/usr/bin/node', 'main.js'], POSIX), undefined, 'env launching a program is fine');
+    assert.equal(
+      commandProblem('/usr/bin/env', ['FOO=1', '/usr/bin/node', 'main.js'], POSIX),
+      undefined,
+      'env launching a program is fine',
+    );
   });
 
   it('a NUL byte in command, args or env is a manifest error naming the field', () => {
@@ -73,7 +91,10 @@ describe('plugins: command rules that were easy to get around', () => {
       await home.packages(`\uFEFF${JSON.stringify({ version: 1, plugins: [{ name: 'bom', enabled: true, root }] })}`);
       const r = await discoverPlugins({ home: home.dir });
       assert.deepEqual(r.problems, []);
-      assert.ok(r.plugins.some((p) => p.id === 'bom'), JSON.stringify(r.entries));
+      assert.ok(
+        r.plugins.some((p) => p.id === 'bom'),
+        JSON.stringify(r.entries),
+      );
     } finally {
       await home.remove();
     }
@@ -82,11 +103,17 @@ describe('plugins: command rules that were easy to get around', () => {
   it('refuses a manifest over 1 MiB without reading it, with a clear message', async () => {
     const home = await makeTempHome();
     try {
-      const root = await home.manifest('dev/huge', JSON.stringify({ ...v1Manifest('huge'), description: 'd'.repeat(1024 * 1024) }));
+      const root = await home.manifest(
+        'dev/huge',
+        JSON.stringify({ ...v1Manifest('huge'), description: 'd'.repeat(1024 * 1024) }),
+      );
       const r = await discoverPlugins({ home: home.dir, linked: [root] });
       const entry = r.entries.find((e) => e.root === root);
       assert.equal(entry?.status, 'invalid');
-      assert.match(entry?.reason ?? '', /reasonix-plugin\.json is \d+ bytes, over the 1048576 bytes \(1 MiB\) a manifest may have/);
+      assert.match(
+        entry?.reason ?? '',
+        /reasonix-plugin\.json is \d+ bytes, over the 1048576 bytes \(1 MiB\) a manifest may have/,
+      );
     } finally {
       await home.remove();
     }
@@ -98,7 +125,11 @@ describe('plugins: command rules that were easy to get around', () => {
     afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
     async function refused(command: string, args: string[]): Promise<string> {
-      const s = new Sidecar({ plugin: pluginFor('well-behaved.js', { command, args }), session: SESSION, uiHost: 'headless' });
+      const s = new Sidecar({
+        plugin: pluginFor('well-behaved.js', { command, args }),
+        session: SESSION,
+        uiHost: 'headless',
+      });
       try {
         await s.start();
       } catch (err) {

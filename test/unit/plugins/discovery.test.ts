@@ -14,8 +14,14 @@ describe('plugins: resolveReasonixHome', () => {
     assert.equal(resolveReasonixHome({ REASONIX_HOME: '  ' }, 'darwin', '/Users/u'), '/Users/u/.reasonix');
   });
   it('uses %APPDATA%\\reasonix on Windows, else %USERPROFILE%\\AppData\\Roaming\\reasonix', () => {
-    assert.equal(resolveReasonixHome({ APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'win32', 'C:\\Users\\u'), 'C:\\Users\\u\\AppData\\Roaming\\reasonix');
-    assert.equal(resolveReasonixHome({ USERPROFILE: 'C:\\Users\\p' }, 'win32', 'C:\\Users\\u'), 'C:\\Users\\p\\AppData\\Roaming\\reasonix');
+    assert.equal(
+      resolveReasonixHome({ APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'win32', 'C:\\Users\\u'),
+      'C:\\Users\\u\\AppData\\Roaming\\reasonix',
+    );
+    assert.equal(
+      resolveReasonixHome({ USERPROFILE: 'C:\\Users\\p' }, 'win32', 'C:\\Users\\u'),
+      'C:\\Users\\p\\AppData\\Roaming\\reasonix',
+    );
     assert.equal(resolveReasonixHome({}, 'win32', 'C:\\Users\\u'), 'C:\\Users\\u\\AppData\\Roaming\\reasonix');
   });
 });
@@ -38,7 +44,10 @@ describe('plugins: discoverPlugins (installed records)', () => {
     const r = await discoverPlugins({ home: home.dir, linked: [linked] });
     assert.equal(r.problems.length, 1);
     assert.match(r.problems[0], /plugin-packages\.json is not valid JSON/);
-    assert.deepEqual(r.plugins.map((p) => [p.id, p.source]), [['lnk', 'linked']]);
+    assert.deepEqual(
+      r.plugins.map((p) => [p.id, p.source]),
+      [['lnk', 'linked']],
+    );
   });
 
   it('reports an unreadable file and a wrong shape as problems', async () => {
@@ -53,7 +62,10 @@ describe('plugins: discoverPlugins (installed records)', () => {
   });
 
   it('resolves relative roots against the home, keeps absolute roots, fills defaults, sorts by id', async () => {
-    const absRoot = await home.manifest('elsewhere/zed', v1Manifest('zed-manifest-name', { args: ['x.js'] }, { description: 'from manifest' }));
+    const absRoot = await home.manifest(
+      'elsewhere/zed',
+      v1Manifest('zed-manifest-name', { args: ['x.js'] }, { description: 'from manifest' }),
+    );
     await home.manifest('plugins/alpha', v1Manifest('alpha', { command: '${REASONIX_PLUGIN_ROOT}/bin/run' }));
     await home.packages({
       version: 1,
@@ -64,16 +76,32 @@ describe('plugins: discoverPlugins (installed records)', () => {
     });
     const r = await discoverPlugins({ home: home.dir });
     assert.deepEqual(r.problems, []);
-    assert.deepEqual(r.plugins.map((p) => p.id), ['alpha', 'zed']);
-    assert.deepEqual(r.entries.map((e) => [e.id, e.status]), [['alpha', 'runnable'], ['zed', 'runnable']]);
+    assert.deepEqual(
+      r.plugins.map((p) => p.id),
+      ['alpha', 'zed'],
+    );
+    assert.deepEqual(
+      r.entries.map((e) => [e.id, e.status]),
+      [
+        ['alpha', 'runnable'],
+        ['zed', 'runnable'],
+      ],
+    );
     const [alpha, zed] = r.plugins;
     assert.equal(alpha.root, path.join(home.dir, 'plugins/alpha'));
     assert.equal(alpha.manifestPath, path.join(home.dir, 'plugins/alpha/reasonix-plugin.json'));
     assert.equal(alpha.source, 'installed');
     assert.equal(alpha.version, '1.2.3', 'manifest version when the record has none');
     assert.deepEqual(alpha.runtime, {
-      command: '${REASONIX_PLUGIN_ROOT}/bin/run', args: [], env: {}, required: false, priority: 0,
-      intercepts: [], replaces: [], capabilities: [], timeoutMillis: 0,
+      command: '${REASONIX_PLUGIN_ROOT}/bin/run',
+      args: [],
+      env: {},
+      required: false,
+      priority: 0,
+      intercepts: [],
+      replaces: [],
+      capabilities: [],
+      timeoutMillis: 0,
     });
     assert.equal(zed.root, absRoot);
     assert.equal(zed.version, '9.9.9', 'installed version wins');
@@ -93,19 +121,40 @@ describe('plugins: discoverPlugins (installed records)', () => {
 
   it('lists records not enabled as disabled without reading their manifests', async () => {
     await home.manifest('plugins/off', '{ broken');
-    await home.packages({ version: 1, plugins: [{ name: 'off', root: 'plugins/off', enabled: false }, { name: 'off2', root: 'plugins/off' }] });
+    await home.packages({
+      version: 1,
+      plugins: [
+        { name: 'off', root: 'plugins/off', enabled: false },
+        { name: 'off2', root: 'plugins/off' },
+      ],
+    });
     const r = await discoverPlugins({ home: home.dir });
     assert.deepEqual(r.plugins, []);
-    assert.deepEqual(r.entries.map((e) => [e.id, e.status]), [['off', 'disabled'], ['off2', 'disabled']]);
+    assert.deepEqual(
+      r.entries.map((e) => [e.id, e.status]),
+      [
+        ['off', 'disabled'],
+        ['off2', 'disabled'],
+      ],
+    );
     assert.match(r.entries[0].reason ?? '', /enabled is not true/);
   });
 
   it('marks plugins disabled for this folder as disabled, keeping the spec', async () => {
     await home.manifest('plugins/a', v1Manifest('a'));
     await home.manifest('plugins/b', v1Manifest('b'));
-    await home.packages({ version: 1, plugins: [{ name: 'a', root: 'plugins/a', enabled: true }, { name: 'b', root: 'plugins/b', enabled: true }] });
+    await home.packages({
+      version: 1,
+      plugins: [
+        { name: 'a', root: 'plugins/a', enabled: true },
+        { name: 'b', root: 'plugins/b', enabled: true },
+      ],
+    });
     const r = await discoverPlugins({ home: home.dir, disabled: ['a'] });
-    assert.deepEqual(r.plugins.map((p) => p.id), ['b']);
+    assert.deepEqual(
+      r.plugins.map((p) => p.id),
+      ['b'],
+    );
     assert.equal(r.entries[0].status, 'disabled');
     assert.match(r.entries[0].reason ?? '', /disabled for this workspace folder/);
     assert.equal(r.entries[0].spec?.id, 'a');
@@ -127,7 +176,10 @@ describe('plugins: discoverPlugins (installed records)', () => {
       ],
     });
     const r = await discoverPlugins({ home: home.dir });
-    assert.deepEqual(r.plugins.map((p) => p.id), ['ok']);
+    assert.deepEqual(
+      r.plugins.map((p) => p.id),
+      ['ok'],
+    );
     const invalid = r.entries.filter((e) => e.status === 'invalid');
     assert.equal(invalid.length, 6);
     for (const e of invalid) assert.match(e.reason ?? '', /plugin-packages\.json: plugins\[\d\]/);
@@ -143,7 +195,10 @@ describe('plugins: discoverPlugins (installed records)', () => {
     await home.manifest('plugins/long', v1Manifest('long'));
     await home.packages({ version: 1, plugins: [{ name: id, root: 'plugins/long', enabled: true }] });
     const r = await discoverPlugins({ home: home.dir });
-    assert.deepEqual(r.plugins.map((p) => p.id), [id]);
+    assert.deepEqual(
+      r.plugins.map((p) => p.id),
+      [id],
+    );
   });
 
   it('a broken manifest disables only that plugin', async () => {
@@ -155,7 +210,10 @@ describe('plugins: discoverPlugins (installed records)', () => {
       plugins: ['broken', 'good', 'empty'].map((name) => ({ name, root: `plugins/${name}`, enabled: true })),
     });
     const r = await discoverPlugins({ home: home.dir });
-    assert.deepEqual(r.plugins.map((p) => p.id), ['good']);
+    assert.deepEqual(
+      r.plugins.map((p) => p.id),
+      ['good'],
+    );
     const byId = Object.fromEntries(r.entries.map((e) => [e.id, e]));
     assert.equal(byId.broken.status, 'invalid');
     assert.match(byId.broken.reason ?? '', /plugins\/broken\/reasonix-plugin\.json is not valid JSON/);
@@ -175,7 +233,10 @@ describe('plugins: discoverPlugins (linked folders)', () => {
     const dir = await home.manifest('dev/mine', v1Manifest('my-dev.plugin', {}, { version: '0.1.0' }));
     const r = await discoverPlugins({ home: home.dir, linked: [dir] });
     assert.equal(r.plugins.length, 1);
-    assert.deepEqual([r.plugins[0].id, r.plugins[0].source, r.plugins[0].root, r.plugins[0].version], ['my-dev.plugin', 'linked', dir, '0.1.0']);
+    assert.deepEqual(
+      [r.plugins[0].id, r.plugins[0].source, r.plugins[0].root, r.plugins[0].version],
+      ['my-dev.plugin', 'linked', dir, '0.1.0'],
+    );
   });
 
   it('keeps the installed plugin on an id collision and marks the linked one invalid', async () => {
@@ -183,7 +244,10 @@ describe('plugins: discoverPlugins (linked folders)', () => {
     await home.packages({ version: 1, plugins: [{ name: 'same', root: 'plugins/same', enabled: true }] });
     const dir = await home.manifest('dev/same', v1Manifest('same'));
     const r = await discoverPlugins({ home: home.dir, linked: [dir] });
-    assert.deepEqual(r.plugins.map((p) => [p.id, p.source]), [['same', 'installed']]);
+    assert.deepEqual(
+      r.plugins.map((p) => [p.id, p.source]),
+      [['same', 'installed']],
+    );
     const linked = r.entries.find((e) => e.root === dir);
     assert.equal(linked?.status, 'invalid');
     assert.match(linked?.reason ?? '', /already used by another plugin/);

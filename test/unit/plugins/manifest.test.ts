@@ -28,7 +28,14 @@ describe('plugins: manifest apiVersion and top-level keys', () => {
   });
 
   it('refuses a malformed apiVersion', () => {
-    for (const apiVersion of ['reasonix.io/plugin/1', 'reasonix.io/plugin/v1.x', 'reasonix.io/plugin/v01', 'reasonix.io/plugins/v1', 'v1', 'reasonix.io/plugin/v1.2.3']) {
+    for (const apiVersion of [
+      'reasonix.io/plugin/1',
+      'reasonix.io/plugin/v1.x',
+      'reasonix.io/plugin/v01',
+      'reasonix.io/plugins/v1',
+      'v1',
+      'reasonix.io/plugin/v1.2.3',
+    ]) {
       const m = decode({ ...v1Manifest('d'), apiVersion });
       assert.equal(m.status, 'invalid', apiVersion);
       assert.match(why(m), /apiVersion .* is malformed/);
@@ -43,7 +50,18 @@ describe('plugins: manifest apiVersion and top-level keys', () => {
   });
 
   it('reports a v1 manifest without a runtime block as no-runtime', () => {
-    const m = decode({ apiVersion: 'reasonix.io/plugin/v1', name: 'decl', contributes: { skills: ['s'] }, skills: [], commands: [], hooks: {}, mcpServers: {}, homepage: 'h', repository: 'r', description: 'd' });
+    const m = decode({
+      apiVersion: 'reasonix.io/plugin/v1',
+      name: 'decl',
+      contributes: { skills: ['s'] },
+      skills: [],
+      commands: [],
+      hooks: {},
+      mcpServers: {},
+      homepage: 'h',
+      repository: 'r',
+      description: 'd',
+    });
     assert.equal(m.status, 'no-runtime');
   });
 
@@ -66,7 +84,11 @@ describe('plugins: runtime block validation', () => {
     ['missing command', { command: undefined }, /runtime\.command is required/],
     ['empty command', { command: '  ' }, /runtime\.command must be a non-empty string/],
     ['non-string command', { command: 5 }, /runtime\.command must be a non-empty string/],
-    ['relative command', { command: 'bin/x' }, /runtime\.command must be absolute after \$\{REASONIX_PLUGIN_ROOT\} expansion/],
+    [
+      'relative command',
+      { command: 'bin/x' },
+      /runtime\.command must be absolute after \$\{REASONIX_PLUGIN_ROOT\} expansion/,
+    ],
     ['variable not as prefix', { command: 'x/${REASONIX_PLUGIN_ROOT}/bin' }, /must be absolute after/],
     ['shell command', { command: '/bin/bash' }, /runtime\.command must not be a shell/],
     ['args not an array', { args: 'a b' }, /runtime\.args must be an array/],
@@ -79,7 +101,11 @@ describe('plugins: runtime block validation', () => {
     ['priority too low', { priority: -1001 }, /runtime\.priority must be an integer/],
     ['fractional priority', { priority: 1.5 }, /runtime\.priority must be an integer/],
     ['string priority', { priority: '1' }, /runtime\.priority must be an integer/],
-    ['unknown intercept point', { intercepts: ['tool.before', 'tool.during'] }, /runtime\.intercepts\[1\] "tool\.during" is not an intercept point/],
+    [
+      'unknown intercept point',
+      { intercepts: ['tool.before', 'tool.during'] },
+      /runtime\.intercepts\[1\] "tool\.during" is not an intercept point/,
+    ],
     ['intercepts not an array', { intercepts: 'tool.before' }, /runtime\.intercepts must be an array/],
     ['unknown slot', { replaces: ['planner'] }, /runtime\.replaces\[0\] "planner" is not a strategy slot/],
     ['tool slot without name', { replaces: ['tool:'] }, /"tool:" needs a tool name/],
@@ -111,17 +137,32 @@ describe('plugins: runtime block validation', () => {
   });
 
   it('accepts every slot form, intercept point and capability, and keeps values as written', () => {
-    const m = decode(v1Manifest('d', {
-      command: '${REASONIX_PLUGIN_ROOT}/bin/sidecar',
-      args: ['--flag', '${REASONIX_PLUGIN_ROOT}/x'],
-      env: { MODE: 'test' },
-      required: true,
-      priority: -1000,
-      intercepts: ['input.receive', 'tool.before', 'system_prompt.build'],
-      replaces: ['system_prompt', 'context', 'provider_request', 'provider_response', 'compaction', 'session_policy', 'permission', 'frontend_events', 'tool:read_file', 'provider:openai/gpt-4o', 'provider:plugin/demo/local/llama-3', 'provider:openrouter/meta/llama'],
-      capabilities: ['interceptors', 'strategies', 'providers', 'ui'],
-      timeoutMillis: 600000,
-    }));
+    const m = decode(
+      v1Manifest('d', {
+        command: '${REASONIX_PLUGIN_ROOT}/bin/sidecar',
+        args: ['--flag', '${REASONIX_PLUGIN_ROOT}/x'],
+        env: { MODE: 'test' },
+        required: true,
+        priority: -1000,
+        intercepts: ['input.receive', 'tool.before', 'system_prompt.build'],
+        replaces: [
+          'system_prompt',
+          'context',
+          'provider_request',
+          'provider_response',
+          'compaction',
+          'session_policy',
+          'permission',
+          'frontend_events',
+          'tool:read_file',
+          'provider:openai/gpt-4o',
+          'provider:plugin/demo/local/llama-3',
+          'provider:openrouter/meta/llama',
+        ],
+        capabilities: ['interceptors', 'strategies', 'providers', 'ui'],
+        timeoutMillis: 600000,
+      }),
+    );
     assert.equal(m.status, 'runnable');
     if (m.status !== 'runnable') return;
     assert.equal(m.runtime.command, '${REASONIX_PLUGIN_ROOT}/bin/sidecar');
@@ -145,7 +186,10 @@ describe('plugins: runtime block validation', () => {
       await home.packages({ version: 1, plugins: [{ name: 'p', root: 'plugins/p', enabled: true }] });
       const r = await discoverPlugins({ home: home.dir });
       assert.equal(r.entries[0].status, 'invalid');
-      assert.match(r.entries[0].reason ?? '', /plugins\/p\/reasonix-plugin\.json: runtime\.priority must be an integer in -1000\.\.1000/);
+      assert.match(
+        r.entries[0].reason ?? '',
+        /plugins\/p\/reasonix-plugin\.json: runtime\.priority must be an integer in -1000\.\.1000/,
+      );
     } finally {
       await home.remove();
     }

@@ -30,6 +30,16 @@ export async function makeTempHome(): Promise<TempHome> {
 }
 
 /** A valid v1 manifest running node, overridable per test. */
-export function v1Manifest(name: string, runtime: Record<string, unknown> = {}, top: Record<string, unknown> = {}): Record<string, unknown> {
-  return { apiVersion: 'reasonix.io/plugin/v1', name, version: '1.2.3', runtime: { command: process.execPath, ...runtime }, ...top };
+export function v1Manifest(
+  name: string,
+  runtime: Record<string, unknown> = {},
+  top: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    apiVersion: 'reasonix.io/plugin/v1',
+    name,
+    version: '1.2.3',
+    runtime: { command: process.execPath, ...runtime },
+    ...top,
+  };
 }

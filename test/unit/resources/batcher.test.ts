@@ -88,12 +88,18 @@ describe('resources: change batcher', () => {
 
   it('skips VCS and dependency folders and user exclusions', async () => {
     const { timers, sent, b } = harness({ exclude: ['**/*.log', 'build', '**/.DS_Store', 'tmp/{a,b}/**'] });
-    const accepted = [
-      'src/x.ts', 'logs/readme.md', 'buildscripts/x.sh', 'tmp/c/keep.txt',
-    ];
+    const accepted = ['src/x.ts', 'logs/readme.md', 'buildscripts/x.sh', 'tmp/c/keep.txt'];
     const refused = [
-      '.git/index', 'node_modules/pkg/index.js', 'packages/a/node_modules/x.js', 'a/.svn/entries',
-      'server.log', 'deep/dir/out.log', 'build/out.js', 'mac/.DS_Store', 'tmp/a/x', 'tmp/b/y/z',
+      '.git/index',
+      'node_modules/pkg/index.js',
+      'packages/a/node_modules/x.js',
+      'a/.svn/entries',
+      'server.log',
+      'deep/dir/out.log',
+      'build/out.js',
+      'mac/.DS_Store',
+      'tmp/a/x',
+      'tmp/b/y/z',
     ];
     for (const p of accepted) assert.equal(b.add(abs(p)), true, p);
     for (const p of refused) assert.equal(b.add(abs(p)), false, p);
@@ -118,7 +124,10 @@ describe('resources: change batcher', () => {
     const errors: unknown[] = [];
     let calls = 0;
     const b = new ChangeBatcher({
-      root, timers, pathApi: path.posix, maxPathsPerMessage: 2,
+      root,
+      timers,
+      pathApi: path.posix,
+      maxPathsPerMessage: 2,
       onError: (e) => errors.push(e),
       send: async (p) => {
         calls++;
@@ -137,7 +146,15 @@ describe('resources: change batcher', () => {
     const sent: string[][] = [];
     let resolve!: () => void;
     const got = new Promise<void>((r) => (resolve = r));
-    const b = new ChangeBatcher({ root, pathApi: path.posix, coalesceMs: 5, send: (p) => { sent.push(p); resolve(); } });
+    const b = new ChangeBatcher({
+      root,
+      pathApi: path.posix,
+      coalesceMs: 5,
+      send: (p) => {
+        sent.push(p);
+        resolve();
+      },
+    });
     b.add(abs('x'));
     await got;
     assert.deepEqual(sent, [['x']]);

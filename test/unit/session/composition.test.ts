@@ -38,15 +38,37 @@ describe('session engine composition (real sidecars)', function () {
   });
 
   function plugin(name: string, runtime: Record<string, unknown>): string {
-    return pluginFolder(join(dir, name), name, { command: process.execPath, args: [FIXTURE], capabilities: ['interceptors'], intercepts: ['tool.before'], ...runtime });
+    return pluginFolder(join(dir, name), name, {
+      command: process.execPath,
+      args: [FIXTURE],
+      capabilities: ['interceptors'],
+      intercepts: ['tool.before'],
+      ...runtime,
+    });
   }
 
   async function startEngine(linked: string[]): Promise<SessionEngine> {
     const home = join(dir, 'home');
     mkdirSync(home);
     engine = createSessionEngine(
-      { sessionKey: dir, sessionId: 'session-1', folderName: 'ws', workspaceRoot: dir, home, linked: () => linked, disabled: () => [], frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) }, maxParallelStarts: 4, startupBudgetMs: 10000 },
-      { createSidecar: (o) => new Sidecar(o), store: new SurfaceStore(), logger, timeouts: { shutdownRequestMs: 500, exitGraceMs: 200, reapMs: 2000 } },
+      {
+        sessionKey: dir,
+        sessionId: 'session-1',
+        folderName: 'ws',
+        workspaceRoot: dir,
+        home,
+        linked: () => linked,
+        disabled: () => [],
+        frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
+        maxParallelStarts: 4,
+        startupBudgetMs: 10000,
+      },
+      {
+        createSidecar: (o) => new Sidecar(o),
+        store: new SurfaceStore(),
+        logger,
+        timeouts: { shutdownRequestMs: 500, exitGraceMs: 200, reapMs: 2000 },
+      },
     );
     await engine.start();
     return engine;
@@ -72,7 +94,9 @@ describe('session engine composition (real sidecars)', function () {
   it('a crashed optional interceptor is skipped with one warning per generation, the rest of the chain runs', async () => {
     const e = await startEngine([
       plugin('flaky', { priority: -1 }),
-      plugin('blocker', { env: { INTERCEPTOR_CONFIG: JSON.stringify({ points: { 'tool.before': { decision: 'block', reason: 'no' } } }) } }),
+      plugin('blocker', {
+        env: { INTERCEPTOR_CONFIG: JSON.stringify({ points: { 'tool.before': { decision: 'block', reason: 'no' } } }) },
+      }),
     ]);
     await crash(e, 'flaky');
     const first = await e.dispatch('tool.before', { name: 'echo', arguments: '{}' });
@@ -97,7 +121,10 @@ describe('session engine composition (real sidecars)', function () {
     const failed = lines.filter((l) => /failed to start:/.test(l) && !/did not start/.test(l));
     assert.equal(failed.length, 1, lines.join('\n'));
     // Whichever the host notices first, the exit or the closed stdout, names the plugin once.
-    assert.match(failed[0], /^\[ws\] \[zz-broken\] failed to start: the (process exited|connection failed) during the handshake/);
+    assert.match(
+      failed[0],
+      /^\[ws\] \[zz-broken\] failed to start: the (process exited|connection failed) during the handshake/,
+    );
     assert.equal(times(failed[0], 'zz-broken'), 1, failed[0]);
 
     await crash(e, 'solo-plugin');
@@ -111,13 +138,19 @@ describe('session engine composition (real sidecars)', function () {
     const e = await startEngine([plugin('zz-broken', { args: ['-e', 'process.exit(3)'] })]);
     const reports: string[] = [];
     e.onStartFailure((info) => reports.push(info.message));
-    const err = await e.startPlugin('zz-broken').then(() => undefined, (x: unknown) => x);
+    const err = await e.startPlugin('zz-broken').then(
+      () => undefined,
+      (x: unknown) => x,
+    );
     assert.ok(err instanceof SidecarFailure, String(err));
     assert.equal(err.reported, true);
     assert.equal(err.info.pluginId, 'zz-broken');
     assert.equal(err.info.stage, 'handshake');
-    assert.match(err.message, /^plugin zz-broken failed to start: the (process exited|connection failed) during the handshake/);
+    assert.match(
+      err.message,
+      /^plugin zz-broken failed to start: the (process exited|connection failed) during the handshake/,
+    );
     assert.deepEqual(reports, [err.message], 'the engine reported it once, with the same words');
-    assert.ok(err.cause instanceof SidecarFailure, 'the sidecar\'s own failure is the cause');
+    assert.ok(err.cause instanceof SidecarFailure, "the sidecar's own failure is the cause");
   });
 });

@@ -13,10 +13,20 @@ export const FIXTURES = path.join(REPO, 'test/fixtures/sidecars');
 
 /** test/fixtures/sidecars/<fixture> as plugin `id`, intercepting input.receive and tool.before unless `runtime` says otherwise. */
 export function pluginFor(fixture: string, runtime: Partial<RuntimeBlock> = {}, id = 'fixture'): PluginSpec {
-  return scriptPlugin(id, path.join(FIXTURES, fixture), { root: FIXTURES, version: '1.2.3', runtime: { intercepts: ['input.receive', 'tool.before'], ...runtime } });
+  return scriptPlugin(id, path.join(FIXTURES, fixture), {
+    root: FIXTURES,
+    version: '1.2.3',
+    runtime: { intercepts: ['input.receive', 'tool.before'], ...runtime },
+  });
 }
 
-export const FAST: Partial<SidecarTimeouts> = { handshakeMs: 15000, shutdownRequestMs: 2000, exitGraceMs: 300, reapMs: 2000, writeStallMs: 2000 };
+export const FAST: Partial<SidecarTimeouts> = {
+  handshakeMs: 15000,
+  shutdownRequestMs: 2000,
+  exitGraceMs: 300,
+  reapMs: 2000,
+  writeStallMs: 2000,
+};
 
 export const SESSION = { sessionId: 'sess-1', workspaceRoot: '/tmp/ws', generation: 3 };
 
@@ -52,7 +62,11 @@ export class Scratch {
   }
   rawRecords(name: string): string[] {
     const f = this.file(name);
-    return existsSync(f) ? readFileSync(f, 'utf8').split('\n').filter((l) => l) : [];
+    return existsSync(f)
+      ? readFileSync(f, 'utf8')
+          .split('\n')
+          .filter((l) => l)
+      : [];
   }
   cleanup(): void {
     rmSync(this.dir, { recursive: true, force: true });

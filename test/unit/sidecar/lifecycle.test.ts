@@ -53,7 +53,12 @@ describe('sidecar: spawn rules (§2.1)', () => {
       const plugin = pluginFor('well-behaved.js', {
         command: '${REASONIX_PLUGIN_ROOT}/./node',
         args: [path.join(FIXTURES, 'well-behaved.js'), '${REASONIX_PLUGIN_ROOT}', 'two words'],
-        env: { REASONIX_PLUGIN_NAME: 'forged', REASONIX_PLUGIN_ROOT: '/forged', FIX_MANIFEST_VAR: 'from-manifest', FIX_ENV_OUT: scratch.file('env.json') },
+        env: {
+          REASONIX_PLUGIN_NAME: 'forged',
+          REASONIX_PLUGIN_ROOT: '/forged',
+          FIX_MANIFEST_VAR: 'from-manifest',
+          FIX_ENV_OUT: scratch.file('env.json'),
+        },
       });
       plugin.root = root;
       const s = fleet.make({ plugin });
@@ -127,16 +132,42 @@ describe('sidecar: handshake (§2.2–2.4)', () => {
   const rejected: [string, string, Record<string, unknown>, string, RegExp][] = [
     ['17', 'protocolVersion "2"', { protocolVersion: '2' }, 'unsupported_version', /not supported/],
     ['18', 'protocolVersion "v1"', { protocolVersion: 'v1' }, 'protocol_error', /not a decimal integer/],
-    ['19', 'missing stateSchemaVersion', { stateSchemaVersion: null }, 'protocol_error', /invalid initialize result: .*stateSchemaVersion/],
+    [
+      '19',
+      'missing stateSchemaVersion',
+      { stateSchemaVersion: null },
+      'protocol_error',
+      /invalid initialize result: .*stateSchemaVersion/,
+    ],
     ['19', 'an unknown member', { componentId: 'x' }, 'protocol_error', /invalid initialize result: .*componentId/],
-    ['20', 'a subscription outside manifest intercepts', { subscriptions: ['input.receive', 'session.end'] }, 'capability_not_declared', /session\.end/],
+    [
+      '20',
+      'a subscription outside manifest intercepts',
+      { subscriptions: ['input.receive', 'session.end'] },
+      'capability_not_declared',
+      /session\.end/,
+    ],
     ['21', 'replaces beyond the manifest', { replaces: ['system_prompt'] }, 'capability_not_declared', /system_prompt/],
-    ['22', 'providers without the providers capability', { providers: [{ ref: 'plugin/fixture/m' }] }, 'capability_not_declared', /providers/],
-    ['23', 'uiActions without the ui capability', { uiActions: [{ actionId: 'demo' }] }, 'capability_not_declared', /ui/],
+    [
+      '22',
+      'providers without the providers capability',
+      { providers: [{ ref: 'plugin/fixture/m' }] },
+      'capability_not_declared',
+      /providers/,
+    ],
+    [
+      '23',
+      'uiActions without the ui capability',
+      { uiActions: [{ actionId: 'demo' }] },
+      'capability_not_declared',
+      /ui/,
+    ],
   ];
   for (const [n, what, patch, reason, message] of rejected) {
     it(`fails start with ${reason} on ${what} and kills the child (case ${n})`, async () => {
-      const s = fleet.make({ plugin: pluginFor('well-behaved.js', { env: { FIX_RESULT_PATCH: JSON.stringify(patch) } }) });
+      const s = fleet.make({
+        plugin: pluginFor('well-behaved.js', { env: { FIX_RESULT_PATCH: JSON.stringify(patch) } }),
+      });
       const err = await startError(s.start());
       assert.equal(err.reason, reason);
       assert.equal(err.info.reason, reason);
@@ -150,7 +181,10 @@ describe('sidecar: handshake (§2.2–2.4)', () => {
 
   it('rejects a provider ref outside plugin/<id>/ even with the capability (case 22)', async () => {
     const s = fleet.make({
-      plugin: pluginFor('well-behaved.js', { capabilities: ['providers'], env: { FIX_RESULT_PATCH: JSON.stringify({ providers: [{ ref: 'plugin/other/x' }] }) } }),
+      plugin: pluginFor('well-behaved.js', {
+        capabilities: ['providers'],
+        env: { FIX_RESULT_PATCH: JSON.stringify({ providers: [{ ref: 'plugin/other/x' }] }) },
+      }),
     });
     const err = await startError(s.start());
     assert.equal(err.info.reason, 'capability_not_declared');
@@ -167,7 +201,11 @@ describe('sidecar: handshake (§2.2–2.4)', () => {
             subscriptions: ['input.receive'],
             replaces: ['system_prompt'],
             providers: [{ ref: 'plugin/fixture/m' }],
-            uiActions: [{ actionId: 'demo', label: 'Demo password=hunter2' }, { actionId: 'demo', label: 'dup' }, { actionId: 'other-1' }],
+            uiActions: [
+              { actionId: 'demo', label: 'Demo password=hunter2' },
+              { actionId: 'demo', label: 'dup' },
+              { actionId: 'other-1' },
+            ],
           }),
         },
       }),
@@ -178,7 +216,14 @@ describe('sidecar: handshake (§2.2–2.4)', () => {
     const logger = new MemoryLogger();
     const bad = fleet.make({
       logger,
-      plugin: pluginFor('well-behaved.js', { capabilities: ['ui'], env: { FIX_RESULT_PATCH: JSON.stringify({ uiActions: [{ actionId: 'demo' }, { actionId: 'Bad_Id' }] }) } }, 'fixture2'),
+      plugin: pluginFor(
+        'well-behaved.js',
+        {
+          capabilities: ['ui'],
+          env: { FIX_RESULT_PATCH: JSON.stringify({ uiActions: [{ actionId: 'demo' }, { actionId: 'Bad_Id' }] }) },
+        },
+        'fixture2',
+      ),
     });
     await bad.start();
     assert.equal(bad.state, 'running');
@@ -187,7 +232,10 @@ describe('sidecar: handshake (§2.2–2.4)', () => {
   });
 
   it('fails start with protocol_error when the sidecar publishes before initialized, killing the child (case 24)', async () => {
-    const s = fleet.make({ plugin: pluginFor('early-traffic.js'), handlers: { 'host/ui/publish': () => ({ accepted: true }) } });
+    const s = fleet.make({
+      plugin: pluginFor('early-traffic.js'),
+      handlers: { 'host/ui/publish': () => ({ accepted: true }) },
+    });
     const err = await startError(s.start());
     assert.equal(err.info.reason, 'protocol_error');
     assert.match(err.info.message, /before extension\/initialized/);
@@ -235,7 +283,10 @@ describe('sidecar: shutdown and crash (§2.6, §2.7)', () => {
   const { fleet } = ctx;
 
   it('sends extension/shutdown {timeoutMillis}, then closes stdin; orderly exit is not a crash (cases 28, 29)', async () => {
-    const s = fleet.make({ plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: ctx.scratch.file('rx') } }), timeouts: { shutdownRequestMs: 5000 } });
+    const s = fleet.make({
+      plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: ctx.scratch.file('rx') } }),
+      timeouts: { shutdownRequestMs: 5000 },
+    });
     const crashes: FailureInfo[] = [];
     s.onCrash((i) => crashes.push(i));
     const states: SidecarState[] = [];
@@ -244,17 +295,26 @@ describe('sidecar: shutdown and crash (§2.6, §2.7)', () => {
     const pid = s.pid;
     await s.stop();
     const rx = ctx.scratch.records('rx') as ({ method?: string; params?: unknown } | string)[];
-    assert.deepEqual(rx.slice(-2), [{ jsonrpc: '2.0', id: 2, method: 'extension/shutdown', params: { timeoutMillis: 5000 } }, 'EOF']);
+    assert.deepEqual(rx.slice(-2), [
+      { jsonrpc: '2.0', id: 2, method: 'extension/shutdown', params: { timeoutMillis: 5000 } },
+      'EOF',
+    ]);
     assert.deepEqual(states, ['stopping', 'stopped']);
     assert.equal(alive(pid), false);
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(crashes.length, 0);
-    await assert.rejects(s.request('extension/intercept', INTERCEPT), (e: ProtocolError) => e.reason === 'provider_interrupted');
+    await assert.rejects(
+      s.request('extension/intercept', INTERCEPT),
+      (e: ProtocolError) => e.reason === 'provider_interrupted',
+    );
   });
 
   it('kills a sidecar that ignores shutdown, SIGTERM and EOF within timeout + grace + reap; a second stop returns at once (case 28)', async () => {
     const t = { shutdownRequestMs: 200, exitGraceMs: 100, reapMs: 1000 };
-    const s = fleet.make({ plugin: pluginFor('ignores-shutdown.js', { env: { FIX_RECORD: ctx.scratch.file('rx') } }), timeouts: t });
+    const s = fleet.make({
+      plugin: pluginFor('ignores-shutdown.js', { env: { FIX_RECORD: ctx.scratch.file('rx') } }),
+      timeouts: t,
+    });
     await s.start();
     const pid = s.pid;
     const started = Date.now();
@@ -290,7 +350,10 @@ describe('sidecar: shutdown and crash (§2.6, §2.7)', () => {
     assert.equal(crashes[0].signal, 'SIGKILL');
     assert.match(crashes[0].message, /plugin fixture crashed/);
     const t0 = Date.now();
-    await assert.rejects(s.request('extension/intercept', INTERCEPT), (e: ProtocolError) => e.reason === 'provider_interrupted' && /crashed/.test(e.message));
+    await assert.rejects(
+      s.request('extension/intercept', INTERCEPT),
+      (e: ProtocolError) => e.reason === 'provider_interrupted' && /crashed/.test(e.message),
+    );
     assert.ok(Date.now() - t0 < 100, 'fails fast');
     assert.equal(s.sendEvent({ event: 'session.start', payload: {} }), false);
     await new Promise((r) => setTimeout(r, 100));
@@ -305,7 +368,10 @@ describe('sidecar: shutdown and crash (§2.6, §2.7)', () => {
     const crashes: FailureInfo[] = [];
     s.onCrash((i) => crashes.push(i));
     await s.start();
-    await assert.rejects(s.request('extension/intercept', INTERCEPT), (e: ProtocolError) => e.reason === 'provider_interrupted');
+    await assert.rejects(
+      s.request('extension/intercept', INTERCEPT),
+      (e: ProtocolError) => e.reason === 'provider_interrupted',
+    );
     await waitFor(() => crashes.length === 1, { timeoutMs: 5000, what: 'crashes.length === 1', intervalMs: 5 });
     assert.equal(crashes[0].exitCode, 3);
   });

@@ -25,11 +25,14 @@ describe('sidecar transport (real process)', () => {
   /** Starts well-behaved.js writing `lines` after initialized; resolves once `count` answers were recorded. */
   async function answersTo(lines: string[], count: number, extraEnv: Record<string, string> = {}) {
     const s = fleet.make({
-      plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: ctx.scratch.file('rx'), FIX_LINES: JSON.stringify(lines), ...extraEnv } }),
+      plugin: pluginFor('well-behaved.js', {
+        env: { FIX_RECORD: ctx.scratch.file('rx'), FIX_LINES: JSON.stringify(lines), ...extraEnv },
+      }),
       handlers: { 'host/ui/publish': () => ({ accepted: true }) },
     });
     await s.start();
-    const answers = () => (ctx.scratch.records('rx') as Frame[]).filter((f) => typeof f === 'object' && f.method === undefined);
+    const answers = () =>
+      (ctx.scratch.records('rx') as Frame[]).filter((f) => typeof f === 'object' && f.method === undefined);
     await waitFor(() => answers().length >= count, { timeoutMs: 10_000, what: `${count} answers`, intervalMs: 5 });
     return { s, answers: answers() };
   }
@@ -62,18 +65,40 @@ describe('sidecar transport (real process)', () => {
     assert.deepEqual(byId(6).result, { accepted: true });
   });
 
-  it('answers a host method absent from the handler map -32601 unknown_method; content/read is always the process\'s own', async () => {
+  it("answers a host method absent from the handler map -32601 unknown_method; content/read is always the process's own", async () => {
     const lines = [
-      JSON.stringify({ jsonrpc: '2.0', id: 'p', method: 'host/ui/request', params: { surfaceId: 'q1', sessionId: 'sess-1', generation: 3, kind: 'confirm', payload: { title: 't' } } }),
-      JSON.stringify({ jsonrpc: '2.0', id: 'c', method: 'host/content/read', params: { contentRef: 'nope', offset: 0 } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'p',
+        method: 'host/ui/request',
+        params: { surfaceId: 'q1', sessionId: 'sess-1', generation: 3, kind: 'confirm', payload: { title: 't' } },
+      }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'c',
+        method: 'host/content/read',
+        params: { contentRef: 'nope', offset: 0 },
+      }),
     ];
     const s = fleet.make({
-      plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: ctx.scratch.file('rx'), FIX_LINES: JSON.stringify(lines) } }),
+      plugin: pluginFor('well-behaved.js', {
+        env: { FIX_RECORD: ctx.scratch.file('rx'), FIX_LINES: JSON.stringify(lines) },
+      }),
       // A map entry cannot replace the per-process content store.
-      handlers: { 'host/content/read': (p) => ({ contentRef: p.contentRef, offset: 0, dataBase64: '', encoding: 'utf8', sha256: '', totalBytes: 0 }) },
+      handlers: {
+        'host/content/read': (p) => ({
+          contentRef: p.contentRef,
+          offset: 0,
+          dataBase64: '',
+          encoding: 'utf8',
+          sha256: '',
+          totalBytes: 0,
+        }),
+      },
     });
     await s.start();
-    const answers = () => (ctx.scratch.records('rx') as Frame[]).filter((f) => typeof f === 'object' && f.method === undefined);
+    const answers = () =>
+      (ctx.scratch.records('rx') as Frame[]).filter((f) => typeof f === 'object' && f.method === undefined);
     await waitFor(() => answers().length >= 2, { timeoutMs: 10_000, what: '2 answers', intervalMs: 20 });
     const byId = (id: unknown) => answers().find((a) => a.id === id) as Frame;
     assert.equal(byId('p').error?.code, -32601, 'host/ui/request has no handler in the map');
@@ -87,11 +112,25 @@ describe('sidecar transport (real process)', () => {
     const ref = s.content.put('/payload', Buffer.from('hello'));
     const s2 = fleet.make({
       plugin: pluginFor('well-behaved.js', {
-        env: { FIX_RECORD: ctx.scratch.file('rx'), FIX_LINES: JSON.stringify([JSON.stringify({ jsonrpc: '2.0', id: 'c', method: 'host/content/read', params: { contentRef: 'nope', offset: 0 } })]) },
+        env: {
+          FIX_RECORD: ctx.scratch.file('rx'),
+          FIX_LINES: JSON.stringify([
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: 'c',
+              method: 'host/content/read',
+              params: { contentRef: 'nope', offset: 0 },
+            }),
+          ]),
+        },
       }),
     });
     await s2.start();
-    await waitFor(() => ctx.scratch.records('rx').some((f) => (f as Frame).id === 'c'), { timeoutMs: 10_000, what: 'ctx.scratch.records(\'rx\').some((f) => (f as Frame).id === \'c\')', intervalMs: 5 });
+    await waitFor(() => ctx.scratch.records('rx').some((f) => (f as Frame).id === 'c'), {
+      timeoutMs: 10_000,
+      what: "ctx.scratch.records('rx').some((f) => (f as Frame).id === 'c')",
+      intervalMs: 5,
+    });
     const answer = ctx.scratch.records('rx').find((f) => (f as Frame).id === 'c') as Frame;
     assert.deepEqual(answer.error?.data, { reason: 'content_ref_expired', retryable: true });
     assert.equal(ref.totalBytes, 5);
@@ -121,25 +160,40 @@ describe('sidecar transport (real process)', () => {
   });
 
   it('answers a response with both result and error -32600 and keeps the call pending (case 8)', async () => {
-    const s = fleet.make({ plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: ctx.scratch.file('rx'), FIX_INTERCEPT: 'both-then-ok' } }) });
+    const s = fleet.make({
+      plugin: pluginFor('well-behaved.js', {
+        env: { FIX_RECORD: ctx.scratch.file('rx'), FIX_INTERCEPT: 'both-then-ok' },
+      }),
+    });
     await s.start();
     assert.deepEqual(await s.request('extension/intercept', INTERCEPT), { decision: 'continue' });
-    await waitFor(() => ctx.scratch.records('rx').some((f) => (f as Frame).error?.code === -32600), { timeoutMs: 10_000, what: 'ctx.scratch.records(\'rx\').some((f) => (f as Frame).error?.code === -32600)', intervalMs: 5 });
+    await waitFor(() => ctx.scratch.records('rx').some((f) => (f as Frame).error?.code === -32600), {
+      timeoutMs: 10_000,
+      what: "ctx.scratch.records('rx').some((f) => (f as Frame).error?.code === -32600)",
+      intervalMs: 5,
+    });
   });
 
   it('rejects an invalid intercept result with protocol_error; maps sidecar errors with redaction', async () => {
     const bad = fleet.make({ plugin: pluginFor('well-behaved.js', { env: { FIX_INTERCEPT: 'bad-result' } }) });
     await bad.start();
-    await assert.rejects(bad.request('extension/intercept', INTERCEPT), (e: ProtocolError) => e.reason === 'protocol_error');
+    await assert.rejects(
+      bad.request('extension/intercept', INTERCEPT),
+      (e: ProtocolError) => e.reason === 'protocol_error',
+    );
 
-    const structured = fleet.make({ plugin: pluginFor('well-behaved.js', { env: { FIX_INTERCEPT: 'error-structured' } }, 'p2') });
+    const structured = fleet.make({
+      plugin: pluginFor('well-behaved.js', { env: { FIX_INTERCEPT: 'error-structured' } }, 'p2'),
+    });
     await structured.start();
     await assert.rejects(
       structured.request('extension/intercept', INTERCEPT),
       (e: ProtocolError) => e.reason === 'provider_failed' && e.message === 'upstream failed api_key=[REDACTED]',
     );
 
-    const unstructured = fleet.make({ plugin: pluginFor('well-behaved.js', { env: { FIX_INTERCEPT: 'error-unstructured' } }, 'p3') });
+    const unstructured = fleet.make({
+      plugin: pluginFor('well-behaved.js', { env: { FIX_INTERCEPT: 'error-unstructured' } }, 'p3'),
+    });
     await unstructured.start();
     await assert.rejects(
       unstructured.request('extension/intercept', INTERCEPT),
@@ -172,7 +226,11 @@ describe('sidecar transport (real process)', () => {
 
   it('drops events beyond the 16 best-effort slots with one warning; a concurrent intercept is not refused (case 11)', async () => {
     const logger = new MemoryLogger();
-    const s = fleet.make({ plugin: pluginFor('stops-reading.js'), logger, timeouts: { writeStallMs: 60_000, shutdownRequestMs: 100, exitGraceMs: 50 } });
+    const s = fleet.make({
+      plugin: pluginFor('stops-reading.js'),
+      logger,
+      timeouts: { writeStallMs: 60_000, shutdownRequestMs: 100, exitGraceMs: 50 },
+    });
     await s.start();
     // A 4 MiB intercept fills the pipe of the non-reading child and blocks the writer.
     const blocker = s.request('extension/intercept', { ...INTERCEPT, payload: { text: 'b'.repeat(4 * 1024 * 1024) } });
@@ -197,7 +255,11 @@ describe('sidecar transport (real process)', () => {
     const s = fleet.make({ plugin: pluginFor('stderr-flood.js') });
     await s.start();
     assert.deepEqual(await s.request('extension/intercept', INTERCEPT), { decision: 'continue' });
-    await waitFor(() => s.stderrTail().endsWith('last line\n'), { timeoutMs: 10_000, what: 'the end of the flood', intervalMs: 5 });
+    await waitFor(() => s.stderrTail().endsWith('last line\n'), {
+      timeoutMs: 10_000,
+      what: 'the end of the flood',
+      intervalMs: 5,
+    });
     const tail = s.stderrTail();
     assert.ok(Buffer.byteLength(tail) <= 16 * 1024, `${Buffer.byteLength(tail)} bytes`);
     assert.ok(Buffer.byteLength(tail) > 15 * 1024);
@@ -213,7 +275,9 @@ describe('sidecar transport (real process)', () => {
     await Promise.all([1, 2, 3, 4, 5].map((seq) => s.request('extension/intercept', { ...INTERCEPT, seq })));
     await s.request('extension/provider/catalog', {}).catch(() => undefined); // the fixture answers unknown_method
     await s.stop();
-    const raw = ctx.scratch.rawRecords('rx').filter((l) => l.startsWith('{') && l.includes('"method"') && l.includes('"id"'));
+    const raw = ctx.scratch
+      .rawRecords('rx')
+      .filter((l) => l.startsWith('{') && l.includes('"method"') && l.includes('"id"'));
     assert.equal(raw.length, 8); // initialize, 5 intercepts, catalog, shutdown
     const ids = raw.map((l) => {
       const m = /"id":(-?\d+)[,}]/.exec(l);
@@ -224,7 +288,10 @@ describe('sidecar transport (real process)', () => {
     assert.deepEqual(ids, [1, 2, 3, 4, 5, 6, 7, 8]);
     for (const l of raw) {
       const f = JSON.parse(l) as Frame;
-      assert.ok(f.params !== null && typeof f.params === 'object' && !Array.isArray(f.params), `params object in ${f.method}`);
+      assert.ok(
+        f.params !== null && typeof f.params === 'object' && !Array.isArray(f.params),
+        `params object in ${f.method}`,
+      );
     }
     assert.ok(raw[6].includes('"params":{}'), 'empty params are sent as {}');
   });

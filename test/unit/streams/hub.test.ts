@@ -16,7 +16,8 @@ function setup(opts: ConstructorParameters<typeof StreamHub>[1] = {}) {
   const stream = hub.openStream({ providerRef: 'plugin/prov/p/m' });
   const id = stream.streamId;
   const chunk = (seq: number, t = `c${seq}`): void => hub.handleChunk({ streamId: id, seq, chunk: text(t) });
-  const end = (lastSeq: number, extra: { error?: string; interrupted?: boolean } = {}): void => hub.handleEnd({ streamId: id, lastSeq, ...extra });
+  const end = (lastSeq: number, extra: { error?: string; interrupted?: boolean } = {}): void =>
+    hub.handleEnd({ streamId: id, lastSeq, ...extra });
   return { client, hub, stream, id, chunk, end };
 }
 
@@ -25,7 +26,12 @@ describe('streams: StreamHub reassembly (in-process)', () => {
     const { client, stream } = setup();
     assert.match(stream.streamId, /^es_[0-9a-f]{24}$/);
     const open = await client.waitForCall('extension/provider/stream/open');
-    assert.deepEqual(open.params, { streamId: stream.streamId, providerRef: 'plugin/prov/p/m', request: { messages: [], tools: [], maxTokens: 0 }, seqBase: 1 });
+    assert.deepEqual(open.params, {
+      streamId: stream.streamId,
+      providerRef: 'plugin/prov/p/m',
+      request: { messages: [], tools: [], maxTokens: 0 },
+      seqBase: 1,
+    });
     for (const k of ['stream', 'generation', 'epoch']) {
       assert.equal(k in open.params, false);
       assert.equal(k in (open.params.request as object), false);
@@ -36,7 +42,13 @@ describe('streams: StreamHub reassembly (in-process)', () => {
   it('strips unknown request members and passes model/effort', async () => {
     const client = new FakeClient();
     const hub = new StreamHub(client);
-    const request = { messages: [{ role: 'user' as const, content: 'hi' }], tools: null, maxTokens: 5, stream: true, generation: 3 };
+    const request = {
+      messages: [{ role: 'user' as const, content: 'hi' }],
+      tools: null,
+      maxTokens: 5,
+      stream: true,
+      generation: 3,
+    };
     const s = hub.openStream({ providerRef: 'plugin/prov/p', model: 'm', effort: 'high', request });
     const open = await client.waitForCall('extension/provider/stream/open');
     assert.deepEqual(open.params.request, { messages: [{ role: 'user', content: 'hi' }], tools: [], maxTokens: 5 });
@@ -192,7 +204,10 @@ describe('streams: StreamHub reassembly (in-process)', () => {
     const ac = new AbortController();
     const s = hub.openStream({ providerRef: 'plugin/prov/p/m', signal: ac.signal });
     ac.abort();
-    assert.equal((await s.outcome).kind === 'interrupted' && ((await s.outcome) as { reason: string }).reason, 'stream_cancelled');
+    assert.equal(
+      (await s.outcome).kind === 'interrupted' && ((await s.outcome) as { reason: string }).reason,
+      'stream_cancelled',
+    );
     await client.waitForCall('extension/provider/stream/cancel');
   });
 

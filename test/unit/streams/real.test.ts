@@ -1,7 +1,14 @@
 // Provider streams against a real fixture sidecar process through the real Sidecar.
 import { strict as assert } from 'node:assert';
 import { Sidecar } from '../../../src/host/sidecar';
-import { catalog, resolveModel, StreamHub, streamHandlers, type ProviderStream, type StreamOutcome } from '../../../src/host/streams';
+import {
+  catalog,
+  resolveModel,
+  StreamHub,
+  streamHandlers,
+  type ProviderStream,
+  type StreamOutcome,
+} from '../../../src/host/streams';
 import { fixtureSpec, SESSION } from './real-support';
 import { waitFor } from '../../support/wait';
 
@@ -23,7 +30,11 @@ async function startProvider(mode = 'normal', hubOpts: ConstructorParameters<typ
   const h = new StreamHub(sidecar, { gapMs: 30, ...hubOpts });
   ref.hub = h;
   await sidecar.start();
-  return { sidecar, hub: h, open: (scenario, extra = {}) => h.openStream({ providerRef: `plugin/prov/${scenario}/m`, ...extra }) };
+  return {
+    sidecar,
+    hub: h,
+    open: (scenario, extra = {}) => h.openStream({ providerRef: `plugin/prov/${scenario}/m`, ...extra }),
+  };
 }
 
 async function drain(s: ProviderStream): Promise<{ texts: string[]; outcome: StreamOutcome }> {
@@ -71,7 +82,10 @@ describe('streams: real provider sidecar', function () {
     rig = await startProvider();
     const r = await drain(rig.open('burst'));
     assert.deepEqual(r.outcome, { kind: 'completed' });
-    assert.deepEqual(r.texts, Array.from({ length: 1000 }, (_, i) => `c${i + 1}`));
+    assert.deepEqual(
+      r.texts,
+      Array.from({ length: 1000 }, (_, i) => `c${i + 1}`),
+    );
   });
 
   it('a gap after the end fails "missing chunk 2 of 3"; seq 300 fails the window (cases 48, 49)', async () => {
@@ -87,7 +101,11 @@ describe('streams: real provider sidecar', function () {
     rig = await startProvider();
     const err = await drain(rig.open('error'));
     assert.equal(err.outcome.kind, 'failed');
-    assert.ok(err.outcome.kind === 'failed' && /^boom api_key=/.test(err.outcome.message) && !err.outcome.message.includes('abcdef0123456789'));
+    assert.ok(
+      err.outcome.kind === 'failed' &&
+        /^boom api_key=/.test(err.outcome.message) &&
+        !err.outcome.message.includes('abcdef0123456789'),
+    );
     const intr = await drain(rig.open('interrupted'));
     assert.deepEqual(intr.texts, ['c1']);
     assert.equal(intr.outcome.kind === 'interrupted' && intr.outcome.reason, 'provider_interrupted');
@@ -103,7 +121,11 @@ describe('streams: real provider sidecar', function () {
     const outcome = await s.outcome;
     assert.equal(outcome.kind === 'interrupted' && outcome.reason, 'stream_cancelled');
     const sidecar = rig.sidecar;
-    await waitFor(() => sidecar.stderrTail().includes(`cancel ${s.streamId}`), { timeoutMs: 5000, what: 'the sidecar to receive stream/cancel', intervalMs: 5 });
+    await waitFor(() => sidecar.stderrTail().includes(`cancel ${s.streamId}`), {
+      timeoutMs: 5000,
+      what: 'the sidecar to receive stream/cancel',
+      intervalMs: 5,
+    });
     assert.equal(rig.hub.openCount, 0, 'the late chunk and the SDK-style end found no stream');
     // the connection is still healthy
     assert.deepEqual((await drain(rig.open('inorder'))).outcome, { kind: 'completed' });
@@ -115,8 +137,18 @@ describe('streams: real provider sidecar', function () {
     const o = await s.outcome;
     assert.equal(o.kind, 'failed');
     const sidecar = rig.sidecar;
-    await waitFor(() => sidecar.stderrTail().includes(`cancel ${s.streamId}`), { timeoutMs: 5000, what: 'the cancel after a declined open', intervalMs: 5 });
-    assert.equal(sidecar.stderrTail().split('\n').filter((l) => l.startsWith('open ')).length, 1);
+    await waitFor(() => sidecar.stderrTail().includes(`cancel ${s.streamId}`), {
+      timeoutMs: 5000,
+      what: 'the cancel after a declined open',
+      intervalMs: 5,
+    });
+    assert.equal(
+      sidecar
+        .stderrTail()
+        .split('\n')
+        .filter((l) => l.startsWith('open ')).length,
+      1,
+    );
   });
 
   it('an idle bound (our option) interrupts and cancels; none by default (case 53)', async () => {
@@ -125,7 +157,11 @@ describe('streams: real provider sidecar', function () {
     const o = await s.outcome;
     assert.match(o.kind === 'interrupted' ? o.message : '', /no stream traffic/);
     const sidecar = rig.sidecar;
-    await waitFor(() => sidecar.stderrTail().includes(`cancel ${s.streamId}`), { timeoutMs: 5000, what: 'the cancel after the idle bound', intervalMs: 5 });
+    await waitFor(() => sidecar.stderrTail().includes(`cancel ${s.streamId}`), {
+      timeoutMs: 5000,
+      what: 'the cancel after the idle bound',
+      intervalMs: 5,
+    });
   });
 
   it('open params carry seqBase 1, arrays and no stream/generation/epoch (case 55)', async () => {
@@ -141,12 +177,20 @@ describe('streams: real provider sidecar', function () {
   it('catalog drops foreign refs; resolveModel routes to the running plugin (case 54)', async () => {
     rig = await startProvider('foreign-catalog');
     const c = await catalog(rig.sidecar);
-    assert.deepEqual(c.providers.map((d) => d.ref), ['plugin/prov/inorder/m', 'plugin/prov/reorder/m', 'plugin/prov/five/m']);
+    assert.deepEqual(
+      c.providers.map((d) => d.ref),
+      ['plugin/prov/inorder/m', 'plugin/prov/reorder/m', 'plugin/prov/five/m'],
+    );
     assert.match(c.warnings.join('\n'), /plugin\/other\/x\/y/);
-    const resolved = resolveModel('plugin/prov/five/m', [{ pluginId: 'prov', running: rig.sidecar.state === 'running', providers: c.providers }]);
+    const resolved = resolveModel('plugin/prov/five/m', [
+      { pluginId: 'prov', running: rig.sidecar.state === 'running', providers: c.providers },
+    ]);
     const r = await drain(rig.hub.openStream({ providerRef: resolved.providerRef }));
     assert.equal(r.texts.length, 5);
-    assert.throws(() => resolveModel('plugin/other/x/y', [{ pluginId: 'prov', running: true, providers: c.providers }]), /unknown model/);
+    assert.throws(
+      () => resolveModel('plugin/other/x/y', [{ pluginId: 'prov', running: true, providers: c.providers }]),
+      /unknown model/,
+    );
   });
 
   it('a catalog result failing the schema offers no models and says why (checked once, by the connection)', async () => {
@@ -154,7 +198,10 @@ describe('streams: real provider sidecar', function () {
     const c = await catalog(rig.sidecar);
     assert.deepEqual(c.providers, []);
     assert.equal(c.ok, false);
-    assert.match(c.warnings[0], /^provider catalog of prov failed, it offers no models this time: invalid extension\/provider\/catalog result/);
+    assert.match(
+      c.warnings[0],
+      /^provider catalog of prov failed, it offers no models this time: invalid extension\/provider\/catalog result/,
+    );
   });
 
   it('a catalog slower than its bound offers no models this time (case 54)', async () => {
@@ -168,7 +215,11 @@ describe('streams: real provider sidecar', function () {
   it('a crash interrupts open streams; a stop does too', async () => {
     rig = await startProvider();
     const s = rig.open('silent');
-    await waitFor(() => rig!.sidecar.stderrTail().includes(s.streamId), { timeoutMs: 5000, what: 'the open to arrive', intervalMs: 5 });
+    await waitFor(() => rig!.sidecar.stderrTail().includes(s.streamId), {
+      timeoutMs: 5000,
+      what: 'the open to arrive',
+      intervalMs: 5,
+    });
     process.kill(rig.sidecar.pid!, 'SIGKILL');
     const o = await s.outcome;
     assert.equal(o.kind === 'interrupted' && o.reason, 'provider_interrupted');

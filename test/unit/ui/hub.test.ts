@@ -33,7 +33,10 @@ describe('ui: UiHub gate, decoding and store (in-process)', () => {
     assert.equal(snap.length, 1);
     assert.deepEqual(snap[0].payload, { label: 'Done', severity: 'info', progress: 1 });
     assert.ok(snap[0].revision > (first?.revision ?? 0));
-    assert.deepEqual(changes.map((c) => c.type), ['upsert', 'upsert']);
+    assert.deepEqual(
+      changes.map((c) => c.type),
+      ['upsert', 'upsert'],
+    );
     assert.equal(snap[0].folderName, 'proj');
     assert.equal(snap[0].generation, 2);
   });
@@ -59,9 +62,29 @@ describe('ui: UiHub gate, decoding and store (in-process)', () => {
 
   it('gate order: unknown plugin → internal, crashed → provider_interrupted even when stale', () => {
     const { hub } = setup();
-    rejects(() => hub.publish('nobody', { surfaceId: 's', sessionId: 'boot-2', generation: 2, kind: 'status', payload: { label: 'x' } }), 'internal');
+    rejects(
+      () =>
+        hub.publish('nobody', {
+          surfaceId: 's',
+          sessionId: 'boot-2',
+          generation: 2,
+          kind: 'status',
+          payload: { label: 'x' },
+        }),
+      'internal',
+    );
     hub.markCrashed('ui');
-    rejects(() => hub.publish('ui', { surfaceId: 's', sessionId: 'boot-2', generation: 1, kind: 'status', payload: { label: 'x' } }), 'provider_interrupted');
+    rejects(
+      () =>
+        hub.publish('ui', {
+          surfaceId: 's',
+          sessionId: 'boot-2',
+          generation: 1,
+          kind: 'status',
+          payload: { label: 'x' },
+        }),
+      'provider_interrupted',
+    );
   });
 
   it('a crashed plugin stays rejected until it is bound again (case 62)', async () => {
@@ -70,10 +93,26 @@ describe('ui: UiHub gate, decoding and store (in-process)', () => {
     hub.markCrashed('ui');
     assert.equal(store.snapshot()[0].stale, true);
     rejects(() => pub('status', { label: 'again' }), 'provider_interrupted');
-    await assert.rejects(hub.request('ui', { surfaceId: 'q', sessionId: 'boot-2', generation: 2, kind: 'input', payload: { fields: [] } }, new AbortController().signal), (e: unknown) => e instanceof ProtocolError && e.reason === 'provider_interrupted');
+    await assert.rejects(
+      hub.request(
+        'ui',
+        { surfaceId: 'q', sessionId: 'boot-2', generation: 2, kind: 'input', payload: { fields: [] } },
+        new AbortController().signal,
+      ),
+      (e: unknown) => e instanceof ProtocolError && e.reason === 'provider_interrupted',
+    );
     hub.bind('ui', 'boot-3', 3, new FakeUiClient());
     assert.equal(store.snapshot().length, 0, 'the old generation surfaces are cleared when the next one starts');
-    assert.deepEqual(hub.publish('ui', { surfaceId: 's1', sessionId: 'boot-3', generation: 3, kind: 'status', payload: { label: 'back' } }), { accepted: true });
+    assert.deepEqual(
+      hub.publish('ui', {
+        surfaceId: 's1',
+        sessionId: 'boot-3',
+        generation: 3,
+        kind: 'status',
+        payload: { label: 'back' },
+      }),
+      { accepted: true },
+    );
   });
 
   it('redacts every sidecar string but keeps form field keys and stores markdown as data (case 65 data side)', () => {
@@ -86,13 +125,24 @@ describe('ui: UiHub gate, decoding and store (in-process)', () => {
       fields: [{ key: SECRET, value: `v ${SECRET}` }],
       actions: [{ actionId: 'demo', label: `L ${SECRET}` }],
     });
-    pub('form', { title: SECRET, message: SECRET, fields: [{ key: 'api_key=keep', label: SECRET, kind: 'select', options: [SECRET], default: SECRET }] }, { surfaceId: 'f1' });
+    pub(
+      'form',
+      {
+        title: SECRET,
+        message: SECRET,
+        fields: [{ key: 'api_key=keep', label: SECRET, kind: 'select', options: [SECRET], default: SECRET }],
+      },
+      { surfaceId: 'f1' },
+    );
     pub('notification', { title: SECRET, body: SECRET, severity: 'warn' }, { surfaceId: 'n1' });
     pub('status', { label: SECRET, detail: SECRET }, { surfaceId: 'st' });
     const all = JSON.stringify([store.snapshot(), frontEnd.notified]);
     assert.ok(!all.includes('abcdef0123456789'), all);
     const card = store.get('k1', 'ui', 's1');
-    assert.ok(card?.kind === 'card' && card.payload.markdown?.includes('<script>alert(1)</script>'), 'markdown is stored verbatim as text, rendering is the front end’s job');
+    assert.ok(
+      card?.kind === 'card' && card.payload.markdown?.includes('<script>alert(1)</script>'),
+      'markdown is stored verbatim as text, rendering is the front end’s job',
+    );
     const form = store.get('k1', 'ui', 'f1');
     assert.ok(form?.kind === 'form' && form.payload.fields[0].key === 'api_key=keep');
   });
@@ -101,17 +151,36 @@ describe('ui: UiHub gate, decoding and store (in-process)', () => {
     const store = new SurfaceStore({ maxNotifications: 2 });
     const hub = new UiHub({ sessionKey: 'k', folderName: 'f', store });
     hub.bind('ui', 's', 1);
-    for (let i = 0; i < 3; i++) hub.publish('ui', { surfaceId: `n${i}`, sessionId: 's', generation: 1, kind: 'notification', payload: { title: `t${i}` } });
+    for (let i = 0; i < 3; i++)
+      hub.publish('ui', {
+        surfaceId: `n${i}`,
+        sessionId: 's',
+        generation: 1,
+        kind: 'notification',
+        payload: { title: `t${i}` },
+      });
     assert.equal(store.snapshot().length, 0);
-    assert.deepEqual(store.notifications().map((n) => n.surfaceId), ['n1', 'n2']);
+    assert.deepEqual(
+      store.notifications().map((n) => n.surfaceId),
+      ['n1', 'n2'],
+    );
     const fe = new FakeFrontEnd();
     hub.setFrontEnd(fe);
-    assert.deepEqual(fe.notified.map((n) => n.surfaceId), ['n0', 'n1', 'n2']);
+    assert.deepEqual(
+      fe.notified.map((n) => n.surfaceId),
+      ['n0', 'n1', 'n2'],
+    );
   });
 
   it('confirm with empty fields → one question keyed value labelled by message; Yes and dismiss (case 59)', async () => {
     const { hub, frontEnd } = setup();
-    const params: UIRequestParams = { surfaceId: 'q', sessionId: 'boot-2', generation: 2, kind: 'confirm', payload: { message: 'Proceed?', fields: [] } };
+    const params: UIRequestParams = {
+      surfaceId: 'q',
+      sessionId: 'boot-2',
+      generation: 2,
+      kind: 'confirm',
+      payload: { message: 'Proceed?', fields: [] },
+    };
     const yes = hub.request('ui', params, new AbortController().signal);
     const p1 = await frontEnd.nextPrompt(0);
     assert.deepEqual(p1.req.payload.fields, [{ key: 'value', kind: 'confirm', label: 'Proceed?' }]);
@@ -125,14 +194,28 @@ describe('ui: UiHub gate, decoding and store (in-process)', () => {
 
   it('multiselect answers a string array under the field key (case 60)', async () => {
     const { hub, frontEnd } = setup();
-    const r = hub.request('ui', { surfaceId: 'q', sessionId: 'boot-2', generation: 2, kind: 'multiselect', payload: { fields: [{ key: 'langs', kind: 'multiselect', options: ['go', 'ts'] }] } }, new AbortController().signal);
+    const r = hub.request(
+      'ui',
+      {
+        surfaceId: 'q',
+        sessionId: 'boot-2',
+        generation: 2,
+        kind: 'multiselect',
+        payload: { fields: [{ key: 'langs', kind: 'multiselect', options: ['go', 'ts'] }] },
+      },
+      new AbortController().signal,
+    );
     (await frontEnd.nextPrompt(0)).answer({ cancelled: false, values: { langs: ['go', 'ts'] } });
     assert.deepEqual(await r, { cancelled: false, values: { langs: ['go', 'ts'] } });
   });
 
   it('a stale request is cancelled at once without a prompt (case 61)', async () => {
     const { hub, frontEnd } = setup();
-    const r = await hub.request('ui', { surfaceId: 'q', sessionId: 'boot-2', generation: 1, kind: 'input', payload: { bogus: 1 } }, new AbortController().signal);
+    const r = await hub.request(
+      'ui',
+      { surfaceId: 'q', sessionId: 'boot-2', generation: 1, kind: 'input', payload: { bogus: 1 } },
+      new AbortController().signal,
+    );
     assert.deepEqual(r, { cancelled: true });
     assert.equal(frontEnd.prompts.length, 0);
   });
@@ -142,7 +225,13 @@ describe('ui: UiHub gate, decoding and store (in-process)', () => {
     const hub = new UiHub({ sessionKey: 'k', folderName: 'f', store });
     hub.bind('ui', 's', 1);
     let settled = false;
-    const r = hub.request('ui', { surfaceId: 'q', sessionId: 's', generation: 1, kind: 'input', payload: { fields: [] } }, new AbortController().signal).finally(() => (settled = true));
+    const r = hub
+      .request(
+        'ui',
+        { surfaceId: 'q', sessionId: 's', generation: 1, kind: 'input', payload: { fields: [] } },
+        new AbortController().signal,
+      )
+      .finally(() => (settled = true));
     await new Promise((res) => setImmediate(res));
     assert.equal(settled, false);
     const fe = new FakeFrontEnd();
@@ -153,7 +242,11 @@ describe('ui: UiHub gate, decoding and store (in-process)', () => {
 
   it('an answer that arrives after the plugin crashed is discarded without throwing', async () => {
     const { hub, frontEnd } = setup();
-    const r = hub.request('ui', { surfaceId: 'q', sessionId: 'boot-2', generation: 2, kind: 'input', payload: { fields: [] } }, new AbortController().signal);
+    const r = hub.request(
+      'ui',
+      { surfaceId: 'q', sessionId: 'boot-2', generation: 2, kind: 'input', payload: { fields: [] } },
+      new AbortController().signal,
+    );
     const p = await frontEnd.nextPrompt(0);
     hub.markCrashed('ui');
     assert.equal(p.signal.aborted, true, 'the front end is told nobody waits any more');
@@ -163,29 +256,56 @@ describe('ui: UiHub gate, decoding and store (in-process)', () => {
 
   it('invokeAction checks id, plugin, crash, liveness and declaration in order, then sends current session/generation (case 63)', async () => {
     const { hub, client } = setup();
-    client.uiActions = [{ actionId: 'demo', label: `Demo ${SECRET}` }, { actionId: 'demo', label: 'dup' }];
+    client.uiActions = [
+      { actionId: 'demo', label: `Demo ${SECRET}` },
+      { actionId: 'demo', label: 'dup' },
+    ];
     client.reply = () => ({ accepted: true, message: `ran ${SECRET}` });
-    await assert.rejects(hub.invokeAction('ui', 'Bad_Id'), (e: unknown) => (e as ProtocolError).reason === 'invalid_params');
-    await assert.rejects(hub.invokeAction('nobody', 'demo'), (e: unknown) => (e as ProtocolError).reason === 'internal');
-    await assert.rejects(hub.invokeAction('ui', 'nope'), (e: unknown) => (e as ProtocolError).reason === 'invalid_params');
+    await assert.rejects(
+      hub.invokeAction('ui', 'Bad_Id'),
+      (e: unknown) => (e as ProtocolError).reason === 'invalid_params',
+    );
+    await assert.rejects(
+      hub.invokeAction('nobody', 'demo'),
+      (e: unknown) => (e as ProtocolError).reason === 'internal',
+    );
+    await assert.rejects(
+      hub.invokeAction('ui', 'nope'),
+      (e: unknown) => (e as ProtocolError).reason === 'invalid_params',
+    );
     assert.equal(client.calls.length, 0, 'undeclared actions never reach the wire');
     const res = await hub.invokeAction('ui', 'demo', { x: '1' });
     assert.equal(res.accepted, true);
     assert.ok(!res.message?.includes('abcdef0123456789'));
-    assert.deepEqual(client.calls[0], { method: 'extension/ui/action', params: { actionId: 'demo', sessionId: 'boot-2', generation: 2, args: { x: '1' } } });
-    assert.deepEqual(hub.listActions().map((a) => [a.name, a.label.includes('abcdef0123456789')]), [['/ui:demo', false]]);
+    assert.deepEqual(client.calls[0], {
+      method: 'extension/ui/action',
+      params: { actionId: 'demo', sessionId: 'boot-2', generation: 2, args: { x: '1' } },
+    });
+    assert.deepEqual(
+      hub.listActions().map((a) => [a.name, a.label.includes('abcdef0123456789')]),
+      [['/ui:demo', false]],
+    );
     client.state = 'stopped';
-    await assert.rejects(hub.invokeAction('ui', 'demo'), (e: unknown) => (e as ProtocolError).reason === 'provider_interrupted');
+    await assert.rejects(
+      hub.invokeAction('ui', 'demo'),
+      (e: unknown) => (e as ProtocolError).reason === 'provider_interrupted',
+    );
     assert.deepEqual(hub.listActions(), []);
     hub.markCrashed('ui');
-    await assert.rejects(hub.invokeAction('ui', 'demo'), (e: unknown) => (e as ProtocolError).reason === 'provider_interrupted');
+    await assert.rejects(
+      hub.invokeAction('ui', 'demo'),
+      (e: unknown) => (e as ProtocolError).reason === 'provider_interrupted',
+    );
   });
 
   it('one invalid declared id (Bad_Id) drops the whole action set', async () => {
     const { hub, client } = setup();
     client.uiActions = [{ actionId: 'demo' }, { actionId: 'Bad_Id' }];
     assert.deepEqual(hub.listActions(), []);
-    await assert.rejects(hub.invokeAction('ui', 'demo'), (e: unknown) => (e as ProtocolError).reason === 'invalid_params');
+    await assert.rejects(
+      hub.invokeAction('ui', 'demo'),
+      (e: unknown) => (e as ProtocolError).reason === 'invalid_params',
+    );
     assert.equal(client.calls.length, 0);
   });
 
@@ -194,12 +314,18 @@ describe('ui: UiHub gate, decoding and store (in-process)', () => {
     pub('form', { fields: [{ key: 'name', kind: 'input' }] }, { surfaceId: 'f1' });
     assert.deepEqual(await hub.submit('ui', 'f1', { name: 'x' }), { accepted: true });
     assert.deepEqual(await hub.submit('ui', 'f1', undefined), { accepted: true });
-    assert.deepEqual(client.calls.map((c) => c.params), [
-      { surfaceId: 'f1', sessionId: 'boot-2', generation: 2, values: { name: 'x' } },
-      { surfaceId: 'f1', sessionId: 'boot-2', generation: 2, values: {} },
-    ]);
+    assert.deepEqual(
+      client.calls.map((c) => c.params),
+      [
+        { surfaceId: 'f1', sessionId: 'boot-2', generation: 2, values: { name: 'x' } },
+        { surfaceId: 'f1', sessionId: 'boot-2', generation: 2, values: {} },
+      ],
+    );
     await assert.rejects(hub.submit('ui', ' ', {}), (e: unknown) => (e as ProtocolError).reason === 'invalid_params');
     client.state = 'crashed';
-    await assert.rejects(hub.submit('ui', 'f1', {}), (e: unknown) => (e as ProtocolError).reason === 'provider_interrupted');
+    await assert.rejects(
+      hub.submit('ui', 'f1', {}),
+      (e: unknown) => (e as ProtocolError).reason === 'provider_interrupted',
+    );
   });
 });

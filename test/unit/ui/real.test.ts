@@ -57,9 +57,18 @@ describe('ui: real UI sidecar', function () {
   // Issue 12 §4: a plugin cannot make the host hold surfaces without limit.
   it('refuses publishes past 256 live surfaces per plugin with invalid_params, stores nothing more, warns once', async () => {
     const warnings: string[] = [];
-    hub = new UiHub({ sessionKey: 'k1', folderName: 'proj', store, frontEnd, logger: { trace() {}, debug() {}, info() {}, warn: (m) => warnings.push(m), error() {} } });
+    hub = new UiHub({
+      sessionKey: 'k1',
+      folderName: 'proj',
+      store,
+      frontEnd,
+      logger: { trace() {}, debug() {}, info() {}, warn: (m) => warnings.push(m), error() {} },
+    });
     await start();
-    const report = (await run('flood', { count: '300' })) as unknown as { accepted: number; errors: [string, string][] };
+    const report = (await run('flood', { count: '300' })) as unknown as {
+      accepted: number;
+      errors: [string, string][];
+    };
     assert.equal(report.accepted, 256);
     assert.equal(report.errors.length, 1, JSON.stringify(report.errors));
     assert.equal(report.errors[0][0], '-32602 invalid_params');
@@ -74,7 +83,11 @@ describe('ui: real UI sidecar', function () {
     await start();
     const big = await run('flood', { count: '40', bytes: String(1024 * 1024) });
     const report = big as unknown as { accepted: number; errors: [string, string][] };
-    assert.equal(report.accepted, 15, 'fifteen 1 MiB cards fit under 16 MiB, the sixteenth with its JSON overhead does not');
+    assert.equal(
+      report.accepted,
+      15,
+      'fifteen 1 MiB cards fit under 16 MiB, the sixteenth with its JSON overhead does not',
+    );
     assert.match(report.errors[0][1], /over the 16\.0 MiB one plugin may/);
     await started.pop()!.stop();
     await start(2); // the next generation starts afresh: the old surfaces are dropped
@@ -91,18 +104,28 @@ describe('ui: real UI sidecar', function () {
     assert.ok(second?.kind === 'status' && second.payload.label === 'Indexed');
     assert.ok(second && first && second.revision > first.revision);
     assert.equal(store.snapshot().length, 1);
-    assert.ok(second?.kind === 'status' && second.payload.detail?.startsWith('using api_key=') && !second.payload.detail.includes('abcdef0123456789'));
+    assert.ok(
+      second?.kind === 'status' &&
+        second.payload.detail?.startsWith('using api_key=') &&
+        !second.payload.detail.includes('abcdef0123456789'),
+    );
 
     await run('publish', { kind: 'card', surfaceId: 'c1' });
     const card = store.get('k1', 'ui', 'c1');
-    assert.ok(card?.kind === 'card' && card.payload.markdown === '# Hello <script>alert(1)</script> [run](command:evil)', 'markdown is kept as source text for the safe renderer');
+    assert.ok(
+      card?.kind === 'card' && card.payload.markdown === '# Hello <script>alert(1)</script> [run](command:evil)',
+      'markdown is kept as source text for the safe renderer',
+    );
     await run('publish', { kind: 'form', surfaceId: 'f1' });
     assert.equal(store.get('k1', 'ui', 'f1')?.kind, 'form');
     await run('publish', { kind: 'notification', surfaceId: 'n1' });
     assert.equal(frontEnd.notified.length, 1);
     assert.ok(!frontEnd.notified[0].payload.body?.includes('abcdef0123456789'));
     assert.equal(store.get('k1', 'ui', 'n1'), undefined);
-    assert.deepEqual(store.snapshot().map((s) => s.surfaceId), ['f1', 'c1', 's1']);
+    assert.deepEqual(
+      store.snapshot().map((s) => s.surfaceId),
+      ['f1', 'c1', 's1'],
+    );
   });
 
   it('a publish with generation - 1 is {accepted:false} and renders nothing (case 57)', async () => {
@@ -186,11 +209,18 @@ describe('ui: real UI sidecar', function () {
     p.answer({ cancelled: false, values: { value: 'too late' } });
     await assert.rejects(pending, (e: unknown) => e instanceof Error);
     assert.equal(store.snapshot()[0].stale, true);
-    await assert.rejects(hub.invokeAction('ui', 'publish'), (e: unknown) => e instanceof ProtocolError && e.reason === 'provider_interrupted');
+    await assert.rejects(
+      hub.invokeAction('ui', 'publish'),
+      (e: unknown) => e instanceof ProtocolError && e.reason === 'provider_interrupted',
+    );
 
     // A replacement connection that has not been bound yet.
     const replacement = await start(2, 'normal', false);
-    const before = await replacement.request<{ message: string }>('extension/ui/action', { actionId: 'publish', sessionId: 'boot-2', generation: 2 });
+    const before = await replacement.request<{ message: string }>('extension/ui/action', {
+      actionId: 'publish',
+      sessionId: 'boot-2',
+      generation: 2,
+    });
     assert.equal((JSON.parse(before.message) as Report).error?.data?.reason, 'provider_interrupted');
     attachSidecar(hub, replacement);
     assert.equal(store.snapshot().length, 0, 'the crashed generation surfaces were cleared');
@@ -202,7 +232,11 @@ describe('ui: real UI sidecar', function () {
     const ghost = newSidecar(hub, 1, 'normal', 'ghost');
     started.push(ghost);
     await ghost.start();
-    const r = await ghost.request<{ message: string }>('extension/ui/action', { actionId: 'publish', sessionId: 'boot-1', generation: 1 });
+    const r = await ghost.request<{ message: string }>('extension/ui/action', {
+      actionId: 'publish',
+      sessionId: 'boot-1',
+      generation: 1,
+    });
     const rep = JSON.parse(r.message) as Report;
     assert.equal(rep.error?.code, -32603);
     assert.equal(rep.error?.data?.reason, 'internal');
@@ -216,17 +250,34 @@ describe('ui: real UI sidecar', function () {
     const demo = await hub.invokeAction('ui', 'demo', { who: 'me' });
     assert.equal(demo.accepted, true);
     assert.ok(demo.message?.startsWith('demo ran with api_key=') && !demo.message.includes('abcdef0123456789'));
-    await assert.rejects(hub.invokeAction('ui', 'nope'), (e: unknown) => e instanceof ProtocolError && e.reason === 'invalid_params');
-    await assert.rejects(hub.invokeAction('ui', 'Bad_Id'), (e: unknown) => e instanceof ProtocolError && e.reason === 'invalid_params');
-    const received = JSON.parse((await hub.invokeAction('ui', 'report')).message ?? '[]') as Array<{ method: string; params: Record<string, unknown> }>;
-    assert.deepEqual(received, [{ method: 'extension/ui/action', params: { actionId: 'demo', sessionId: 'boot-4', generation: 4, args: { who: 'me' } } }]);
+    await assert.rejects(
+      hub.invokeAction('ui', 'nope'),
+      (e: unknown) => e instanceof ProtocolError && e.reason === 'invalid_params',
+    );
+    await assert.rejects(
+      hub.invokeAction('ui', 'Bad_Id'),
+      (e: unknown) => e instanceof ProtocolError && e.reason === 'invalid_params',
+    );
+    const received = JSON.parse((await hub.invokeAction('ui', 'report')).message ?? '[]') as Array<{
+      method: string;
+      params: Record<string, unknown>;
+    }>;
+    assert.deepEqual(received, [
+      {
+        method: 'extension/ui/action',
+        params: { actionId: 'demo', sessionId: 'boot-4', generation: 4, args: { who: 'me' } },
+      },
+    ]);
   });
 
   it('a handshake declaring Bad_Id offers no actions and sends nothing (case 63)', async () => {
     const s = await start(1, 'bad-actions');
     assert.equal(s.state, 'running', 'the plugin keeps running');
     assert.deepEqual(hub.listActions(), []);
-    await assert.rejects(hub.invokeAction('ui', 'demo'), (e: unknown) => e instanceof ProtocolError && e.reason === 'invalid_params');
+    await assert.rejects(
+      hub.invokeAction('ui', 'demo'),
+      (e: unknown) => e instanceof ProtocolError && e.reason === 'invalid_params',
+    );
   });
 
   it('form submit sends extension/ui/submit with the same surfaceId and a values object (case 64)', async () => {
@@ -234,7 +285,10 @@ describe('ui: real UI sidecar', function () {
     await run('publish', { kind: 'form', surfaceId: 'settings' });
     assert.deepEqual(await hub.submit('ui', 'settings', { name: 'Ada' }), { accepted: true });
     assert.deepEqual(await hub.submit('ui', 'settings', undefined), { accepted: true });
-    const received = JSON.parse((await hub.invokeAction('ui', 'report')).message ?? '[]') as Array<{ method: string; params: unknown }>;
+    const received = JSON.parse((await hub.invokeAction('ui', 'report')).message ?? '[]') as Array<{
+      method: string;
+      params: unknown;
+    }>;
     assert.deepEqual(
       received.filter((r) => r.method === 'extension/ui/submit').map((r) => r.params),
       [

@@ -2,7 +2,12 @@ import { strict as assert } from 'node:assert';
 import { surfaceKey, type SurfaceChange } from '../../../src/protocol';
 import { SurfaceStore } from '../../../src/host/ui';
 
-const origin = (sessionKey: string, pluginId: string, generation = 1) => ({ sessionKey, folderName: sessionKey, pluginId, generation });
+const origin = (sessionKey: string, pluginId: string, generation = 1) => ({
+  sessionKey,
+  folderName: sessionKey,
+  pluginId,
+  generation,
+});
 
 describe('ui: SurfaceStore', () => {
   it('keys by (session, plugin, surface), marks stale, clears stale, removes sessions, resets', () => {
@@ -15,15 +20,31 @@ describe('ui: SurfaceStore', () => {
     store.upsert(origin('b', 'p'), 's', { kind: 'card', payload: { title: 'z' } });
     assert.equal(store.snapshot().length, 3);
     store.markPluginStale('a', 'p');
-    assert.deepEqual(store.snapshot().filter((s) => s.stale).map((s) => [s.sessionKey, s.pluginId]), [['a', 'p']]);
+    assert.deepEqual(
+      store
+        .snapshot()
+        .filter((s) => s.stale)
+        .map((s) => [s.sessionKey, s.pluginId]),
+      [['a', 'p']],
+    );
     store.clearStale('a', 'p');
     assert.equal(store.get('a', 'p', 's'), undefined);
-    assert.deepEqual(changes.at(-1), { type: 'remove', key: surfaceKey({ sessionKey: 'a', pluginId: 'p', surfaceId: 's' }) });
+    assert.deepEqual(changes.at(-1), {
+      type: 'remove',
+      key: surfaceKey({ sessionKey: 'a', pluginId: 'p', surfaceId: 's' }),
+    });
     store.removeSession('b');
-    assert.deepEqual(store.snapshot().map((s) => s.pluginId), ['q']);
+    assert.deepEqual(
+      store.snapshot().map((s) => s.pluginId),
+      ['q'],
+    );
     sub.dispose();
     store.clear();
-    assert.equal(changes.some((c) => c.type === 'reset'), false, 'a disposed listener hears nothing');
+    assert.equal(
+      changes.some((c) => c.type === 'reset'),
+      false,
+      'a disposed listener hears nothing',
+    );
     assert.equal(store.snapshot().length, 0);
   });
 
@@ -31,8 +52,12 @@ describe('ui: SurfaceStore', () => {
     const store = new SurfaceStore({ maxNotifications: 3 });
     const changes: SurfaceChange[] = [];
     store.onDidChange((c) => changes.push(c));
-    for (let i = 0; i < 5; i++) store.upsert(origin('a', 'p'), `n${i}`, { kind: 'notification', payload: { title: `t${i}` } });
-    assert.deepEqual(store.notifications().map((n) => n.surfaceId), ['n2', 'n3', 'n4']);
+    for (let i = 0; i < 5; i++)
+      store.upsert(origin('a', 'p'), `n${i}`, { kind: 'notification', payload: { title: `t${i}` } });
+    assert.deepEqual(
+      store.notifications().map((n) => n.surfaceId),
+      ['n2', 'n3', 'n4'],
+    );
     assert.equal(store.snapshot().length, 0);
     assert.equal(changes.length, 0);
   });

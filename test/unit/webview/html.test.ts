@@ -2,7 +2,13 @@ import * as assert from 'node:assert/strict';
 import { contentSecurityPolicy, newNonce, surfacesHtml } from '../../../src/vscode/surfaces/html';
 
 describe('surfaces webview HTML', () => {
-  const input = { cspSource: 'https://file+.vscode-resource.vscode-cdn.net', nonce: newNonce(), scriptUri: 'https://r/dist/webview.js', styleUris: ['https://r/dist/codicon.css', 'https://r/media/webview.css'], title: 'T' };
+  const input = {
+    cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
+    nonce: newNonce(),
+    scriptUri: 'https://r/dist/webview.js',
+    styleUris: ['https://r/dist/codicon.css', 'https://r/media/webview.css'],
+    title: 'T',
+  };
 
   it('locks the page down with a nonce-only CSP', () => {
     const csp = contentSecurityPolicy(input.cspSource, input.nonce);

@@ -1,5 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { surfaceKey, type FormValues, type PromptRequest, type Surface, type SurfaceChange } from '../../../src/protocol';
+import {
+  surfaceKey,
+  type FormValues,
+  type PromptRequest,
+  type Surface,
+  type SurfaceChange,
+} from '../../../src/protocol';
 import type { Drafts, EmptyState, HostToView } from '../../../src/webviewProtocol/messages';
 import { SurfacesHub, type HubDeps, type Origin, type Verdict } from '../../../src/vscode/surfaces/hub';
 import { card, form, republish, status } from './fixtures';
@@ -14,7 +20,8 @@ class FakeSource {
   onDidChange = (l: (c: SurfaceChange) => void) => (this.change.add(l), { dispose: () => this.change.delete(l) });
   onDidChangeEmptyState = (l: () => void) => (this.empty.add(l), { dispose: () => this.empty.delete(l) });
   emit(c: SurfaceChange): void {
-    if (c.type === 'upsert') this.surfaces = [...this.surfaces.filter((s) => surfaceKey(s) !== surfaceKey(c.surface)), c.surface];
+    if (c.type === 'upsert')
+      this.surfaces = [...this.surfaces.filter((s) => surfaceKey(s) !== surfaceKey(c.surface)), c.surface];
     if (c.type === 'remove') this.surfaces = this.surfaces.filter((s) => surfaceKey(s) !== c.key);
     for (const l of this.change) l(c);
   }
@@ -50,7 +57,21 @@ function setup(verdict: (kind: string) => Promise<Verdict> = async () => ({ acce
   return { source, calls, opened, warnings, make, port, trust: () => trust, stored: () => stored };
 }
 
-const req = (over: Partial<PromptRequest> = {}): PromptRequest => ({ sessionKey: 'ws-1', folderName: 'app', pluginId: 'demo', generation: 1, surfaceId: 'q', kind: 'input', payload: { fields: [{ key: 'a', kind: 'input', required: true }, { key: 'b', kind: 'confirm' }] }, ...over });
+const req = (over: Partial<PromptRequest> = {}): PromptRequest => ({
+  sessionKey: 'ws-1',
+  folderName: 'app',
+  pluginId: 'demo',
+  generation: 1,
+  surfaceId: 'q',
+  kind: 'input',
+  payload: {
+    fields: [
+      { key: 'a', kind: 'input', required: true },
+      { key: 'b', kind: 'confirm' },
+    ],
+  },
+  ...over,
+});
 
 describe('surfaces hub (extension side of the webview protocol)', () => {
   it('sends nothing before ready, a snapshot on ready, then deltas', async () => {
@@ -73,7 +94,10 @@ describe('surfaces hub (extension side of the webview protocol)', () => {
     t.source.emit({ type: 'upsert', surface: c2 });
     t.source.emit({ type: 'remove', key: surfaceKey(c1) });
     t.source.setEmpty('untrusted');
-    assert.deepEqual(p.got.slice(1).map((m) => m.type), ['upsert', 'remove', 'emptyState']);
+    assert.deepEqual(
+      p.got.slice(1).map((m) => m.type),
+      ['upsert', 'remove', 'emptyState'],
+    );
     t.source.emit({ type: 'reset' });
     assert.equal(p.got.at(-1)?.type, 'snapshot');
     conn.dispose();
@@ -92,7 +116,14 @@ describe('surfaces hub (extension side of the webview protocol)', () => {
     await conn.receive({ type: 'ready' });
     await conn.receive({ type: 'runAction', requestId: 'r1', key: surfaceKey(c), actionId: 'go' });
     assert.deepEqual(t.calls, [{ kind: 'action', origin: { sessionKey: 'ws-9', pluginId: 'alpha' }, id: 'go' }]);
-    assert.deepEqual(p.got.at(-1), { type: 'actionResult', requestId: 'r1', key: surfaceKey(c), actionId: 'go', accepted: true, message: 'done' });
+    assert.deepEqual(p.got.at(-1), {
+      type: 'actionResult',
+      requestId: 'r1',
+      key: surfaceKey(c),
+      actionId: 'go',
+      accepted: true,
+      message: 'done',
+    });
   });
 
   it('refuses actions the card does not declare, unknown cards and stale ones, without calling the engine', async () => {
@@ -109,7 +140,10 @@ describe('surfaces hub (extension side of the webview protocol)', () => {
     await conn.receive({ type: 'runAction', requestId: 'r3', key: surfaceKey(stale), actionId: 'go' });
     assert.deepEqual(t.calls, []);
     const results = p.got.filter((m) => m.type === 'actionResult');
-    assert.deepEqual(results.map((m) => (m as { accepted: boolean }).accepted), [false, false, false]);
+    assert.deepEqual(
+      results.map((m) => (m as { accepted: boolean }).accepted),
+      [false, false, false],
+    );
     assert.match((results[2] as { message: string }).message, /stopped/);
   });
 
@@ -124,12 +158,27 @@ describe('surfaces hub (extension side of the webview protocol)', () => {
     const conn = hub.connect(p);
     await conn.receive({ type: 'ready' });
     await conn.receive({ type: 'runAction', requestId: 'r1', key: surfaceKey(c), actionId: 'go' });
-    assert.deepEqual(p.got.at(-1), { type: 'actionResult', requestId: 'r1', key: surfaceKey(c), actionId: 'go', accepted: false, message: 'plugin crashed' });
+    assert.deepEqual(p.got.at(-1), {
+      type: 'actionResult',
+      requestId: 'r1',
+      key: surfaceKey(c),
+      actionId: 'go',
+      accepted: false,
+      message: 'plugin crashed',
+    });
   });
 
   it('submits forms only with values that fit the form', async () => {
     const t = setup();
-    const f = form({ fields: [{ key: 'a', kind: 'input', required: true }, { key: 's', kind: 'select', options: ['x'] }] }, { surfaceId: 'f1' });
+    const f = form(
+      {
+        fields: [
+          { key: 'a', kind: 'input', required: true },
+          { key: 's', kind: 'select', options: ['x'] },
+        ],
+      },
+      { surfaceId: 'f1' },
+    );
     t.source.surfaces = [f];
     const hub = t.make();
     const p = t.port();
@@ -139,15 +188,26 @@ describe('surfaces hub (extension side of the webview protocol)', () => {
     await conn.receive({ type: 'submit', requestId: 's2', key: surfaceKey(f), values: { a: 'v', s: 'evil' } });
     assert.deepEqual(t.calls, []);
     await conn.receive({ type: 'submit', requestId: 's3', key: surfaceKey(f), values: { a: 'v', s: 'x' } });
-    assert.deepEqual(t.calls, [{ kind: 'submit', origin: { sessionKey: 'ws-1', pluginId: 'demo' }, id: 'f1', values: { a: 'v', s: 'x' } }]);
-    assert.deepEqual(p.got.filter((m) => m.type === 'submitResult').map((m) => (m as { accepted: boolean }).accepted), [false, false, true]);
+    assert.deepEqual(t.calls, [
+      { kind: 'submit', origin: { sessionKey: 'ws-1', pluginId: 'demo' }, id: 'f1', values: { a: 'v', s: 'x' } },
+    ]);
+    assert.deepEqual(
+      p.got.filter((m) => m.type === 'submitResult').map((m) => (m as { accepted: boolean }).accepted),
+      [false, false, true],
+    );
   });
 
   it('opens only http, https and mailto links; logs and drops malformed messages', async () => {
     const t = setup();
     const hub = t.make();
     const conn = hub.connect(t.port());
-    for (const url of ['https://example.com/a', 'mailto:a@example.com', 'javascript:alert(1)', 'command:workbench.action.quit']) await conn.receive({ type: 'openLink', url });
+    for (const url of [
+      'https://example.com/a',
+      'mailto:a@example.com',
+      'javascript:alert(1)',
+      'command:workbench.action.quit',
+    ])
+      await conn.receive({ type: 'openLink', url });
     assert.deepEqual(t.opened, ['https://example.com/a', 'mailto:a@example.com']);
     await conn.receive({ type: 'openLink', url: 'https://x', extra: true });
     await conn.receive('<script>');
@@ -168,9 +228,17 @@ describe('surfaces hub (extension side of the webview protocol)', () => {
     const answer = hub.showPrompt(req(), new AbortController().signal);
     const shown = a.got.find((m) => m.type === 'prompt') as Extract<HostToView, { type: 'prompt' }>;
     assert.ok(b.got.some((m) => m.type === 'prompt'));
-    await ca.receive({ type: 'answerPrompt', promptId: shown.prompt.promptId, answer: { cancelled: false, values: { a: '' } } });
+    await ca.receive({
+      type: 'answerPrompt',
+      promptId: shown.prompt.promptId,
+      answer: { cancelled: false, values: { a: '' } },
+    });
     assert.equal(a.got.at(-1)?.type, 'prompt', 'a missing required value is refused');
-    await ca.receive({ type: 'answerPrompt', promptId: shown.prompt.promptId, answer: { cancelled: false, values: { a: 'x', b: true } } });
+    await ca.receive({
+      type: 'answerPrompt',
+      promptId: shown.prompt.promptId,
+      answer: { cancelled: false, values: { a: 'x', b: true } },
+    });
     await cb.receive({ type: 'answerPrompt', promptId: shown.prompt.promptId, answer: { cancelled: true } });
     assert.deepEqual(await answer, { cancelled: false, values: { a: 'x', b: true } });
     assert.deepEqual(b.got.at(-1), { type: 'promptClosed', promptId: shown.prompt.promptId });
@@ -206,6 +274,10 @@ describe('surfaces hub (extension side of the webview protocol)', () => {
     assert.deepEqual((p.got[0] as Extract<HostToView, { type: 'snapshot' }>).drafts, { k: { a: 'typed' } });
     const p2 = t.port();
     await t.make().connect(p2).receive({ type: 'ready' });
-    assert.deepEqual((p2.got[0] as Extract<HostToView, { type: 'snapshot' }>).drafts, { k: { a: 'typed' } }, 'restored from workspace state');
+    assert.deepEqual(
+      (p2.got[0] as Extract<HostToView, { type: 'snapshot' }>).drafts,
+      { k: { a: 'typed' } },
+      'restored from workspace state',
+    );
   });
 });

@@ -1,5 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { checkSubmission, defaultValue, initialValues, missingRequired, promptFields, sameFieldShape } from '../../../src/webviewProtocol/forms';
+import {
+  checkSubmission,
+  defaultValue,
+  initialValues,
+  missingRequired,
+  promptFields,
+  sameFieldShape,
+} from '../../../src/webviewProtocol/forms';
 import { isAllowedImage, isAllowedLink } from '../../../src/webviewProtocol/links';
 import { VIEW_LIMITS, decodeViewMessage } from '../../../src/webviewProtocol/validate';
 import type { FormField } from '../../../src/protocol';
@@ -20,7 +27,10 @@ describe('webview protocol: view→host validator', () => {
     assert.deepEqual(ok({ type: 'ready' }), { type: 'ready' });
     assert.deepEqual(ok({ type: 'manageTrust' }), { type: 'manageTrust' });
     ok({ type: 'runAction', requestId: 'a1-x', key: '["ws","p","s"]', actionId: 'do-it' });
-    assert.deepEqual(ok({ type: 'submit', requestId: 's1', key: 'k', values: { a: true, b: 'x', c: ['1', '2'] } }).type, 'submit');
+    assert.deepEqual(
+      ok({ type: 'submit', requestId: 's1', key: 'k', values: { a: true, b: 'x', c: ['1', '2'] } }).type,
+      'submit',
+    );
     ok({ type: 'answerPrompt', promptId: 'p1', answer: { cancelled: true } });
     ok({ type: 'answerPrompt', promptId: 'p1', answer: { cancelled: false, values: { value: 'x' } } });
     ok({ type: 'openLink', url: 'javascript:alert(1)' }); // well-formed; the scheme is checked when handled
@@ -48,27 +58,57 @@ describe('webview protocol: view→host validator', () => {
     bad({ type: 'openLink', url: 'https://x/' + 'a'.repeat(VIEW_LIMITS.urlLength) }, /longer than/);
     const many = Object.fromEntries(Array.from({ length: VIEW_LIMITS.fieldsPerForm + 1 }, (_, i) => [`k${i}`, 'v']));
     bad({ type: 'submit', requestId: 'a', key: 'k', values: many }, /more than/);
-    bad({ type: 'submit', requestId: 'a', key: 'k', values: { a: 'x'.repeat(VIEW_LIMITS.stringValueLength + 1) } }, /longer than/);
+    bad(
+      { type: 'submit', requestId: 'a', key: 'k', values: { a: 'x'.repeat(VIEW_LIMITS.stringValueLength + 1) } },
+      /longer than/,
+    );
     bad({ type: 'submit', requestId: 'a', key: 'k', values: JSON.parse('{"__proto__": "x"}') }, /__proto__/);
     bad({ type: 'submit', requestId: 'a', key: 'k', values: new (class X {})() }, /plain object/);
-    const hostile = { type: 'submit', requestId: 'a', key: 'k', get values() { throw new Error('boom'); } };
+    const hostile = {
+      type: 'submit',
+      requestId: 'a',
+      key: 'k',
+      get values() {
+        throw new Error('boom');
+      },
+    };
     bad(hostile, /malformed message: boom/);
   });
 
   it('accepts 2,000 fields', () => {
     const values = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`f${i}`, i % 2 ? 'x' : true]));
-    assert.equal(Object.keys((ok({ type: 'submit', requestId: 'a', key: 'k', values }) as { values: object }).values).length, 2000);
+    assert.equal(
+      Object.keys((ok({ type: 'submit', requestId: 'a', key: 'k', values }) as { values: object }).values).length,
+      2000,
+    );
   });
 });
 
 describe('webview protocol: links', () => {
   it('allows http, https and mailto only, absolute only', () => {
-    for (const u of ['https://example.com', 'http://example.com/a?b#c', 'mailto:a@example.com']) assert.equal(isAllowedLink(u), true, u);
-    for (const u of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'command:workbench.action.quit', 'vscode://x', 'file:///etc/passwd', 'data:text/html,x', '/relative', '//example.com', 'java\tscript:alert(1)', ' https://example.com', 'https://', '', 'x'.repeat(9000)]) assert.equal(isAllowedLink(u), false, u);
+    for (const u of ['https://example.com', 'http://example.com/a?b#c', 'mailto:a@example.com'])
+      assert.equal(isAllowedLink(u), true, u);
+    for (const u of [
+      'javascript:alert(1)',
+      'JAVASCRIPT:alert(1)',
+      'command:workbench.action.quit',
+      'vscode://x',
+      'file:///etc/passwd',
+      'data:text/html,x',
+      '/relative',
+      '//example.com',
+      'java\tscript:alert(1)',
+      ' https://example.com',
+      'https://',
+      '',
+      'x'.repeat(9000),
+    ])
+      assert.equal(isAllowedLink(u), false, u);
   });
   it('allows images from https only', () => {
     assert.equal(isAllowedImage('https://example.com/a.png'), true);
-    for (const u of ['http://example.com/a.png', 'data:image/png;base64,AA', 'javascript:x', '/a.png']) assert.equal(isAllowedImage(u), false, u);
+    for (const u of ['http://example.com/a.png', 'data:image/png;base64,AA', 'javascript:x', '/a.png'])
+      assert.equal(isAllowedImage(u), false, u);
   });
 });
 
@@ -81,8 +121,14 @@ describe('webview protocol: forms', () => {
   ];
 
   it('treats an empty-field request as one question keyed value', () => {
-    assert.deepEqual(promptFields({ kind: 'select', payload: { message: 'Pick', fields: [] } }), [{ key: 'value', kind: 'select', label: 'Pick' }]);
-    assert.deepEqual(promptFields({ kind: 'confirm', payload: { title: 'Deploy', fields: [] } }), [{ key: 'value', kind: 'confirm' }], 'no message: an unlabelled question, as the UI hub asks it');
+    assert.deepEqual(promptFields({ kind: 'select', payload: { message: 'Pick', fields: [] } }), [
+      { key: 'value', kind: 'select', label: 'Pick' },
+    ]);
+    assert.deepEqual(
+      promptFields({ kind: 'confirm', payload: { title: 'Deploy', fields: [] } }),
+      [{ key: 'value', kind: 'confirm' }],
+      'no message: an unlabelled question, as the UI hub asks it',
+    );
     assert.equal(promptFields({ kind: 'input', payload: { fields } }), fields);
   });
 
@@ -94,7 +140,12 @@ describe('webview protocol: forms', () => {
   });
 
   it('prefers a draft that still fits the field', () => {
-    assert.deepEqual(initialValues(fields, { name: 'typed', env: 'gone', ok: true, stray: 'x' }), { name: 'typed', env: 'prod', tags: ['a'], ok: true });
+    assert.deepEqual(initialValues(fields, { name: 'typed', env: 'gone', ok: true, stray: 'x' }), {
+      name: 'typed',
+      env: 'prod',
+      tags: ['a'],
+      ok: true,
+    });
   });
 
   it('finds missing required fields (a confirm is never missing)', () => {
@@ -112,8 +163,20 @@ describe('webview protocol: forms', () => {
   });
 
   it('knows when a re-published form has the same shape', () => {
-    assert.equal(sameFieldShape(fields, fields.map((f) => ({ ...f }))), true);
+    assert.equal(
+      sameFieldShape(
+        fields,
+        fields.map((f) => ({ ...f })),
+      ),
+      true,
+    );
     assert.equal(sameFieldShape(fields, fields.slice(1)), false);
-    assert.equal(sameFieldShape(fields, fields.map((f) => (f.key === 'env' ? { ...f, options: ['dev'] } : f))), false);
+    assert.equal(
+      sameFieldShape(
+        fields,
+        fields.map((f) => (f.key === 'env' ? { ...f, options: ['dev'] } : f)),
+      ),
+      false,
+    );
   });
 });

@@ -13,9 +13,18 @@ describe('webview surface model', () => {
     const zed = card({}, { sessionKey: 'ws-0', folderName: 'zed' });
     m.reset([a1, zed, a2, st, other]);
     const g = m.groups();
-    assert.deepEqual(g.map((f) => f.folderName), ['app', 'zed']);
-    assert.deepEqual(g[0].plugins.map((p) => p.pluginId), ['a-plugin', 'b-plugin']);
-    assert.deepEqual(g[0].plugins[1].surfaces.map((s) => s.surfaceId), [st.surfaceId, a2.surfaceId, a1.surfaceId]);
+    assert.deepEqual(
+      g.map((f) => f.folderName),
+      ['app', 'zed'],
+    );
+    assert.deepEqual(
+      g[0].plugins.map((p) => p.pluginId),
+      ['a-plugin', 'b-plugin'],
+    );
+    assert.deepEqual(
+      g[0].plugins[1].surfaces.map((s) => s.surfaceId),
+      [st.surfaceId, a2.surfaceId, a1.surfaceId],
+    );
   });
 
   it('keeps a re-published surface in its place (first-appearance order)', () => {
@@ -26,7 +35,10 @@ describe('webview surface model', () => {
     const r = m.upsert(republish(a, { payload: { title: 'a2' } } as never));
     assert.deepEqual(r, { applied: true, inserted: false, dropped: [] });
     const surfaces = m.groups()[0].plugins[0].surfaces;
-    assert.deepEqual(surfaces.map((s) => s.surfaceId), [b.surfaceId, a.surfaceId]);
+    assert.deepEqual(
+      surfaces.map((s) => s.surfaceId),
+      [b.surfaceId, a.surfaceId],
+    );
     assert.equal((surfaces[1].payload as { title: string }).title, 'a2');
   });
 

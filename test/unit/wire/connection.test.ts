@@ -35,7 +35,11 @@ class Peer {
   }
   async next(pred: (f: Frame) => boolean = () => true): Promise<Frame> {
     let found: Frame | undefined;
-    await waitFor(() => (found = this.got.find(pred)) !== undefined, { timeoutMs: 2000, what: 'a frame from the host', intervalMs: 2 });
+    await waitFor(() => (found = this.got.find(pred)) !== undefined, {
+      timeoutMs: 2000,
+      what: 'a frame from the host',
+      intervalMs: 2,
+    });
     return found as Frame;
   }
 }
@@ -103,7 +107,11 @@ describe('wire: ValidatedConnection inbound gate', () => {
     ctx.peer.line('{"jsonrpc":"2.0","id":6,"error":{"message":"no code"}}');
     ctx.peer.line('{"jsonrpc":"2.0","id":{"x":1},"method":"host/ui/publish","params":{}}');
     ctx.peer.line('{"jsonrpc":"2.0","id":7}');
-    await waitFor(() => ctx.peer.got.length === 4, { timeoutMs: 2000, what: 'ctx.peer.got.length === 4', intervalMs: 2 });
+    await waitFor(() => ctx.peer.got.length === 4, {
+      timeoutMs: 2000,
+      what: 'ctx.peer.got.length === 4',
+      intervalMs: 2,
+    });
     assert.deepEqual(
       ctx.peer.got.map((f) => [f.id, f.error?.code, f.error?.data]),
       [
@@ -125,8 +133,17 @@ describe('wire: ValidatedConnection inbound gate', () => {
   it('answers an unknown method and a host→extension method from the peer with -32601 unknown_method (case 5)', async () => {
     ctx.peer.send({ jsonrpc: '2.0', id: 1, method: 'host/nope', params: {} });
     ctx.peer.send({ jsonrpc: '2.0', id: 2, method: 'extension/intercept', params: interceptParams });
-    ctx.peer.send({ jsonrpc: '2.0', id: 3, method: 'host/ui/request', params: { ...publish, kind: 'confirm', payload: {} } }); // not served here
-    await waitFor(() => ctx.peer.got.length === 3, { timeoutMs: 2000, what: 'ctx.peer.got.length === 3', intervalMs: 2 });
+    ctx.peer.send({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'host/ui/request',
+      params: { ...publish, kind: 'confirm', payload: {} },
+    }); // not served here
+    await waitFor(() => ctx.peer.got.length === 3, {
+      timeoutMs: 2000,
+      what: 'ctx.peer.got.length === 3',
+      intervalMs: 2,
+    });
     for (const f of ctx.peer.got) {
       assert.equal(f.error?.code, -32601);
       assert.deepEqual(f.error?.data, { reason: 'unknown_method', retryable: false });
@@ -143,10 +160,19 @@ describe('wire: ValidatedConnection inbound gate', () => {
   });
 
   it('drops invalid notifications silently and delivers valid ones in order', async () => {
-    ctx.peer.send({ jsonrpc: '2.0', method: 'extension/provider/stream/chunk', params: { streamId: 'a', seq: 0, chunk: {} } });
+    ctx.peer.send({
+      jsonrpc: '2.0',
+      method: 'extension/provider/stream/chunk',
+      params: { streamId: 'a', seq: 0, chunk: {} },
+    });
     ctx.peer.send({ jsonrpc: '2.0', method: 'extension/provider/stream/chunk', params: [] });
     ctx.peer.send({ jsonrpc: '2.0', method: 'host/nope' });
-    for (let i = 1; i <= 5; i++) ctx.peer.send({ jsonrpc: '2.0', method: 'extension/provider/stream/chunk', params: { streamId: 'a', seq: i, chunk: { type: "text", text: "t" } } });
+    for (let i = 1; i <= 5; i++)
+      ctx.peer.send({
+        jsonrpc: '2.0',
+        method: 'extension/provider/stream/chunk',
+        params: { streamId: 'a', seq: i, chunk: { type: 'text', text: 't' } },
+      });
     await waitFor(() => ctx.seen.length === 5, { timeoutMs: 2000, what: 'ctx.seen.length === 5', intervalMs: 2 });
     assert.deepEqual(
       ctx.seen.map((s) => (s.params as { seq: number }).seq),
@@ -157,7 +183,14 @@ describe('wire: ValidatedConnection inbound gate', () => {
 
   it('judges a burst of 3,000 frames from one write in order (reading paused and resumed meanwhile), all before the close that followed them', async () => {
     const lines: string[] = [];
-    for (let i = 1; i <= 3000; i++) lines.push(JSON.stringify({ jsonrpc: '2.0', method: 'extension/provider/stream/chunk', params: { streamId: 'a', seq: i, chunk: { type: 'text', text: 't' } } }));
+    for (let i = 1; i <= 3000; i++)
+      lines.push(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          method: 'extension/provider/stream/chunk',
+          params: { streamId: 'a', seq: i, chunk: { type: 'text', text: 't' } },
+        }),
+      );
     let pauses = 0;
     const pause = ctx.peer.toHost.pause.bind(ctx.peer.toHost);
     ctx.peer.toHost.pause = () => {
@@ -169,7 +202,10 @@ describe('wire: ValidatedConnection inbound gate', () => {
     assert.ok(pauses >= 1, 'reading paused while over 1,024 frames waited');
     const seqs = ctx.seen.map((s) => (s.params as { seq: number }).seq);
     assert.equal(seqs.length, 3000, 'no frame read before the close is lost');
-    assert.deepEqual(seqs, Array.from({ length: 3000 }, (_, i) => i + 1));
+    assert.deepEqual(
+      seqs,
+      Array.from({ length: 3000 }, (_, i) => i + 1),
+    );
     assert.equal(ctx.ends[0].reason, 'provider_interrupted');
   });
 
@@ -193,7 +229,11 @@ describe('wire: ValidatedConnection traffic barrier', () => {
   it('answers an early request -32600 protocol_error, drops an early notification, and reports both', async () => {
     const { peer, conn, barrier, seen } = setup();
     peer.send({ jsonrpc: '2.0', id: 'e1', method: 'host/ui/publish', params: publish });
-    peer.send({ jsonrpc: '2.0', method: 'extension/provider/stream/chunk', params: { streamId: 'a', seq: 1, chunk: {} } });
+    peer.send({
+      jsonrpc: '2.0',
+      method: 'extension/provider/stream/chunk',
+      params: { streamId: 'a', seq: 1, chunk: {} },
+    });
     const f = await peer.next();
     assert.equal(f.id, 'e1');
     assert.equal(f.error?.code, -32600);
@@ -216,13 +256,21 @@ describe('wire: ValidatedConnection outbound', () => {
       ctx.conn.request('extension/intercept', interceptParams),
       ctx.conn.request('extension/provider/catalog', {}),
     ];
-    await waitFor(() => ctx.peer.raw.length === 3, { timeoutMs: 2000, what: 'ctx.peer.raw.length === 3', intervalMs: 2 });
+    await waitFor(() => ctx.peer.raw.length === 3, {
+      timeoutMs: 2000,
+      what: 'ctx.peer.raw.length === 3',
+      intervalMs: 2,
+    });
     const ids = ctx.peer.raw.map((l) => /"id":(\d+)[,}]/.exec(l)?.[1]);
     assert.deepEqual(ids, ['1', '2', '3'], 'ids are bare JSON integers on the wire');
     for (const f of ctx.peer.got) assert.equal(typeof f.params, 'object');
     assert.ok(ctx.peer.raw[0].includes('"params":{}'));
     for (const f of ctx.peer.got) {
-      ctx.peer.send({ jsonrpc: '2.0', id: f.id, result: f.method === 'extension/intercept' ? { decision: 'continue' } : { providers: [] } });
+      ctx.peer.send({
+        jsonrpc: '2.0',
+        id: f.id,
+        result: f.method === 'extension/intercept' ? { decision: 'continue' } : { providers: [] },
+      });
     }
     assert.deepEqual(await Promise.all(calls), [{ providers: [] }, { decision: 'continue' }, { providers: [] }]);
   });
@@ -231,7 +279,10 @@ describe('wire: ValidatedConnection outbound', () => {
     const call = ctx.conn.request('extension/intercept', interceptParams);
     const f = await ctx.peer.next();
     ctx.peer.send({ jsonrpc: '2.0', id: f.id, result: { decision: 'perhaps' } });
-    await assert.rejects(call, (e: ProtocolError) => e.reason === 'protocol_error' && /invalid extension\/intercept result/.test(e.message));
+    await assert.rejects(
+      call,
+      (e: ProtocolError) => e.reason === 'protocol_error' && /invalid extension\/intercept result/.test(e.message),
+    );
   });
 
   it('ignores a response whose id matches nothing (string id) without ending the connection (case 7)', async () => {
@@ -259,17 +310,46 @@ describe('wire: ValidatedConnection outbound', () => {
   it('keeps a structured peer error reason and redacts its message; unstructured keeps the code', async () => {
     const a = ctx.conn.request('extension/intercept', interceptParams);
     const b = ctx.conn.request('extension/intercept', interceptParams);
-    await waitFor(() => ctx.peer.got.length === 2, { timeoutMs: 2000, what: 'ctx.peer.got.length === 2', intervalMs: 2 });
+    await waitFor(() => ctx.peer.got.length === 2, {
+      timeoutMs: 2000,
+      what: 'ctx.peer.got.length === 2',
+      intervalMs: 2,
+    });
     const [fa, fb] = ctx.peer.got;
-    ctx.peer.send({ jsonrpc: '2.0', id: fa.id, error: { code: -32000, message: 'bad token=abc', data: { reason: 'intercept_timeout', retryable: true } } });
-    ctx.peer.send({ jsonrpc: '2.0', id: fb.id, error: { code: -32042, message: 'sk-ant-0123456789abcdefghij', data: { reason: 'intercept_timeout', retryable: false } } });
-    await assert.rejects(a, (e: ProtocolError) => e instanceof ProtocolError && e.reason === 'intercept_timeout' && e.message === 'bad token=[REDACTED]');
-    await assert.rejects(b, (e: PeerError) => e instanceof PeerError && e.code === -32042 && e.message === '[REDACTED]');
+    ctx.peer.send({
+      jsonrpc: '2.0',
+      id: fa.id,
+      error: { code: -32000, message: 'bad token=abc', data: { reason: 'intercept_timeout', retryable: true } },
+    });
+    ctx.peer.send({
+      jsonrpc: '2.0',
+      id: fb.id,
+      error: {
+        code: -32042,
+        message: 'sk-ant-0123456789abcdefghij',
+        data: { reason: 'intercept_timeout', retryable: false },
+      },
+    });
+    await assert.rejects(
+      a,
+      (e: ProtocolError) =>
+        e instanceof ProtocolError && e.reason === 'intercept_timeout' && e.message === 'bad token=[REDACTED]',
+    );
+    await assert.rejects(
+      b,
+      (e: PeerError) => e instanceof PeerError && e.code === -32042 && e.message === '[REDACTED]',
+    );
   });
 
   it('refuses to send invalid params: nothing is written (our bug)', async () => {
-    await assert.rejects(ctx.conn.request('extension/intercept', { event: 'nope' }), (e: ProtocolError) => e.reason === 'internal');
-    assert.throws(() => ctx.conn.notify('extension/resources/changed', {}), (e: ProtocolError) => e.reason === 'internal');
+    await assert.rejects(
+      ctx.conn.request('extension/intercept', { event: 'nope' }),
+      (e: ProtocolError) => e.reason === 'internal',
+    );
+    assert.throws(
+      () => ctx.conn.notify('extension/resources/changed', {}),
+      (e: ProtocolError) => e.reason === 'internal',
+    );
     assert.throws(() => ctx.conn.sendEvent({ event: 'input.receive' } as never));
     await assert.rejects(ctx.conn.request('host/ui/publish', publish), 'not a host→extension request');
     await new Promise((r) => setImmediate(r));
@@ -278,7 +358,10 @@ describe('wire: ValidatedConnection outbound', () => {
 
   it('fails one oversize request with frame_too_large and keeps the connection', async () => {
     const huge = { ...interceptParams, payload: { text: 'x'.repeat(8 * 1024 * 1024) } };
-    await assert.rejects(ctx.conn.request('extension/intercept', huge), (e: ProtocolError) => e.reason === 'frame_too_large');
+    await assert.rejects(
+      ctx.conn.request('extension/intercept', huge),
+      (e: ProtocolError) => e.reason === 'frame_too_large',
+    );
     const ok = ctx.conn.request('extension/intercept', interceptParams);
     const f = await ctx.peer.next();
     ctx.peer.send({ jsonrpc: '2.0', id: f.id, result: { decision: 'continue' } });
@@ -299,7 +382,10 @@ describe('wire: ValidatedConnection outbound', () => {
     await assert.rejects(call, (e: ProtocolError) => e.reason === 'provider_interrupted');
     await waitFor(() => ctx.ends.length === 1, { timeoutMs: 2000, what: 'ctx.ends.length === 1', intervalMs: 2 });
     assert.equal(ctx.ends[0].local, false);
-    await assert.rejects(ctx.conn.request('extension/provider/catalog', {}), (e: ProtocolError) => e.reason === 'provider_interrupted');
+    await assert.rejects(
+      ctx.conn.request('extension/provider/catalog', {}),
+      (e: ProtocolError) => e.reason === 'provider_interrupted',
+    );
   });
 
   it('ends with frame_too_large when the peer sends an oversize line', async () => {
@@ -311,7 +397,11 @@ describe('wire: ValidatedConnection outbound', () => {
   it('sends best-effort events and notifications as notifications', async () => {
     assert.equal(ctx.conn.sendEvent({ event: 'session.start', payload: { a: 1 } }), true);
     ctx.conn.notify('extension/resources/changed', { paths: ['a.ts'] });
-    await waitFor(() => ctx.peer.got.length === 2, { timeoutMs: 2000, what: 'ctx.peer.got.length === 2', intervalMs: 2 });
+    await waitFor(() => ctx.peer.got.length === 2, {
+      timeoutMs: 2000,
+      what: 'ctx.peer.got.length === 2',
+      intervalMs: 2,
+    });
     assert.deepEqual(ctx.peer.got, [
       { jsonrpc: '2.0', method: 'extension/event', params: { event: 'session.start', payload: { a: 1 } } },
       { jsonrpc: '2.0', method: 'extension/resources/changed', params: { paths: ['a.ts'] } },

@@ -49,21 +49,30 @@ describe('intercept hot path', () => {
     const d = createDispatcher([h.client]);
     try {
       await fc.assert(
-        fc.asyncProperty(fc.dictionary(fc.string(), fc.jsonValue()), fc.string({ unit: 'grapheme' }), async (extra, text) => {
-          const payload = { ...extra, text: `"\u2028\\${text}` };
-          const before = h.lines.length;
-          const out = await d.dispatch('input.receive', payload);
-          assert.equal(out.decision, 'continue');
-          const line = h.lines[before];
-          const sent = JSON.parse(line) as { id: number; params: { seq: number } };
-          const expected = JSON.stringify({
-            jsonrpc: '2.0',
-            id: sent.id,
-            method: 'extension/intercept',
-            params: { event: 'input.receive', seq: sent.params.seq, payload: buildHookPayload('input.receive', payload), timeoutMillis: 5000 },
-          });
-          assert.equal(line, expected);
-        }),
+        fc.asyncProperty(
+          fc.dictionary(fc.string(), fc.jsonValue()),
+          fc.string({ unit: 'grapheme' }),
+          async (extra, text) => {
+            const payload = { ...extra, text: `"\u2028\\${text}` };
+            const before = h.lines.length;
+            const out = await d.dispatch('input.receive', payload);
+            assert.equal(out.decision, 'continue');
+            const line = h.lines[before];
+            const sent = JSON.parse(line) as { id: number; params: { seq: number } };
+            const expected = JSON.stringify({
+              jsonrpc: '2.0',
+              id: sent.id,
+              method: 'extension/intercept',
+              params: {
+                event: 'input.receive',
+                seq: sent.params.seq,
+                payload: buildHookPayload('input.receive', payload),
+                timeoutMillis: 5000,
+              },
+            });
+            assert.equal(line, expected);
+          },
+        ),
         { numRuns: 150 },
       );
     } finally {
@@ -80,7 +89,9 @@ describe('intercept hot path', () => {
         (e: ProtocolError) => e.reason === 'frame_too_large',
       );
       const small = { event: 'input.receive', seq: 2, payload: { text: 'ok' }, timeoutMillis: 1000 };
-      assert.deepEqual(await h.conn.request('extension/intercept', small, { paramsJson: JSON.stringify(small) }), { decision: 'continue' });
+      assert.deepEqual(await h.conn.request('extension/intercept', small, { paramsJson: JSON.stringify(small) }), {
+        decision: 'continue',
+      });
       assert.equal(h.lines.length, 1);
     } finally {
       h.conn.dispose();
@@ -97,16 +108,32 @@ describe('intercept hot path', () => {
       const track = (name: string, p: Promise<unknown>) =>
         p.then(
           () => settled.push(`${name}:ok`),
-          (e: ProtocolError) => settled.push(`${name}:${e.reason}@${Date.now() - t0 >= (name === 'slow' ? 80 : 30) ? 'late-enough' : 'early'}`),
+          (e: ProtocolError) =>
+            settled.push(
+              `${name}:${e.reason}@${Date.now() - t0 >= (name === 'slow' ? 80 : 30) ? 'late-enough' : 'early'}`,
+            ),
         );
-      const long = track('long', h.conn.request('extension/intercept', params, { timeoutMs: 1000, timeoutReason: 'intercept_timeout' }));
-      const slow = track('slow', h.conn.request('extension/intercept', params, { timeoutMs: 80, timeoutReason: 'intercept_timeout' }));
-      const fast = track('fast', h.conn.request('extension/intercept', params, { timeoutMs: 30, timeoutReason: 'intercept_timeout' }));
+      const long = track(
+        'long',
+        h.conn.request('extension/intercept', params, { timeoutMs: 1000, timeoutReason: 'intercept_timeout' }),
+      );
+      const slow = track(
+        'slow',
+        h.conn.request('extension/intercept', params, { timeoutMs: 80, timeoutReason: 'intercept_timeout' }),
+      );
+      const fast = track(
+        'fast',
+        h.conn.request('extension/intercept', params, { timeoutMs: 30, timeoutReason: 'intercept_timeout' }),
+      );
       await Promise.all([fast, slow]);
       const first = JSON.parse(h.lines[0]) as { id: number };
       h.toHost.write(encode({ jsonrpc: '2.0', id: first.id, result: { decision: 'continue' } }));
       await long;
-      assert.deepEqual(settled, ['fast:intercept_timeout@late-enough', 'slow:intercept_timeout@late-enough', 'long:ok']);
+      assert.deepEqual(settled, [
+        'fast:intercept_timeout@late-enough',
+        'slow:intercept_timeout@late-enough',
+        'long:ok',
+      ]);
     } finally {
       h.conn.dispose();
     }

@@ -24,8 +24,16 @@ describe('wire: NdjsonMessageReader', () => {
             wire += (crlf ? '\r\n' : '\n').repeat(blanks);
           }
           const buf = Buffer.from(wire, 'utf8');
-          const out = await readAll(cut(buf, points.map((p) => p % (buf.length + 1))));
-          assert.deepEqual(out.values, items.map(([v]) => JSON.parse(JSON.stringify(v))));
+          const out = await readAll(
+            cut(
+              buf,
+              points.map((p) => p % (buf.length + 1)),
+            ),
+          );
+          assert.deepEqual(
+            out.values,
+            items.map(([v]) => JSON.parse(JSON.stringify(v))),
+          );
           assert.equal(out.unparsable.length, 0);
           assert.equal(out.errors.length, 0);
         },
@@ -56,23 +64,29 @@ describe('wire: NdjsonMessageReader', () => {
 
   it('enforces the cap counting the newline, near the boundary (property, small cap)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 32, max: 400 }), fc.integer({ min: -3, max: 3 }), fc.boolean(), fc.nat(500), async (cap, delta, crlf, point) => {
-        // A JSON string line whose frame (line + "\n") is cap + delta bytes.
-        const frameLen = cap + delta;
-        const lineLen = frameLen - 1;
-        const body = 'x'.repeat(lineLen - 2 - (crlf ? 1 : 0));
-        const buf = Buffer.from(`"${body}"${crlf ? '\r' : ''}\n{"after":true}\n`);
-        const out = await readAll(cut(buf, [point % buf.length]), { maxFrameBytes: cap });
-        if (frameLen <= cap) {
-          assert.deepEqual(out.values, [body, { after: true }]);
-          assert.equal(out.errors.length, 0);
-        } else {
-          assert.deepEqual(out.values, [], 'reading stops at the oversize frame');
-          assert.equal(out.errors.length, 1);
-          assert.ok(out.errors[0] instanceof ProtocolError);
-          assert.equal((out.errors[0] as ProtocolError).reason, 'frame_too_large');
-        }
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 32, max: 400 }),
+        fc.integer({ min: -3, max: 3 }),
+        fc.boolean(),
+        fc.nat(500),
+        async (cap, delta, crlf, point) => {
+          // A JSON string line whose frame (line + "\n") is cap + delta bytes.
+          const frameLen = cap + delta;
+          const lineLen = frameLen - 1;
+          const body = 'x'.repeat(lineLen - 2 - (crlf ? 1 : 0));
+          const buf = Buffer.from(`"${body}"${crlf ? '\r' : ''}\n{"after":true}\n`);
+          const out = await readAll(cut(buf, [point % buf.length]), { maxFrameBytes: cap });
+          if (frameLen <= cap) {
+            assert.deepEqual(out.values, [body, { after: true }]);
+            assert.equal(out.errors.length, 0);
+          } else {
+            assert.deepEqual(out.values, [], 'reading stops at the oversize frame');
+            assert.equal(out.errors.length, 1);
+            assert.ok(out.errors[0] instanceof ProtocolError);
+            assert.equal((out.errors[0] as ProtocolError).reason, 'frame_too_large');
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -63,4 +63,3 @@ export class GatedSink extends Writable {
     return Buffer.concat(this.received).toString('utf8');
   }
 }
-

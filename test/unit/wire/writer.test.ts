@@ -21,53 +21,72 @@ function frames(sink: GatedSink): unknown[] {
 describe('wire: NdjsonMessageWriter', () => {
   it('writes whole frames in call order under back-pressure (property: sizes incl. sliced frames)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.oneof(fc.nat(200), fc.integer({ min: 200_000, max: 700_000 })), { minLength: 1, maxLength: 12 }), async (sizes) => {
-        const sink = new GatedSink(false, 512);
-        const w = new NdjsonMessageWriter(sink, { writeStallMs: 5000 });
-        const writes = sizes.map((s, i) => w.write(note(i, s)));
-        setTimeout(() => sink.open(), 1);
-        await Promise.all(writes);
-        await waitFor(() => w.queued === 0 && sink.writableLength === 0, { timeoutMs: 5000, what: 'queue to drain', intervalMs: 2 });
-        const got = frames(sink) as { params: { n: number; pad: string } }[];
-        assert.deepEqual(
-          got.map((f) => [f.params.n, f.params.pad.length]),
-          sizes.map((s, i) => [i, s]),
-        );
-        w.dispose();
-      }),
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.nat(200), fc.integer({ min: 200_000, max: 700_000 })), { minLength: 1, maxLength: 12 }),
+        async (sizes) => {
+          const sink = new GatedSink(false, 512);
+          const w = new NdjsonMessageWriter(sink, { writeStallMs: 5000 });
+          const writes = sizes.map((s, i) => w.write(note(i, s)));
+          setTimeout(() => sink.open(), 1);
+          await Promise.all(writes);
+          await waitFor(() => w.queued === 0 && sink.writableLength === 0, {
+            timeoutMs: 5000,
+            what: 'queue to drain',
+            intervalMs: 2,
+          });
+          const got = frames(sink) as { params: { n: number; pad: string } }[];
+          assert.deepEqual(
+            got.map((f) => [f.params.n, f.params.pad.length]),
+            sizes.map((s, i) => [i, s]),
+          );
+          w.dispose();
+        },
+      ),
       { numRuns: 25 },
     );
   });
 
   it('writes a frame given in parts whole, in call order with other frames, under back-pressure', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.oneof(fc.nat(200), fc.integer({ min: 1, max: 9 })), { minLength: 1, maxLength: 10 }), async (shapes) => {
-        const sink = new GatedSink(false, 512);
-        const w = new NdjsonMessageWriter(sink, { writeStallMs: 5000 });
-        // A small n is a frame of n parts of 40 KiB (latin1 strings between Buffer head and tail); a large n a plain note.
-        const expected: [number, number][] = [];
-        const writes = shapes.map((n, i) => {
-          if (n >= 10) {
-            expected.push([i, n]);
-            return w.write(note(i, n));
-          }
-          const pad = 'p'.repeat(40 * 1024);
-          const head = Buffer.from(`{"jsonrpc":"2.0","method":"x","params":{"n":${i},"pad":"`);
-          const tail = Buffer.from('"}}\n');
-          const parts = [head, ...Array.from({ length: n }, () => pad), tail];
-          expected.push([i, n * pad.length]);
-          return w.writeFrame(new FrameParts(parts, parts.reduce((a, p) => a + p.length, 0)));
-        });
-        setTimeout(() => sink.open(), 1);
-        await Promise.all(writes);
-        await waitFor(() => w.queued === 0 && sink.writableLength === 0, { timeoutMs: 5000, what: 'queue to drain', intervalMs: 5 });
-        const got = frames(sink) as { params: { n: number; pad: string } }[];
-        assert.deepEqual(
-          got.map((f) => [f.params.n, f.params.pad.length]),
-          expected,
-        );
-        w.dispose();
-      }),
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.nat(200), fc.integer({ min: 1, max: 9 })), { minLength: 1, maxLength: 10 }),
+        async (shapes) => {
+          const sink = new GatedSink(false, 512);
+          const w = new NdjsonMessageWriter(sink, { writeStallMs: 5000 });
+          // A small n is a frame of n parts of 40 KiB (latin1 strings between Buffer head and tail); a large n a plain note.
+          const expected: [number, number][] = [];
+          const writes = shapes.map((n, i) => {
+            if (n >= 10) {
+              expected.push([i, n]);
+              return w.write(note(i, n));
+            }
+            const pad = 'p'.repeat(40 * 1024);
+            const head = Buffer.from(`{"jsonrpc":"2.0","method":"x","params":{"n":${i},"pad":"`);
+            const tail = Buffer.from('"}}\n');
+            const parts = [head, ...Array.from({ length: n }, () => pad), tail];
+            expected.push([i, n * pad.length]);
+            return w.writeFrame(
+              new FrameParts(
+                parts,
+                parts.reduce((a, p) => a + p.length, 0),
+              ),
+            );
+          });
+          setTimeout(() => sink.open(), 1);
+          await Promise.all(writes);
+          await waitFor(() => w.queued === 0 && sink.writableLength === 0, {
+            timeoutMs: 5000,
+            what: 'queue to drain',
+            intervalMs: 5,
+          });
+          const got = frames(sink) as { params: { n: number; pad: string } }[];
+          assert.deepEqual(
+            got.map((f) => [f.params.n, f.params.pad.length]),
+            expected,
+          );
+          w.dispose();
+        },
+      ),
       { numRuns: 25 },
     );
   });
@@ -82,7 +101,11 @@ describe('wire: NdjsonMessageWriter', () => {
     assert.equal(w.queued, 1);
     sink.open();
     await second;
-    await waitFor(() => sink.received.length === 2, { timeoutMs: 2000, what: 'sink.received.length === 2', intervalMs: 2 });
+    await waitFor(() => sink.received.length === 2, {
+      timeoutMs: 2000,
+      what: 'sink.received.length === 2',
+      intervalMs: 2,
+    });
     w.dispose();
   });
 
@@ -90,10 +113,17 @@ describe('wire: NdjsonMessageWriter', () => {
     const sink = new GatedSink(true, 16 * MiB);
     const w = new NdjsonMessageWriter(sink);
     const overhead = JSON.stringify(note(0)).length + 1; // frame without padding, newline included
-    await assert.rejects(w.write(note(0, 8 * MiB - overhead + 1)), (e: ProtocolError) => e.reason === 'frame_too_large');
+    await assert.rejects(
+      w.write(note(0, 8 * MiB - overhead + 1)),
+      (e: ProtocolError) => e.reason === 'frame_too_large',
+    );
     await w.write(note(1, 8 * MiB - overhead)); // exactly at the cap
     await w.write(note(2));
-    await waitFor(() => w.queued === 0 && sink.writableLength === 0, { timeoutMs: 5000, what: 'w.queued === 0 && sink.writableLength === 0', intervalMs: 2 });
+    await waitFor(() => w.queued === 0 && sink.writableLength === 0, {
+      timeoutMs: 5000,
+      what: 'w.queued === 0 && sink.writableLength === 0',
+      intervalMs: 2,
+    });
     assert.deepEqual(
       (frames(sink) as { params: { n: number } }[]).map((f) => f.params.n),
       [1, 2],
@@ -126,14 +156,26 @@ describe('wire: NdjsonMessageWriter', () => {
     assert.deepEqual(accepted.slice(16), new Array(14).fill(false));
     const reliable = Array.from({ length: 300 }, (_, i) => w.write(note(1000 + i)));
     assert.equal(w.writeBestEffort(note(999)), false, 'still full');
-    const settled = await Promise.race([Promise.allSettled(reliable.slice(240)), new Promise((r) => setTimeout(() => r('hung'), 200))]);
+    const settled = await Promise.race([
+      Promise.allSettled(reliable.slice(240)),
+      new Promise((r) => setTimeout(() => r('hung'), 200)),
+    ]);
     assert.notEqual(settled, 'hung', 'frames past the bound fail at once');
-    for (const o of settled as PromiseSettledResult<void>[]) assert.ok(o.status === 'rejected' && /not reading its stdin/.test(String(o.reason)));
+    for (const o of settled as PromiseSettledResult<void>[])
+      assert.ok(o.status === 'rejected' && /not reading its stdin/.test(String(o.reason)));
     sink.open();
     await Promise.all(reliable.slice(0, 240));
-    await waitFor(() => w.queued === 0 && sink.writableLength === 0, { timeoutMs: 2000, what: 'w.queued === 0 && sink.writableLength === 0', intervalMs: 2 });
+    await waitFor(() => w.queued === 0 && sink.writableLength === 0, {
+      timeoutMs: 2000,
+      what: 'w.queued === 0 && sink.writableLength === 0',
+      intervalMs: 2,
+    });
     const ns = (frames(sink) as { params: { n: number } }[]).map((f) => f.params.n);
-    assert.deepEqual(ns, [0, ...Array.from({ length: 16 }, (_, i) => 100 + i), ...Array.from({ length: 240 }, (_, i) => 1000 + i)]);
+    assert.deepEqual(ns, [
+      0,
+      ...Array.from({ length: 16 }, (_, i) => 100 + i),
+      ...Array.from({ length: 240 }, (_, i) => 1000 + i),
+    ]);
     assert.equal(w.writeBestEffort(note(5)), true, 'slots free again');
     w.dispose();
   });

@@ -17,15 +17,25 @@ export async function run(): Promise<void> {
   const ext = vscode.extensions.getExtension<ReasonixApi>('reasonix.reasonix-vscode-host');
   if (!ext) throw new Error('reasonix.reasonix-vscode-host is not installed in this host');
   const api = await ext.activate();
-  await waitFor(() => api.listPlugins().find((p) => p.pluginId === 'showcase' && p.state === 'running'), { timeoutMs: 60_000, what: 'showcase running' });
-  const model = await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'reasonix' })).find((m) => m.id === REF), { timeoutMs: 60_000, what: `${REF} offered through vscode.lm` });
+  await waitFor(() => api.listPlugins().find((p) => p.pluginId === 'showcase' && p.state === 'running'), {
+    timeoutMs: 60_000,
+    what: 'showcase running',
+  });
+  const model = await waitFor(
+    async () => (await vscode.lm.selectChatModels({ vendor: 'reasonix' })).find((m) => m.id === REF),
+    { timeoutMs: 60_000, what: `${REF} offered through vscode.lm` },
+  );
   // The echo of "Echo: " + N-1 words is N text chunks.
   const prompt = Array.from({ length: CHUNKS - 1 }, (_, i) => `w${i}`).join(' ');
   const expected = `Echo: ${prompt}`;
 
   const viaEngine = async (): Promise<number> => {
     const t0 = performance.now();
-    const stream = await api.openStream(REF, { messages: [{ role: 'user', content: prompt }], tools: [], maxTokens: 4096 });
+    const stream = await api.openStream(REF, {
+      messages: [{ role: 'user', content: prompt }],
+      tools: [],
+      maxTokens: 4096,
+    });
     let text = '';
     let n = 0;
     for await (const c of stream as AsyncIterable<{ type: string; text?: string }>) {
@@ -36,14 +46,19 @@ export async function run(): Promise<void> {
     }
     const outcome = await stream.outcome;
     const ms = performance.now() - t0;
-    if (outcome.kind !== 'completed' || text !== expected || n !== CHUNKS) throw new Error(`engine stream: ${outcome.kind}, ${n} chunks`);
+    if (outcome.kind !== 'completed' || text !== expected || n !== CHUNKS)
+      throw new Error(`engine stream: ${outcome.kind}, ${n} chunks`);
     return ms;
   };
   const parts: number[] = [];
   const firstPartMs: number[] = [];
   const viaLm = async (): Promise<number> => {
     const t0 = performance.now();
-    const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], {}, new vscode.CancellationTokenSource().token);
+    const response = await model.sendRequest(
+      [vscode.LanguageModelChatMessage.User(prompt)],
+      {},
+      new vscode.CancellationTokenSource().token,
+    );
     let text = '';
     let n = 0;
     for await (const part of response.stream) {
@@ -55,7 +70,8 @@ export async function run(): Promise<void> {
     }
     const ms = performance.now() - t0;
     parts.push(n);
-    if (text !== expected) throw new Error(`sendRequest: got ${text.length} characters in ${n} parts, expected ${expected.length}`);
+    if (text !== expected)
+      throw new Error(`sendRequest: got ${text.length} characters in ${n} parts, expected ${expected.length}`);
     return ms;
   };
 
@@ -67,5 +83,15 @@ export async function run(): Promise<void> {
     engine.push(await viaEngine());
     lm.push(await viaLm());
   }
-  console.log(LM_PROBE_PREFIX + JSON.stringify({ chunks: CHUNKS, engineMs: engine, lmMs: lm, lmParts: parts.slice(-RUNS), lmFirstPartMs: firstPartMs.slice(-RUNS), vscode: vscode.version }));
+  console.log(
+    LM_PROBE_PREFIX +
+      JSON.stringify({
+        chunks: CHUNKS,
+        engineMs: engine,
+        lmMs: lm,
+        lmParts: parts.slice(-RUNS),
+        lmFirstPartMs: firstPartMs.slice(-RUNS),
+        vscode: vscode.version,
+      }),
+  );
 }
