@@ -130,6 +130,13 @@ function compact(code) {
   );
   if (/\.errors = \[\{/.test(out))
     throw new Error('gen-protocol: an ajv failure shape was not compacted; update compact()');
+  // Nothing here reads parentData, parentDataProperty or rootData (no $data, no dynamic refs): each
+  // function takes only instancePath, and each call passes only that.
+  out = out
+    .replaceAll('{instancePath="", parentData, parentDataProperty, rootData=data}={}', '{instancePath=""}={}')
+    .replace(/,parentData:[\w.]+,parentDataProperty:(?:"[^"]*"|\w+),rootData\}/g, '}');
+  if (/parentData|rootData/.test(out))
+    throw new Error('gen-protocol: a validator reads parentData/rootData; update compact()');
   out = out.replace(
     '"use strict";',
     '"use strict";function $fail(v,instancePath,keyword,params){v.errors=[{instancePath,keyword,params}];return false;}',
@@ -185,14 +192,16 @@ const methodsOf = (seed) =>
       },
     ]),
   );
-const tablesOf = (seed, version) => ({
-  version,
-  protocolId: seed.protocolID,
-  major: String(seed.protocolMajor),
-  errors: seed.errors,
-  methods: methodsOf(seed),
-  defs: defNames[`v${version}`],
-});
+// v2 is written as v1 plus what it adds or words differently, so the bundle carries each row once.
+const json = (v) => JSON.stringify(v, null, 2);
+const v1Methods = methodsOf(v1);
+const v2Methods = methodsOf(v2);
+const v2MethodDelta = Object.fromEntries(
+  Object.entries(v2Methods).filter(([m, meta]) => !isDeepStrictEqual(v1Methods[m], meta)),
+);
+const v2OwnErrors = v2.errors.filter((e) => !v1.errors.some((x) => isDeepStrictEqual(x, e)));
+const v2Redefined = v2OwnErrors.filter((e) => v1.errors.some((x) => x.reason === e.reason)).map((e) => e.reason);
+const v2Defs = Object.fromEntries(Object.entries(defNames.v2).filter(([n, fn]) => n !== fn));
 // v2's method and reason lists contain v1's: the union types below are v2's.
 for (const m of Object.keys(v1.methods)) if (!v2.methods[m]) throw new Error(`gen-protocol: v2 lacks v1 method ${m}`);
 for (const e of v1.errors)
@@ -217,10 +226,31 @@ const contractTs =
 export const LIMITS = ${JSON.stringify(v1.limits, null, 2)} as const;
 export const INTERCEPT_EVENTS = ${JSON.stringify(v1.interceptEvents)} as const;
 export type InterceptEvent = (typeof INTERCEPT_EVENTS)[number];
+const V1_ERRORS = ${json(v1.errors)} as const;
+const V1_METHODS = ${json(v1Methods)} as const;
 /** Each protocol's own tables: id, major, frozen error table, methods, and the validator of each $def. */
 export const CONTRACT_TABLES = {
-  v1: ${JSON.stringify(tablesOf(v1, 1), null, 2).replace(/\n/g, '\n  ')},
-  v2: ${JSON.stringify(tablesOf(v2, 2), null, 2).replace(/\n/g, '\n  ')},
+  v1: {
+    version: 1,
+    protocolId: ${JSON.stringify(v1.protocolID)},
+    major: ${JSON.stringify(String(v1.protocolMajor))},
+    errors: V1_ERRORS,
+    methods: V1_METHODS,
+    /** $def → validator export where it is not the def's own name (v1: never). */
+    defs: {},
+  },
+  v2: {
+    version: 2,
+    protocolId: ${JSON.stringify(v2.protocolID)},
+    major: ${JSON.stringify(String(v2.protocolMajor))},
+    errors: [
+      ...V1_ERRORS.filter((e) => !${JSON.stringify(v2Redefined)}.includes(e.reason)),
+      ...(${json(v2OwnErrors)} as const),
+    ],
+    methods: { ...V1_METHODS, ...(${json(v2MethodDelta)} as const) },
+    /** $def → validator export where it is not the def's own name: where v2 differs from v1. */
+    defs: ${json(v2Defs)},
+  },
 } as const;
 /** Every reason of either protocol (v2's 20 contain v1's 14). */
 export type ErrorReason = (typeof CONTRACT_TABLES.v2.errors)[number]['reason'];
@@ -228,7 +258,10 @@ export type ErrorReason = (typeof CONTRACT_TABLES.v2.errors)[number]['reason'];
 export type MethodName = keyof typeof CONTRACT_TABLES.v2.methods;
 export type MethodMeta = (typeof CONTRACT_TABLES.v2.methods)[MethodName];
 /** A $def of either protocol's schema. */
-export type WireDefName = keyof typeof CONTRACT_TABLES.v2.defs;
+export type WireDefName = ${[...new Set([...Object.keys(v1.$defs), ...Object.keys(v2.$defs)])]
+    .sort()
+    .map((n) => JSON.stringify(n))
+    .join(' | ')};
 /** Each method's params and result as types (\`null\`: none), so handler maps can be keyed by method. */
 export interface MethodTypes {
 ${methodTypes}

@@ -77,10 +77,14 @@ function makeContract(
   const defs = t.defs as Readonly<Record<string, string>>;
   const errors = errorTable(t.errors);
   const own = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+  // A def is validated by the export of its own name unless the version names another (V2_<def>);
+  // a def the version's schema lacks has no validator of that name for it.
   const fnOf = (def: string): ValidateFunction => {
-    const name = own(defs, def) ? defs[def] : undefined;
-    if (!name) throw new Error(`${t.protocolId} has no $def ${def}`);
-    return (validators as unknown as Record<string, ValidateFunction>)[name];
+    const fn = (validators as unknown as Record<string, ValidateFunction | undefined>)[
+      own(defs, def) ? defs[def] : def
+    ];
+    if (!fn) throw new Error(`${t.protocolId} has no $def ${def}`);
+    return fn;
   };
   const validate = <T>(def: string | null, value: unknown): Validation<T> => {
     if (!def) return { ok: true, value: value as T };

@@ -516,8 +516,7 @@ export class ValidatedConnection {
     if (hasId) {
       if (this.shuttingDown)
         return this.reply(echo, wireError('protocol_error', 'the host is shutting this connection down'));
-      if (route.served !== 'request')
-        return this.reply(echo, wireError('unknown_method', `method not found: ${method}`));
+      if (route.served !== 'request') return this.reply(echo, this.contract.unknownMethod(method));
       const params = raw.params === undefined ? {} : raw.params;
       if (!isPlainObject(params)) return this.reply(echo, wireError('invalid_params', 'params must be an object'));
       const problem = route.check(params);

@@ -9,550 +9,293 @@ export const LIMITS = {
 } as const;
 export const INTERCEPT_EVENTS = ["agent.before_start","compaction.complete","compaction.prepare","context.prepare","frontend.event","input.receive","permission.decision","provider.request","provider.response","session.end","session.load","session.rotate","session.save","session.start","system_prompt.build","tool.after","tool.before"] as const;
 export type InterceptEvent = (typeof INTERCEPT_EVENTS)[number];
+const V1_ERRORS = [
+  {
+    "jsonRpcCode": -32000,
+    "message": "The extension used a capability its manifest did not declare.",
+    "reason": "capability_not_declared",
+    "retryable": false
+  },
+  {
+    "jsonRpcCode": -32000,
+    "message": "The referenced content has expired.",
+    "reason": "content_ref_expired",
+    "retryable": true
+  },
+  {
+    "jsonRpcCode": -32000,
+    "message": "The frame exceeds the frozen protocol size limit.",
+    "reason": "frame_too_large",
+    "retryable": false
+  },
+  {
+    "jsonRpcCode": -32000,
+    "message": "The extension did not answer an intercept within its timeout.",
+    "reason": "intercept_timeout",
+    "retryable": true
+  },
+  {
+    "jsonRpcCode": -32603,
+    "message": "An internal extension protocol error occurred.",
+    "reason": "internal",
+    "retryable": true
+  },
+  {
+    "jsonRpcCode": -32602,
+    "message": "The params do not match the registered method schema.",
+    "reason": "invalid_params",
+    "retryable": false
+  },
+  {
+    "jsonRpcCode": -32600,
+    "message": "The extension protocol frame or envelope is invalid.",
+    "reason": "protocol_error",
+    "retryable": false
+  },
+  {
+    "jsonRpcCode": -32000,
+    "message": "The extension provider stream failed.",
+    "reason": "provider_failed",
+    "retryable": true
+  },
+  {
+    "jsonRpcCode": -32000,
+    "message": "The extension provider stream was interrupted.",
+    "reason": "provider_interrupted",
+    "retryable": true
+  },
+  {
+    "jsonRpcCode": -32000,
+    "message": "The extension did not shut down within the requested timeout.",
+    "reason": "shutdown_timeout",
+    "retryable": true
+  },
+  {
+    "jsonRpcCode": -32000,
+    "message": "The provider stream was cancelled.",
+    "reason": "stream_cancelled",
+    "retryable": false
+  },
+  {
+    "jsonRpcCode": -32000,
+    "message": "A provider stream chunk is missing from the ordered sequence.",
+    "reason": "stream_gap",
+    "retryable": true
+  },
+  {
+    "jsonRpcCode": -32601,
+    "message": "The method is not registered in Extension Protocol v1.",
+    "reason": "unknown_method",
+    "retryable": false
+  },
+  {
+    "jsonRpcCode": -32000,
+    "message": "The peer's extension protocol version is not supported.",
+    "reason": "unsupported_version",
+    "retryable": false
+  }
+] as const;
+const V1_METHODS = {
+  "extension/event": {
+    "class": "observation",
+    "direction": "host_to_extension_notification",
+    "notification": true,
+    "params": "EventParams",
+    "result": null
+  },
+  "extension/initialize": {
+    "class": "lifecycle",
+    "direction": "host_to_extension_request",
+    "notification": false,
+    "params": "InitializeParams",
+    "result": "InitializeResult"
+  },
+  "extension/initialized": {
+    "class": "lifecycle",
+    "direction": "host_to_extension_notification",
+    "notification": true,
+    "params": "InitializedParams",
+    "result": null
+  },
+  "extension/intercept": {
+    "class": "intercept",
+    "direction": "host_to_extension_request",
+    "notification": false,
+    "params": "InterceptParams",
+    "result": "InterceptResult"
+  },
+  "extension/provider/catalog": {
+    "class": "provider",
+    "direction": "host_to_extension_request",
+    "notification": false,
+    "params": "ProviderCatalogParams",
+    "result": "ProviderCatalogResult"
+  },
+  "extension/provider/stream/cancel": {
+    "class": "provider",
+    "direction": "host_to_extension_request",
+    "notification": false,
+    "params": "StreamCancelParams",
+    "result": "StreamCancelResult"
+  },
+  "extension/provider/stream/chunk": {
+    "class": "provider",
+    "direction": "extension_to_host_notification",
+    "notification": true,
+    "params": "StreamChunkParams",
+    "result": null
+  },
+  "extension/provider/stream/end": {
+    "class": "provider",
+    "direction": "extension_to_host_notification",
+    "notification": true,
+    "params": "StreamEndParams",
+    "result": null
+  },
+  "extension/provider/stream/open": {
+    "class": "provider",
+    "direction": "host_to_extension_request",
+    "notification": false,
+    "params": "StreamOpenParams",
+    "result": "StreamOpenResult"
+  },
+  "extension/resources/changed": {
+    "class": "observation",
+    "direction": "host_to_extension_notification",
+    "notification": true,
+    "params": "ResourcesChangedParams",
+    "result": null
+  },
+  "extension/shutdown": {
+    "class": "lifecycle",
+    "direction": "host_to_extension_request",
+    "notification": false,
+    "params": "ShutdownParams",
+    "result": "ShutdownResult"
+  },
+  "extension/ui/action": {
+    "class": "ui",
+    "direction": "host_to_extension_request",
+    "notification": false,
+    "params": "UIActionParams",
+    "result": "UIActionResult"
+  },
+  "extension/ui/submit": {
+    "class": "ui",
+    "direction": "host_to_extension_request",
+    "notification": false,
+    "params": "UISubmitParams",
+    "result": "UISubmitResult"
+  },
+  "host/content/read": {
+    "class": "content",
+    "direction": "extension_to_host_request",
+    "notification": false,
+    "params": "ContentReadParams",
+    "result": "ContentReadResult"
+  },
+  "host/ui/publish": {
+    "class": "ui",
+    "direction": "extension_to_host_request",
+    "notification": false,
+    "params": "UIPublishParams",
+    "result": "UIPublishResult"
+  },
+  "host/ui/request": {
+    "class": "ui",
+    "direction": "extension_to_host_request",
+    "notification": false,
+    "params": "UIRequestParams",
+    "result": "UIRequestResult"
+  }
+} as const;
 /** Each protocol's own tables: id, major, frozen error table, methods, and the validator of each $def. */
 export const CONTRACT_TABLES = {
   v1: {
-    "version": 1,
-    "protocolId": "reasonix.extension.v1",
-    "major": "1",
-    "errors": [
-      {
-        "jsonRpcCode": -32000,
-        "message": "The extension used a capability its manifest did not declare.",
-        "reason": "capability_not_declared",
-        "retryable": false
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "The referenced content has expired.",
-        "reason": "content_ref_expired",
-        "retryable": true
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "The frame exceeds the frozen protocol size limit.",
-        "reason": "frame_too_large",
-        "retryable": false
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "The extension did not answer an intercept within its timeout.",
-        "reason": "intercept_timeout",
-        "retryable": true
-      },
-      {
-        "jsonRpcCode": -32603,
-        "message": "An internal extension protocol error occurred.",
-        "reason": "internal",
-        "retryable": true
-      },
-      {
-        "jsonRpcCode": -32602,
-        "message": "The params do not match the registered method schema.",
-        "reason": "invalid_params",
-        "retryable": false
-      },
-      {
-        "jsonRpcCode": -32600,
-        "message": "The extension protocol frame or envelope is invalid.",
-        "reason": "protocol_error",
-        "retryable": false
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "The extension provider stream failed.",
-        "reason": "provider_failed",
-        "retryable": true
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "The extension provider stream was interrupted.",
-        "reason": "provider_interrupted",
-        "retryable": true
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "The extension did not shut down within the requested timeout.",
-        "reason": "shutdown_timeout",
-        "retryable": true
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "The provider stream was cancelled.",
-        "reason": "stream_cancelled",
-        "retryable": false
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "A provider stream chunk is missing from the ordered sequence.",
-        "reason": "stream_gap",
-        "retryable": true
-      },
-      {
-        "jsonRpcCode": -32601,
-        "message": "The method is not registered in Extension Protocol v1.",
-        "reason": "unknown_method",
-        "retryable": false
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "The peer's extension protocol version is not supported.",
-        "reason": "unsupported_version",
-        "retryable": false
-      }
-    ],
-    "methods": {
-      "extension/event": {
-        "class": "observation",
-        "direction": "host_to_extension_notification",
-        "notification": true,
-        "params": "EventParams",
-        "result": null
-      },
-      "extension/initialize": {
-        "class": "lifecycle",
-        "direction": "host_to_extension_request",
-        "notification": false,
-        "params": "InitializeParams",
-        "result": "InitializeResult"
-      },
-      "extension/initialized": {
-        "class": "lifecycle",
-        "direction": "host_to_extension_notification",
-        "notification": true,
-        "params": "InitializedParams",
-        "result": null
-      },
-      "extension/intercept": {
-        "class": "intercept",
-        "direction": "host_to_extension_request",
-        "notification": false,
-        "params": "InterceptParams",
-        "result": "InterceptResult"
-      },
-      "extension/provider/catalog": {
-        "class": "provider",
-        "direction": "host_to_extension_request",
-        "notification": false,
-        "params": "ProviderCatalogParams",
-        "result": "ProviderCatalogResult"
-      },
-      "extension/provider/stream/cancel": {
-        "class": "provider",
-        "direction": "host_to_extension_request",
-        "notification": false,
-        "params": "StreamCancelParams",
-        "result": "StreamCancelResult"
-      },
-      "extension/provider/stream/chunk": {
-        "class": "provider",
-        "direction": "extension_to_host_notification",
-        "notification": true,
-        "params": "StreamChunkParams",
-        "result": null
-      },
-      "extension/provider/stream/end": {
-        "class": "provider",
-        "direction": "extension_to_host_notification",
-        "notification": true,
-        "params": "StreamEndParams",
-        "result": null
-      },
-      "extension/provider/stream/open": {
-        "class": "provider",
-        "direction": "host_to_extension_request",
-        "notification": false,
-        "params": "StreamOpenParams",
-        "result": "StreamOpenResult"
-      },
-      "extension/resources/changed": {
-        "class": "observation",
-        "direction": "host_to_extension_notification",
-        "notification": true,
-        "params": "ResourcesChangedParams",
-        "result": null
-      },
-      "extension/shutdown": {
-        "class": "lifecycle",
-        "direction": "host_to_extension_request",
-        "notification": false,
-        "params": "ShutdownParams",
-        "result": "ShutdownResult"
-      },
-      "extension/ui/action": {
-        "class": "ui",
-        "direction": "host_to_extension_request",
-        "notification": false,
-        "params": "UIActionParams",
-        "result": "UIActionResult"
-      },
-      "extension/ui/submit": {
-        "class": "ui",
-        "direction": "host_to_extension_request",
-        "notification": false,
-        "params": "UISubmitParams",
-        "result": "UISubmitResult"
-      },
-      "host/content/read": {
-        "class": "content",
-        "direction": "extension_to_host_request",
-        "notification": false,
-        "params": "ContentReadParams",
-        "result": "ContentReadResult"
-      },
-      "host/ui/publish": {
-        "class": "ui",
-        "direction": "extension_to_host_request",
-        "notification": false,
-        "params": "UIPublishParams",
-        "result": "UIPublishResult"
-      },
-      "host/ui/request": {
-        "class": "ui",
-        "direction": "extension_to_host_request",
-        "notification": false,
-        "params": "UIRequestParams",
-        "result": "UIRequestResult"
-      }
-    },
-    "defs": {
-      "ContentReadParams": "ContentReadParams",
-      "ContentReadResult": "ContentReadResult",
-      "EventParams": "EventParams",
-      "ExternalizedField": "ExternalizedField",
-      "HostCapabilities": "HostCapabilities",
-      "InitializeParams": "InitializeParams",
-      "InitializeResult": "InitializeResult",
-      "InitializedParams": "InitializedParams",
-      "InterceptParams": "InterceptParams",
-      "InterceptResult": "InterceptResult",
-      "ManifestExpectation": "ManifestExpectation",
-      "ProviderCatalogParams": "ProviderCatalogParams",
-      "ProviderCatalogResult": "ProviderCatalogResult",
-      "ProviderChunk": "ProviderChunk",
-      "ProviderDescriptor": "ProviderDescriptor",
-      "ProviderError": "ProviderError",
-      "ProviderMessage": "ProviderMessage",
-      "ProviderRequest": "ProviderRequest",
-      "ProviderResponseFormat": "ProviderResponseFormat",
-      "ProviderToolCall": "ProviderToolCall",
-      "ProviderToolSchema": "ProviderToolSchema",
-      "ProviderUsage": "ProviderUsage",
-      "ResourcesChangedParams": "ResourcesChangedParams",
-      "SessionContext": "SessionContext",
-      "ShutdownParams": "ShutdownParams",
-      "ShutdownResult": "ShutdownResult",
-      "StreamCancelParams": "StreamCancelParams",
-      "StreamCancelResult": "StreamCancelResult",
-      "StreamChunkParams": "StreamChunkParams",
-      "StreamEndParams": "StreamEndParams",
-      "StreamOpenParams": "StreamOpenParams",
-      "StreamOpenResult": "StreamOpenResult",
-      "UIActionDecl": "UIActionDecl",
-      "UIActionParams": "UIActionParams",
-      "UIActionResult": "UIActionResult",
-      "UIPublishParams": "UIPublishParams",
-      "UIPublishResult": "UIPublishResult",
-      "UIRequestParams": "UIRequestParams",
-      "UIRequestResult": "UIRequestResult",
-      "UISubmitParams": "UISubmitParams",
-      "UISubmitResult": "UISubmitResult"
-    }
+    version: 1,
+    protocolId: "reasonix.extension.v1",
+    major: "1",
+    errors: V1_ERRORS,
+    methods: V1_METHODS,
+    /** $def → validator export where it is not the def's own name (v1: never). */
+    defs: {},
   },
   v2: {
-    "version": 2,
-    "protocolId": "reasonix.extension.v2",
-    "major": "2",
-    "errors": [
-      {
-        "jsonRpcCode": -32000,
-        "message": "Component activation failed; the new generation was not published.",
-        "reason": "activation_failed",
-        "retryable": false
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "The extension used a capability its manifest did not declare.",
-        "reason": "capability_not_declared",
-        "retryable": false
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "Component cleanup failed while disposing scoped effects.",
-        "reason": "cleanup_failed",
-        "retryable": true
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "The referenced content has expired.",
-        "reason": "content_ref_expired",
-        "retryable": true
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "The dependency graph contains a required cycle.",
-        "reason": "dependency_cycle",
-        "retryable": false
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "A required dependency is missing or not version-compatible.",
-        "reason": "dependency_unsatisfied",
-        "retryable": false
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "The frame exceeds the frozen protocol size limit.",
-        "reason": "frame_too_large",
-        "retryable": false
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "The extension did not answer an intercept within its timeout.",
-        "reason": "intercept_timeout",
-        "retryable": true
-      },
-      {
-        "jsonRpcCode": -32603,
-        "message": "An internal extension protocol error occurred.",
-        "reason": "internal",
-        "retryable": true
-      },
-      {
-        "jsonRpcCode": -32602,
-        "message": "The params do not match the registered method schema.",
-        "reason": "invalid_params",
-        "retryable": false
-      },
-      {
-        "jsonRpcCode": -32600,
-        "message": "The extension protocol frame or envelope is invalid.",
-        "reason": "protocol_error",
-        "retryable": false
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "The extension provider stream failed.",
-        "reason": "provider_failed",
-        "retryable": true
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "The extension provider stream was interrupted.",
-        "reason": "provider_interrupted",
-        "retryable": true
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "A capability schema hash does not match the expected pin.",
-        "reason": "schema_mismatch",
-        "retryable": false
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "The extension did not shut down within the requested timeout.",
-        "reason": "shutdown_timeout",
-        "retryable": true
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "The message belongs to a superseded runtime generation.",
-        "reason": "stale_generation",
-        "retryable": false
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "The provider stream was cancelled.",
-        "reason": "stream_cancelled",
-        "retryable": false
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "A provider stream chunk is missing from the ordered sequence.",
-        "reason": "stream_gap",
-        "retryable": true
-      },
-      {
-        "jsonRpcCode": -32601,
-        "message": "The method is not registered in Extension Protocol v2.",
-        "reason": "unknown_method",
-        "retryable": false
-      },
-      {
-        "jsonRpcCode": -32000,
-        "message": "The peer's extension protocol version is not supported.",
-        "reason": "unsupported_version",
-        "retryable": false
-      }
+    version: 2,
+    protocolId: "reasonix.extension.v2",
+    major: "2",
+    errors: [
+      ...V1_ERRORS.filter((e) => !["unknown_method"].includes(e.reason)),
+      ...([
+  {
+    "jsonRpcCode": -32000,
+    "message": "Component activation failed; the new generation was not published.",
+    "reason": "activation_failed",
+    "retryable": false
+  },
+  {
+    "jsonRpcCode": -32000,
+    "message": "Component cleanup failed while disposing scoped effects.",
+    "reason": "cleanup_failed",
+    "retryable": true
+  },
+  {
+    "jsonRpcCode": -32000,
+    "message": "The dependency graph contains a required cycle.",
+    "reason": "dependency_cycle",
+    "retryable": false
+  },
+  {
+    "jsonRpcCode": -32000,
+    "message": "A required dependency is missing or not version-compatible.",
+    "reason": "dependency_unsatisfied",
+    "retryable": false
+  },
+  {
+    "jsonRpcCode": -32000,
+    "message": "A capability schema hash does not match the expected pin.",
+    "reason": "schema_mismatch",
+    "retryable": false
+  },
+  {
+    "jsonRpcCode": -32000,
+    "message": "The message belongs to a superseded runtime generation.",
+    "reason": "stale_generation",
+    "retryable": false
+  },
+  {
+    "jsonRpcCode": -32601,
+    "message": "The method is not registered in Extension Protocol v2.",
+    "reason": "unknown_method",
+    "retryable": false
+  }
+] as const),
     ],
-    "methods": {
-      "extension/event": {
-        "class": "observation",
-        "direction": "host_to_extension_notification",
-        "notification": true,
-        "params": "EventParams",
-        "result": null
-      },
-      "extension/initialize": {
-        "class": "lifecycle",
-        "direction": "host_to_extension_request",
-        "notification": false,
-        "params": "InitializeParams",
-        "result": "InitializeResult"
-      },
-      "extension/initialized": {
-        "class": "lifecycle",
-        "direction": "host_to_extension_notification",
-        "notification": true,
-        "params": "InitializedParams",
-        "result": null
-      },
-      "extension/intercept": {
-        "class": "intercept",
-        "direction": "host_to_extension_request",
-        "notification": false,
-        "params": "InterceptParams",
-        "result": "InterceptResult"
-      },
-      "extension/provider/catalog": {
-        "class": "provider",
-        "direction": "host_to_extension_request",
-        "notification": false,
-        "params": "ProviderCatalogParams",
-        "result": "ProviderCatalogResult"
-      },
-      "extension/provider/stream/cancel": {
-        "class": "provider",
-        "direction": "host_to_extension_request",
-        "notification": false,
-        "params": "StreamCancelParams",
-        "result": "StreamCancelResult"
-      },
-      "extension/provider/stream/chunk": {
-        "class": "provider",
-        "direction": "extension_to_host_notification",
-        "notification": true,
-        "params": "StreamChunkParams",
-        "result": null
-      },
-      "extension/provider/stream/end": {
-        "class": "provider",
-        "direction": "extension_to_host_notification",
-        "notification": true,
-        "params": "StreamEndParams",
-        "result": null
-      },
-      "extension/provider/stream/open": {
-        "class": "provider",
-        "direction": "host_to_extension_request",
-        "notification": false,
-        "params": "StreamOpenParams",
-        "result": "StreamOpenResult"
-      },
-      "extension/resources/changed": {
-        "class": "observation",
-        "direction": "host_to_extension_notification",
-        "notification": true,
-        "params": "ResourcesChangedParams",
-        "result": null
-      },
-      "extension/shutdown": {
-        "class": "lifecycle",
-        "direction": "host_to_extension_request",
-        "notification": false,
-        "params": "ShutdownParams",
-        "result": "ShutdownResult"
-      },
-      "extension/tool/call": {
-        "class": "tool",
-        "direction": "host_to_extension_request",
-        "notification": false,
-        "params": "ToolCallParams",
-        "result": "ToolCallResult"
-      },
-      "extension/ui/action": {
-        "class": "ui",
-        "direction": "host_to_extension_request",
-        "notification": false,
-        "params": "UIActionParams",
-        "result": "UIActionResult"
-      },
-      "extension/ui/submit": {
-        "class": "ui",
-        "direction": "host_to_extension_request",
-        "notification": false,
-        "params": "UISubmitParams",
-        "result": "UISubmitResult"
-      },
-      "host/content/read": {
-        "class": "content",
-        "direction": "extension_to_host_request",
-        "notification": false,
-        "params": "ContentReadParams",
-        "result": "ContentReadResult"
-      },
-      "host/ui/publish": {
-        "class": "ui",
-        "direction": "extension_to_host_request",
-        "notification": false,
-        "params": "UIPublishParams",
-        "result": "UIPublishResult"
-      },
-      "host/ui/request": {
-        "class": "ui",
-        "direction": "extension_to_host_request",
-        "notification": false,
-        "params": "UIRequestParams",
-        "result": "UIRequestResult"
-      }
-    },
-    "defs": {
-      "CapabilityWire": "V2_CapabilityWire",
-      "ContentReadParams": "ContentReadParams",
-      "ContentReadResult": "ContentReadResult",
-      "EventParams": "EventParams",
-      "ExternalizedField": "ExternalizedField",
-      "HostCapabilities": "V2_HostCapabilities",
-      "InitializeParams": "V2_InitializeParams",
-      "InitializeResult": "V2_InitializeResult",
-      "InitializedParams": "InitializedParams",
-      "InterceptParams": "InterceptParams",
-      "InterceptResult": "InterceptResult",
-      "ManifestExpectation": "V2_ManifestExpectation",
-      "ProviderCatalogParams": "ProviderCatalogParams",
-      "ProviderCatalogResult": "ProviderCatalogResult",
-      "ProviderChunk": "V2_ProviderChunk",
-      "ProviderDescriptor": "ProviderDescriptor",
-      "ProviderError": "ProviderError",
-      "ProviderMessage": "ProviderMessage",
-      "ProviderRequest": "ProviderRequest",
-      "ProviderResponseFormat": "ProviderResponseFormat",
-      "ProviderToolCall": "ProviderToolCall",
-      "ProviderToolSchema": "ProviderToolSchema",
-      "ProviderUsage": "ProviderUsage",
-      "RequirementWire": "V2_RequirementWire",
-      "ResourcesChangedParams": "ResourcesChangedParams",
-      "SessionContext": "V2_SessionContext",
-      "ShutdownParams": "ShutdownParams",
-      "ShutdownResult": "ShutdownResult",
-      "StreamCancelParams": "StreamCancelParams",
-      "StreamCancelResult": "StreamCancelResult",
-      "StreamChunkParams": "V2_StreamChunkParams",
-      "StreamEndParams": "StreamEndParams",
-      "StreamOpenParams": "V2_StreamOpenParams",
-      "StreamOpenResult": "StreamOpenResult",
-      "ToolCallParams": "V2_ToolCallParams",
-      "ToolCallResult": "V2_ToolCallResult",
-      "UIActionDecl": "UIActionDecl",
-      "UIActionParams": "UIActionParams",
-      "UIActionResult": "UIActionResult",
-      "UIPublishParams": "V2_UIPublishParams",
-      "UIPublishResult": "UIPublishResult",
-      "UIRequestParams": "UIRequestParams",
-      "UIRequestResult": "UIRequestResult",
-      "UISubmitParams": "UISubmitParams",
-      "UISubmitResult": "UISubmitResult"
-    }
+    methods: { ...V1_METHODS, ...({
+  "extension/tool/call": {
+    "class": "tool",
+    "direction": "host_to_extension_request",
+    "notification": false,
+    "params": "ToolCallParams",
+    "result": "ToolCallResult"
+  }
+} as const) },
+    /** $def → validator export where it is not the def's own name: where v2 differs from v1. */
+    defs: {
+  "CapabilityWire": "V2_CapabilityWire",
+  "HostCapabilities": "V2_HostCapabilities",
+  "InitializeParams": "V2_InitializeParams",
+  "InitializeResult": "V2_InitializeResult",
+  "ManifestExpectation": "V2_ManifestExpectation",
+  "ProviderChunk": "V2_ProviderChunk",
+  "RequirementWire": "V2_RequirementWire",
+  "SessionContext": "V2_SessionContext",
+  "StreamChunkParams": "V2_StreamChunkParams",
+  "StreamOpenParams": "V2_StreamOpenParams",
+  "ToolCallParams": "V2_ToolCallParams",
+  "ToolCallResult": "V2_ToolCallResult",
+  "UIPublishParams": "V2_UIPublishParams"
+},
   },
 } as const;
 /** Every reason of either protocol (v2's 20 contain v1's 14). */
@@ -561,7 +304,7 @@ export type ErrorReason = (typeof CONTRACT_TABLES.v2.errors)[number]['reason'];
 export type MethodName = keyof typeof CONTRACT_TABLES.v2.methods;
 export type MethodMeta = (typeof CONTRACT_TABLES.v2.methods)[MethodName];
 /** A $def of either protocol's schema. */
-export type WireDefName = keyof typeof CONTRACT_TABLES.v2.defs;
+export type WireDefName = "CapabilityWire" | "ContentReadParams" | "ContentReadResult" | "EventParams" | "ExternalizedField" | "HostCapabilities" | "InitializeParams" | "InitializeResult" | "InitializedParams" | "InterceptParams" | "InterceptResult" | "ManifestExpectation" | "ProviderCatalogParams" | "ProviderCatalogResult" | "ProviderChunk" | "ProviderDescriptor" | "ProviderError" | "ProviderMessage" | "ProviderRequest" | "ProviderResponseFormat" | "ProviderToolCall" | "ProviderToolSchema" | "ProviderUsage" | "RequirementWire" | "ResourcesChangedParams" | "SessionContext" | "ShutdownParams" | "ShutdownResult" | "StreamCancelParams" | "StreamCancelResult" | "StreamChunkParams" | "StreamEndParams" | "StreamOpenParams" | "StreamOpenResult" | "ToolCallParams" | "ToolCallResult" | "UIActionDecl" | "UIActionParams" | "UIActionResult" | "UIPublishParams" | "UIPublishResult" | "UIRequestParams" | "UIRequestResult" | "UISubmitParams" | "UISubmitResult";
 /** Each method's params and result as types (`null`: none), so handler maps can be keyed by method. */
 export interface MethodTypes {
   "extension/event": { params: EventParams; result: null };

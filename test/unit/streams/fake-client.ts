@@ -33,7 +33,7 @@ export class FakeClient implements ProviderClient {
     if (!r) return Promise.reject(new Error(`no responder for ${method}`));
     try {
       return Promise.resolve(r(params as Record<string, unknown>, opts)).then((result) => {
-        const v = V1.validateResult<R>(method as Parameters<typeof V1.validateResult>[0], result);
+        const v = this.contract.validateResult<R>(method as Parameters<Contract['validateResult']>[0], result);
         if (!v.ok) throw new ProtocolError('protocol_error', `invalid ${method} result: ${v.message}`);
         return v.value;
       });
