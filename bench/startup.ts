@@ -16,6 +16,9 @@ function helloPlugin(id: string): PluginSpec {
     version: '0.1.0',
     manifestPath: path.join(HELLO, 'reasonix-plugin.json'),
     source: 'linked',
+    protocol: 1,
+    requires: [],
+    provides: [],
     runtime: {
       command: '${REASONIX_PLUGIN_ROOT}/bin/hello',
       args: [],
@@ -26,6 +29,7 @@ function helloPlugin(id: string): PluginSpec {
       replaces: [],
       capabilities: ['ui'],
       timeoutMillis: 0,
+      tools: [],
     },
   };
 }

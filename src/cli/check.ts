@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { DEFAULT_TIMEOUTS, failureLogLine, Sidecar, SidecarFailure, type FailureInfo } from '../host/sidecar';
 import type { Logger } from '../host/log';
-import type { ErrorReason, InitializeResult } from '../protocol';
+import { contractFor, type ErrorReason, type InitializeResult } from '../protocol';
 import { intOption, makeOut, parse, UsageError } from './args';
 import { loadPlugins, ManifestProblem } from './loadPlugin';
 import { term } from './terminal';
@@ -11,8 +11,8 @@ import { term } from './terminal';
 export const CHECK_HELP = `Usage: reasonix-host check <pluginDir> [--workspace DIR] [--handshake-timeout MS] [--json]
 
 Starts the plugin's runtime exactly as the VS Code extension would (exec form, no shell,
-its own process group), completes the v1 handshake, watches it run briefly, shuts it down,
-and reports. Not conforming: anything on stdout that is not a JSON-RPC message, traffic
+its own process group), completes the handshake in the protocol its manifest picks (v1 or
+v2), watches it run briefly, shuts it down, and reports. Not conforming: anything on stdout that is not a JSON-RPC message, traffic
 before extension/initialized, dying instead of answering extension/shutdown, or not
 exiting within the grace after it.
 
@@ -27,6 +27,8 @@ export type CheckStage = 'manifest' | 'spawn' | 'handshake' | 'running' | 'shutd
 export interface CheckReport {
   ok: boolean;
   plugin: string | null;
+  /** The protocol the plugin's manifest picks (`reasonix.extension.v1` / `.v2`); null when the manifest was refused. */
+  protocol: string | null;
   stage: CheckStage;
   reason: ErrorReason | null;
   message: string;
@@ -67,6 +69,7 @@ export async function runCheck(
   const report: CheckReport = {
     ok: false,
     plugin: null,
+    protocol: null,
     stage: 'manifest',
     reason: null,
     message: '',
@@ -85,6 +88,7 @@ export async function runCheck(
     return report;
   }
   report.plugin = spec.id;
+  report.protocol = contractFor(spec.protocol).protocolId;
   report.stage = 'spawn';
   let phase: CheckViolation['stage'] = 'handshake';
   const sidecar = new Sidecar({
@@ -103,6 +107,11 @@ export async function runCheck(
     report.timings.readyMs = Math.round(performance.now() - started);
     report.stage = 'running';
     report.initialize = sidecar.initializeResult ?? null;
+    // What the handshake says for diagnostics only is a note in the log, not a violation.
+    // (In place: the collecting logger keeps appending to this array.)
+    const notes = new Set(sidecar.handshakeNotes);
+    for (let i = report.violations.length - 1; i >= 0; i--)
+      if (notes.has(report.violations[i].message)) report.violations.splice(i, 1);
   } catch (err) {
     const info = err instanceof SidecarFailure ? err.info : undefined;
     report.stage = info?.stage ?? 'handshake';
@@ -183,11 +192,12 @@ export async function checkCommand(argv: string[]): Promise<number> {
     // Every string here may carry sidecar text: term() keeps it one visible span on its line.
     out.line(`${report.ok ? '✔' : '✖'} ${term(report.message)}`);
     if (!report.ok) out.line(`  stage: ${report.stage}, reason: ${report.reason}`);
+    if (report.protocol) out.line(`  protocol: ${report.protocol}`);
     if (report.initialize) {
       const i = report.initialize;
       const list = (xs: string[]) => xs.map(term).join(', ');
       out.line(
-        `  initialize: ${term(i.name)} ${term(i.version)}, protocol ${term(i.protocolVersion)}, subscriptions [${list(i.subscriptions ?? [])}], actions [${list((i.uiActions ?? []).map((a) => a.actionId))}], providers [${list((i.providers ?? []).map((p) => p.ref))}]`,
+        `  initialize: ${term(i.name)} ${term(i.version)}, protocol ${term(i.protocolVersion)}, subscriptions [${list(i.subscriptions ?? [])}], actions [${list((i.uiActions ?? []).map((a) => a.actionId))}], providers [${list((i.providers ?? []).map((p) => p.ref))}]${i.tools ? `, tools [${list(i.tools)}]` : ''}`,
       );
     }
     for (const v of report.violations) out.line(`  violation (${v.reason}, ${v.stage}): ${term(v.message)}`);

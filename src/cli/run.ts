@@ -5,7 +5,7 @@ import { watch } from 'node:fs';
 import { resolve } from 'node:path';
 import { windowsTreeKill } from '../host/plugins';
 import { ChangeBatcher } from '../host/resources';
-import type { PromptAnswer, PromptRequest, Surface } from '../protocol';
+import { viewText, type PromptAnswer, type PromptRequest, type Surface } from '../protocol';
 import { intOption, jsonOption, makeOut, parse, UsageError, type Out } from './args';
 import { openHeadlessSession, stderrLogger } from './headless';
 import { loadPlugins } from './loadPlugin';
@@ -43,6 +43,23 @@ function describe(surface: Surface): string {
       return `${where}: ${term(surface.payload.title ?? '')} [${surface.payload.fields.map((f) => `${term(f.key)}:${f.kind}`).join(', ')}]`;
     case 'notification':
       return `${where}: ${term(surface.payload.title)}${surface.payload.body ? ` — ${term(surface.payload.body)}` : ''}`;
+    case 'panel': {
+      const p = surface.payload;
+      const progress = p.progress !== undefined ? ` (${Math.round(p.progress * 100)}%)` : '';
+      const fields = (p.fields ?? []).map((f) => `\n    ${term(f.key)}: ${term(f.value ?? '')}`).join('');
+      const actions = (p.actions ?? []).map((a) => `[${term(a.label)}]`).join(' ');
+      return `${where}: ${term(p.title ?? '')}${p.text ? ` — ${term(p.text)}` : ''}${progress}${fields}${actions ? `\n    ${actions}` : ''}`;
+    }
+    case 'view': {
+      const place = surface.payload.slot
+        ? ` slot ${term(surface.payload.slot)}`
+        : surface.payload.anchor
+          ? ` ${term(surface.payload.anchor)}`
+          : '';
+      return `${where}${place}:${viewText(surface.payload.body)
+        .map((l) => `\n    ${term(l)}`)
+        .join('')}`;
+    }
   }
 }
 

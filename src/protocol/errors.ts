@@ -1,5 +1,7 @@
-// The frozen v1 error table (HOST_SPEC §9) as code: reason → JSON-RPC code, retryable, message.
-import { ERROR_TABLE, type ErrorReason } from './generated/contract';
+// The frozen error tables (HOST_SPEC §9, HOST_SPEC_V2 §9) as code: reason → JSON-RPC code,
+// retryable, message. v2's 20 reasons contain v1's 14 with the same code and retryable; what a
+// version adds or words differently lives in that version's contract (contract.ts).
+import { CONTRACT_TABLES, type ErrorReason } from './generated/contract';
 
 export type { ErrorReason };
 
@@ -9,9 +11,24 @@ export interface ErrorEntry {
   readonly message: string;
 }
 
-export const ERRORS: Readonly<Record<ErrorReason, ErrorEntry>> = Object.fromEntries(
-  ERROR_TABLE.map((e) => [e.reason, { code: e.jsonRpcCode, retryable: e.retryable, message: e.message }]),
-) as Record<ErrorReason, ErrorEntry>;
+/** One version's frozen table as a map. */
+export function errorTable(
+  rows: readonly { reason: string; jsonRpcCode: number; retryable: boolean; message: string }[],
+): Readonly<Record<string, ErrorEntry>> {
+  return Object.fromEntries(
+    rows.map((e) => [e.reason, { code: e.jsonRpcCode, retryable: e.retryable, message: e.message }]),
+  );
+}
+
+/**
+ * Every reason the engine knows: v1's rows with v1's frozen messages, then the rows only v2 has.
+ * A ProtocolError's default message comes from here; a connection of either version answers with
+ * its own table's text where the two differ (contract.ts).
+ */
+export const ERRORS: Readonly<Record<ErrorReason, ErrorEntry>> = {
+  ...errorTable(CONTRACT_TABLES.v2.errors),
+  ...errorTable(CONTRACT_TABLES.v1.errors),
+} as Record<ErrorReason, ErrorEntry>;
 
 export function isErrorReason(value: unknown): value is ErrorReason {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERRORS, value);
@@ -55,15 +72,4 @@ export class ProtocolError extends Error {
 /** The wire error for a reason with the frozen generic message (or a specific, non-secret one). */
 export function wireError(reason: ErrorReason, message?: string): WireError {
   return new ProtocolError(reason, message).toWire();
-}
-
-/**
- * Reads `error.data` from a peer: accepted only when `reason` is in the table and `retryable`
- * matches it exactly (HOST_SPEC §9.2); anything else is an unstructured error.
- */
-export function readErrorData(data: unknown): ProtocolErrorData | undefined {
-  if (!data || typeof data !== 'object') return undefined;
-  const { reason, retryable } = data as { reason?: unknown; retryable?: unknown };
-  if (!isErrorReason(reason) || retryable !== ERRORS[reason].retryable) return undefined;
-  return { reason, retryable };
 }

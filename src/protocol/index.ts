@@ -1,6 +1,7 @@
-// The Reasonix Extension Protocol v1 contract as code. No I/O.
+// The Reasonix Extension Protocol contracts (v1 and v2) as code. No I/O.
 export * from './generated/contract';
 export type * from './generated/types';
 export * from './errors';
 export * from './validate';
+export * from './contract';
 export * from './surfaces';

@@ -1,4 +1,4 @@
-// The surface model: the structured UI a sidecar may publish (HOST_SPEC §7.1/§7.2) as the UI hub
+// The surface model: the structured UI a sidecar may publish (HOST_SPEC §7.1/§7.2, HOST_SPEC_V2 §7) as the UI hub
 // stores it after strict decoding and credential redaction. It lives on the contract floor so the
 // engine (src/host/ui), the VS Code face, the CLI and the webview share one set of shapes without
 // the webview importing the engine. The payloads are the generated decoder types (schema/host/
@@ -11,6 +11,7 @@ import type {
   UIFormField,
   UIFormPayload,
   UINotificationPayload,
+  UIPanelPayload,
   UIPublishParams,
   UISeverity,
   UIStatusPayload,
@@ -30,12 +31,43 @@ export type CardPayload = UICardPayload;
 export type FormField = UIFormField;
 export type FormPayload = UIFormPayload;
 export type NotificationPayload = UINotificationPayload;
+/** Protocol v2: a side-rail surface updated in place (HOST_SPEC_V2 §7.2). */
+export type PanelPayload = UIPanelPayload;
+
+/** Protocol v2 view primitives (HOST_SPEC_V2 §7.3). */
+export const VIEW_NODE_KINDS = ['text', 'markdown', 'row', 'stack', 'kv', 'meter', 'pip', 'button', 'divider'] as const;
+export type ViewNodeKind = (typeof VIEW_NODE_KINDS)[number];
+/** Tone is meaning, never a colour: the host owns the palette. */
+export const VIEW_TONES = ['dim', 'strong', 'ok', 'warn', 'err', 'accent'] as const;
+export type ViewTone = (typeof VIEW_TONES)[number];
+/** The reference's view limits (lengths are UTF-8 bytes). */
+export const VIEW_LIMITS = { nodes: 200, depth: 8, value: 4000, label: 200, slot: 64, anchor: 128 } as const;
+
+/** One decoded view node: only the members its kind takes, strings redacted, unknown tones dropped. */
+export interface ViewNode {
+  kind: ViewNodeKind;
+  value?: string;
+  key?: string;
+  label?: string;
+  tone?: ViewTone;
+  progress?: number;
+  actionId?: string;
+  children?: ViewNode[];
+}
+/** A v2 view: a composed tree, optionally placed by a named `slot` or an `anchor` (`tool:<callId>`). */
+export interface ViewPayload {
+  slot?: string;
+  anchor?: string;
+  body: ViewNode[];
+}
 
 export type SurfacePayload =
   | { kind: 'status'; payload: StatusPayload }
   | { kind: 'card'; payload: CardPayload }
   | { kind: 'form'; payload: FormPayload }
-  | { kind: 'notification'; payload: NotificationPayload };
+  | { kind: 'notification'; payload: NotificationPayload }
+  | { kind: 'panel'; payload: PanelPayload }
+  | { kind: 'view'; payload: ViewPayload };
 
 /** Where a surface came from. `sessionKey` is the host's session (one per workspace folder). */
 export interface SurfaceOrigin {
@@ -87,3 +119,42 @@ export function surfaceKey(s: { sessionKey: string; pluginId: string; surfaceId:
 
 /** What a surface store reports to its front ends. */
 export type SurfaceChange = { type: 'upsert'; surface: Surface } | { type: 'remove'; key: string } | { type: 'reset' };
+
+/**
+ * A view as lines of plain text, one per leaf, indented by nesting: how a face without the
+ * primitives (the CLI, a screen reader summary) shows it. Every string is already redacted.
+ */
+export function viewText(nodes: readonly ViewNode[], depth = 0): string[] {
+  const pad = '  '.repeat(depth);
+  const pct = (p: number) => `${Math.round(p * 100)}%`;
+  const out: string[] = [];
+  for (const n of nodes) {
+    const tone = n.tone ? ` (${n.tone})` : '';
+    switch (n.kind) {
+      case 'row':
+      case 'stack':
+        out.push(...viewText(n.children ?? [], depth + (depth === 0 && nodes.length === 1 ? 0 : 1)));
+        break;
+      case 'text':
+      case 'markdown':
+        out.push(`${pad}${n.value ?? ''}${tone}`);
+        break;
+      case 'kv':
+        out.push(`${pad}${n.key}: ${n.value ?? ''}`);
+        break;
+      case 'meter':
+        out.push(`${pad}${n.label ? `${n.label}: ` : ''}${pct(n.progress ?? 0)}`);
+        break;
+      case 'pip':
+        out.push(`${pad}● ${n.tone ?? 'mark'}`);
+        break;
+      case 'button':
+        out.push(`${pad}[${n.label}]`);
+        break;
+      case 'divider':
+        out.push(`${pad}—`);
+        break;
+    }
+  }
+  return out;
+}

@@ -1,7 +1,8 @@
-// Typed access to the generated standalone validators, with readable error text.
+// Readable text for the generated standalone validators, and the shared (host schema) defs.
+// Wire $defs are validated through a protocol's contract (contract.ts), which knows which
+// version's validator a def has.
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import * as validators from './generated/validators';
-import { METHODS, type MethodName } from './generated/contract';
 
 export type DefName = keyof typeof validators;
 
@@ -45,40 +46,15 @@ export function describeAjvError(err: ErrorObject | undefined): string {
   }
 }
 
+/**
+ * Validates against a def by its generated name: a host schema def (UICardPayload, HookToolBefore,
+ * …) or a v1 wire def, which v2 shares unless it names a `V2_` one (ProviderRequest, ProviderUsage).
+ */
 export function validateDef<T>(name: DefName, value: unknown): Validation<T> {
   const fn = validators[name] as ValidateFunction;
   if (fn(value)) return { ok: true, value: value as T };
   return { ok: false, message: describeAjvError(fn.errors?.[0]) };
 }
 
-export function validateParams<T>(method: MethodName, params: unknown): Validation<T> {
-  const def = METHODS[method].params as DefName | null;
-  if (!def) return { ok: true, value: params as T };
-  return validateDef<T>(def, params);
-}
-
-export function validateResult<T>(method: MethodName, result: unknown): Validation<T> {
-  const def = METHODS[method].result as DefName | null;
-  if (!def) return { ok: true, value: result as T };
-  return validateDef<T>(def, result);
-}
-
 /** `undefined` when the value is valid, else the readable reason. Allocates nothing when valid. */
 export type Check = (value: unknown) => string | undefined;
-
-const alwaysValid: Check = () => undefined;
-
-/**
- * A method's params check as one function, for a caller that looks it up once per method and
- * then runs it per frame (the connection's gate): no table lookups and no result object per call.
- */
-export function paramsCheck(method: MethodName): Check {
-  const def = METHODS[method].params as DefName | null;
-  if (!def) return alwaysValid;
-  const fn = validators[def] as ValidateFunction;
-  return (value) => (fn(value) ? undefined : describeAjvError(fn.errors?.[0]));
-}
-
-export function isMethodName(method: string): method is MethodName {
-  return Object.prototype.hasOwnProperty.call(METHODS, method);
-}

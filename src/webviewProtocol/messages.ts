@@ -11,12 +11,15 @@ export type {
   FormField,
   FormValues,
   NotificationPayload,
+  PanelPayload,
   Severity,
   StatusPayload,
   Surface,
   SurfaceKind,
+  ViewNode,
+  ViewPayload,
 } from '../protocol/surfaces';
-export { surfaceKey } from '../protocol/surfaces';
+export { surfaceKey, viewText } from '../protocol/surfaces';
 
 export type EmptyState = 'no-extensions' | 'untrusted' | 'all-stopped' | null;
 

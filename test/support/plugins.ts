@@ -1,9 +1,9 @@
 // The two ways tests and benches make a plugin: a PluginSpec for a script fixture (a sidecar
 // written in plain Node) run with this Node, without a manifest on disk; or a plugin folder with
-// a v1 manifest, for the discovery path (sessions, the CLI, the agent-hooks bridge).
+// a v1 or v2 manifest, for the discovery path (sessions, the CLI, the agent-hooks bridge).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { PluginSpec, RuntimeBlock } from '../../src/host/plugins/types';
+import type { CapabilityDecl, PluginSpec, ProtocolVersion, RuntimeBlock } from '../../src/host/plugins/types';
 
 export interface ScriptPluginOptions {
   /** Arguments after the script. */
@@ -16,6 +16,11 @@ export interface ScriptPluginOptions {
   version?: string;
   /** Default 'linked'. */
   source?: PluginSpec['source'];
+  /** The protocol the sidecar is spoken to in (default 1, as a v1 manifest would pick). */
+  protocol?: ProtocolVersion;
+  /** v2 dependencies (default none). */
+  requires?: CapabilityDecl[];
+  provides?: CapabilityDecl[];
 }
 
 /** A plugin `id` whose sidecar is `node <script> ...args`. */
@@ -27,6 +32,9 @@ export function scriptPlugin(id: string, script: string, o: ScriptPluginOptions 
     version: o.version ?? '1.0.0',
     manifestPath: path.join(root, 'reasonix-plugin.json'),
     source: o.source ?? 'linked',
+    protocol: o.protocol ?? 1,
+    requires: o.requires ?? [],
+    provides: o.provides ?? [],
     runtime: {
       command: process.execPath,
       args: [script, ...(o.args ?? [])],
@@ -37,6 +45,7 @@ export function scriptPlugin(id: string, script: string, o: ScriptPluginOptions 
       replaces: [],
       capabilities: [],
       timeoutMillis: 0,
+      tools: [],
       ...o.runtime,
     },
   };
@@ -47,10 +56,25 @@ export function scriptPlugin(id: string, script: string, o: ScriptPluginOptions 
  * of `name`, `version` and `runtime` exactly as given. Returns `root`.
  */
 export function pluginFolder(root: string, name: string, runtime: Record<string, unknown>, version = '1.0.0'): string {
+  return writeManifest(root, { apiVersion: 'reasonix.io/plugin/v1', name, version, runtime });
+}
+
+/**
+ * The same with a v2 manifest (`reasonix.io/plugin/v2`): `extra` adds top-level members such as
+ * `requires` and `provides`. Returns `root`.
+ */
+export function pluginFolderV2(
+  root: string,
+  name: string,
+  runtime: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+  version = '1.0.0',
+): string {
+  return writeManifest(root, { apiVersion: 'reasonix.io/plugin/v2', name, version, ...extra, runtime });
+}
+
+function writeManifest(root: string, manifest: Record<string, unknown>): string {
   mkdirSync(root, { recursive: true });
-  writeFileSync(
-    path.join(root, 'reasonix-plugin.json'),
-    JSON.stringify({ apiVersion: 'reasonix.io/plugin/v1', name, version, runtime }, null, 2),
-  );
+  writeFileSync(path.join(root, 'reasonix-plugin.json'), JSON.stringify(manifest, null, 2));
   return root;
 }

@@ -1,6 +1,7 @@
 // One DOM view per surface, patched in place when the surface is re-published.
 import {
   surfaceKey,
+  viewText,
   type CardPayload,
   type NotificationPayload,
   type StatusPayload,
@@ -81,8 +82,17 @@ class NotificationView implements SurfaceView {
 
 type ActionButton = HTMLElement & { disabled: boolean; secondary: boolean };
 
+/**
+ * What a card view shows for a surface: a card as it is; a protocol v2 panel (a card without
+ * Markdown) and view (its primitives as text lines) until they get views of their own.
+ */
+function cardPayloadOf(s: Surface): CardPayload | undefined {
+  if (s.kind === 'card' || s.kind === 'panel') return s.payload;
+  if (s.kind === 'view') return { text: viewText(s.payload.body).join('\n') };
+  return undefined;
+}
+
 class CardView implements SurfaceView {
-  readonly kind = 'card';
   // A labelled region (its title), so a screen reader lists every card by name.
   readonly el = h('article', { class: 'surface card', role: 'region' });
   private readonly header = h('header', { class: 'surface-header' });
@@ -96,15 +106,18 @@ class CardView implements SurfaceView {
   private readonly running = new Set<string>();
   private last: Surface | undefined;
 
-  constructor(private readonly ctx: ViewContext) {
+  constructor(
+    private readonly ctx: ViewContext,
+    readonly kind: 'card' | 'panel' | 'view' = 'card',
+  ) {
     this.el.setAttribute('aria-labelledby', this.titleId);
     this.el.append(this.header, this.body, this.actions, this.result.el);
   }
 
   update(s: Surface): void {
-    if (unchanged(this.last, s) || s.kind !== 'card') return;
+    const p = cardPayloadOf(s);
+    if (unchanged(this.last, s) || !p) return;
     this.last = s;
-    const p: CardPayload = s.payload;
     const title = p.title ?? s.surfaceId;
     this.el.classList.toggle('stale', s.stale);
     replace(
@@ -203,7 +216,9 @@ export function createSurfaceView(ctx: ViewContext, s: Surface): SurfaceView {
     case 'notification':
       return new NotificationView();
     case 'card':
-      return new CardView(ctx);
+    case 'panel':
+    case 'view':
+      return new CardView(ctx, s.kind);
     case 'form':
       return new FormSurfaceView(ctx, surfaceKey(s));
   }

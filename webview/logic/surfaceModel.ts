@@ -25,7 +25,8 @@ export interface FolderGroup {
 /** How many notifications per plugin the view lists (the extension shows them as toasts). */
 export const RECENT_NOTIFICATIONS = 5;
 
-const KIND_RANK: Record<SurfaceKind, number> = { status: 0, form: 1, card: 1, notification: 2 };
+// Panels hold their place at the top of their extension's area (HOST_SPEC_V2 §7.2).
+const KIND_RANK: Record<SurfaceKind, number> = { panel: -1, status: 0, form: 1, card: 1, view: 1, notification: 2 };
 
 export function pluginScope(s: { sessionKey: string; pluginId: string }): string {
   return JSON.stringify([s.sessionKey, s.pluginId]);

@@ -118,16 +118,21 @@ function toEntry(
   root: string,
   source: PluginSpec['source'],
   m: ManifestOutcome,
+  warnings: string[],
   installedVersion?: string,
   installedDescription?: string,
 ): PluginEntry {
   if (m.status !== 'runnable') return { id, root, status: m.status, reason: m.reason };
+  warnings.push(...m.warnings);
   const spec: PluginSpec = {
     id,
     root,
     version: installedVersion ?? m.version ?? '0.0.0',
     manifestPath: m.manifestPath,
+    protocol: m.protocol,
     runtime: m.runtime,
+    requires: m.requires,
+    provides: m.provides,
     source,
   };
   if (m.name) spec.displayName = m.name;
@@ -139,11 +144,12 @@ function toEntry(
 export async function discoverPlugins(opts: DiscoverOptions): Promise<DiscoveryResult> {
   const entries: PluginEntry[] = [];
   const problems: string[] = [];
+  const warnings: string[] = [];
 
   const installed = await readInstalled(opts.home, entries, problems);
   const fromInstalled = await Promise.all(
     installed.map(async (r) =>
-      toEntry(r.name, r.root, 'installed', await readManifest(r.root), r.version, r.description),
+      toEntry(r.name, r.root, 'installed', await readManifest(r.root), warnings, r.version, r.description),
     ),
   );
   entries.push(...fromInstalled);
@@ -181,7 +187,7 @@ export async function discoverPlugins(opts: DiscoverOptions): Promise<DiscoveryR
       continue;
     }
     taken.add(name);
-    entries.push(toEntry(name, root, 'linked', m));
+    entries.push(toEntry(name, root, 'linked', m, warnings));
   }
 
   // Per-folder switches only turn runnable plugins off; the spec stays attached for the UI.
@@ -195,5 +201,5 @@ export async function discoverPlugins(opts: DiscoverOptions): Promise<DiscoveryR
 
   entries.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const plugins = entries.filter((e) => e.status === 'runnable' && e.spec).map((e) => e.spec as PluginSpec);
-  return { plugins, entries, problems };
+  return { plugins, entries, problems, warnings };
 }

@@ -1,14 +1,28 @@
-// Reads one package's reasonix-plugin.json and decides whether a v1 host may run it
-// (HOST_SPEC §10). Only the runtime block is validated in depth; the declarative parts belong to
-// Reasonix itself and are checked for known keys only.
+// Reads one package's reasonix-plugin.json and decides whether this host may run it and with which
+// protocol (HOST_SPEC §10, HOST_SPEC_V2 §2.1, §10). The apiVersion picks the rules:
+// `reasonix.io/plugin/v1[.<minor>]` → protocol v1, exactly `reasonix.io/plugin/v2` → protocol v2,
+// anything else is refused with the file and the value named. Only the runtime block (and, for v2,
+// the dependency entries) is validated in depth; the declarative parts belong to Reasonix itself
+// and are checked for known keys only.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { decodeRuntimeBlock } from './runtime-block';
-import type { RuntimeBlock } from './types';
+import type { ProtocolVersion } from '../../protocol';
+import { decodeCapabilityRefs } from './capabilityRefs';
+import { decodeRuntimeBlock, V1_RUNTIME, V2_RUNTIME, type RuntimeRules } from './runtime-block';
+import type { CapabilityDecl, RuntimeBlock } from './types';
 
 export const MANIFEST_FILE = 'reasonix-plugin.json';
 
-const TOP_LEVEL_KEYS = [
+/** What one plugin API version allows, as data (HOST_SPEC §10, HOST_SPEC_V2 §10.1). */
+interface ManifestRules {
+  protocol: ProtocolVersion;
+  topLevelKeys: readonly string[];
+  runtime: RuntimeRules;
+  /** Top-level `requires`/`provides` are decoded (v2). */
+  dependencies: boolean;
+}
+
+const V1_TOP_LEVEL = [
   'apiVersion',
   'name',
   'version',
@@ -23,8 +37,24 @@ const TOP_LEVEL_KEYS = [
   'hooks',
   'mcpServers',
 ];
+const RULES_V1: ManifestRules = { protocol: 1, topLevelKeys: V1_TOP_LEVEL, runtime: V1_RUNTIME, dependencies: false };
+const RULES_V2: ManifestRules = {
+  protocol: 2,
+  topLevelKeys: [...V1_TOP_LEVEL, 'requires', 'provides'],
+  runtime: V2_RUNTIME,
+  dependencies: true,
+};
 const CONTRIBUTES_KEYS = ['skills', 'agents', 'commands', 'prompts', 'themes', 'hooks', 'mcpServers'];
+/** The shape of every plugin apiVersion; which of them this host runs is `rulesFor`'s answer. */
 const API_VERSION = /^reasonix\.io\/plugin\/v(0|[1-9][0-9]*)(?:\.(0|[1-9][0-9]*))?$/;
+const API_V1 = /^reasonix\.io\/plugin\/v1(?:\.(0|[1-9][0-9]*))?$/;
+const API_V2 = 'reasonix.io/plugin/v2';
+
+/** The rules an apiVersion selects, or undefined when this host does not run it. */
+function rulesFor(apiVersion: string): ManifestRules | undefined {
+  if (apiVersion === API_V2) return RULES_V2;
+  return API_V1.test(apiVersion) ? RULES_V1 : undefined;
+}
 
 interface ManifestInfo {
   manifestPath: string;
@@ -33,9 +63,17 @@ interface ManifestInfo {
   description?: string;
 }
 
-export type ManifestOutcome =
-  | (ManifestInfo & { status: 'runnable'; runtime: RuntimeBlock })
-  | (ManifestInfo & { status: 'no-runtime' | 'needs-v2-host' | 'invalid'; reason: string });
+export interface RunnableManifest extends ManifestInfo {
+  status: 'runnable';
+  protocol: ProtocolVersion;
+  runtime: RuntimeBlock;
+  requires: CapabilityDecl[];
+  provides: CapabilityDecl[];
+  /** Not errors, but worth telling the author (each names the file). */
+  warnings: string[];
+}
+
+export type ManifestOutcome = RunnableManifest | (ManifestInfo & { status: 'no-runtime' | 'invalid'; reason: string });
 
 /** The largest reasonix-plugin.json read (1 MiB). */
 export const MAX_MANIFEST_BYTES = 1024 * 1024;
@@ -47,6 +85,58 @@ export function stripBom(text: string): string {
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The apiVersion, read before anything else: it decides which keys are known at all. */
+function apiVersionOf(
+  doc: Record<string, unknown>,
+  file: string,
+): { rules: ManifestRules } | { status: 'no-runtime' | 'invalid'; reason: string } {
+  const api = doc.apiVersion;
+  if (api === undefined) {
+    return {
+      status: 'no-runtime',
+      reason: `${file} has no apiVersion (legacy manifest): a runtime block, if any, is ignored`,
+    };
+  }
+  if (typeof api !== 'string') {
+    return {
+      status: 'invalid',
+      reason: `${file}: apiVersion must be a string like "${API_V2}" (got ${JSON.stringify(api)})`,
+    };
+  }
+  if (!API_VERSION.test(api)) {
+    return {
+      status: 'invalid',
+      reason: `${file}: apiVersion "${api}" is malformed (expected reasonix.io/plugin/v<major>[.<minor>])`,
+    };
+  }
+  const rules = rulesFor(api);
+  if (!rules) {
+    return {
+      status: 'invalid',
+      reason: `${file}: unsupported apiVersion "${api}": this host runs plugins of apiVersion "${API_V2}" (protocol v2) and "reasonix.io/plugin/v1[.<minor>]" (protocol v1)`,
+    };
+  }
+  return { rules };
+}
+
+function keyProblems(doc: Record<string, unknown>, rules: ManifestRules, file: string): string[] {
+  const problems: string[] = [];
+  for (const key of Object.keys(doc)) {
+    if (!rules.topLevelKeys.includes(key)) problems.push(`${file}: unknown top-level key "${key}"`);
+  }
+  if (doc.contributes !== undefined) {
+    if (!isRecord(doc.contributes)) problems.push(`${file}: contributes must be an object`);
+    else
+      for (const key of Object.keys(doc.contributes)) {
+        if (!CONTRIBUTES_KEYS.includes(key)) problems.push(`${file}: unknown key "contributes.${key}"`);
+      }
+  }
+  for (const field of ['name', 'version', 'description'] as const) {
+    if (doc[field] !== undefined && typeof doc[field] !== 'string') problems.push(`${file}: ${field} must be a string`);
+  }
+  return problems;
 }
 
 /** Decides from the manifest text alone; `root` is the package root the command expands against. */
@@ -65,58 +155,13 @@ export function decodeManifest(text: string, manifestPath: string, root: string)
     const v = doc[field];
     if (typeof v === 'string' && v.trim()) info[field] = v;
   }
+  const api = apiVersionOf(doc, file);
+  if (!('rules' in api)) return { ...info, ...api };
+  const { rules } = api;
 
-  // The apiVersion decides which rules apply, so it is read before anything else: a v2 manifest
-  // has keys a v1 reader does not know, and must be reported as "needs v2", not as "unknown key".
-  const api = doc.apiVersion;
-  if (api === undefined) {
-    return {
-      ...info,
-      status: 'no-runtime',
-      reason: `${file} has no apiVersion (legacy manifest): a runtime block, if any, is ignored`,
-    };
-  }
-  if (typeof api !== 'string') {
-    return {
-      ...info,
-      status: 'invalid',
-      reason: `${file}: apiVersion must be a string like "reasonix.io/plugin/v1" (got ${JSON.stringify(api)})`,
-    };
-  }
-  const m = API_VERSION.exec(api);
-  if (!m) {
-    return {
-      ...info,
-      status: 'invalid',
-      reason: `${file}: apiVersion "${api}" is malformed (expected reasonix.io/plugin/v<major>[.<minor>])`,
-    };
-  }
-  if (m[1] !== '1') {
-    const why =
-      m[1] === '2'
-        ? 'this plugin needs a Reasonix protocol v2 host'
-        : `this plugin needs a Reasonix host for plugin API v${m[1]}`;
-    return {
-      ...info,
-      status: 'needs-v2-host',
-      reason: `${why}; this host runs only reasonix.io/plugin/v1 plugins (unsupported apiVersion "${api}" in ${file})`,
-    };
-  }
-
-  const problems: string[] = [];
-  for (const key of Object.keys(doc)) {
-    if (!TOP_LEVEL_KEYS.includes(key)) problems.push(`${file}: unknown top-level key "${key}"`);
-  }
-  if (doc.contributes !== undefined) {
-    if (!isRecord(doc.contributes)) problems.push(`${file}: contributes must be an object`);
-    else
-      for (const key of Object.keys(doc.contributes)) {
-        if (!CONTRIBUTES_KEYS.includes(key)) problems.push(`${file}: unknown key "contributes.${key}"`);
-      }
-  }
-  for (const field of ['name', 'version', 'description'] as const) {
-    if (doc[field] !== undefined && typeof doc[field] !== 'string') problems.push(`${file}: ${field} must be a string`);
-  }
+  const problems = keyProblems(doc, rules, file);
+  const requires = rules.dependencies ? decodeCapabilityRefs(doc.requires, 'requires', file, problems) : [];
+  const provides = rules.dependencies ? decodeCapabilityRefs(doc.provides, 'provides', file, problems) : [];
   if (doc.runtime === undefined) {
     if (problems.length) return { ...info, status: 'invalid', reason: problems.join('; ') };
     return {
@@ -125,10 +170,18 @@ export function decodeManifest(text: string, manifestPath: string, root: string)
       reason: `${file} declares no runtime block (declarative plugin, nothing to run)`,
     };
   }
-  const rt = decodeRuntimeBlock(doc.runtime, file, root);
+  const rt = decodeRuntimeBlock(doc.runtime, file, root, rules.runtime);
   if (!rt.ok) problems.push(...rt.problems);
   if (problems.length || !rt.ok) return { ...info, status: 'invalid', reason: problems.join('; ') };
-  return { ...info, status: 'runnable', runtime: rt.runtime };
+  return {
+    ...info,
+    status: 'runnable',
+    protocol: rules.protocol,
+    runtime: rt.runtime,
+    requires,
+    provides,
+    warnings: rt.warnings,
+  };
 }
 
 /** Reads `<root>/reasonix-plugin.json`; never throws, an unreadable file is an 'invalid' outcome. */

@@ -1,9 +1,38 @@
 // What plugin discovery hands to the rest of the engine.
+import type { ProtocolVersion, RuntimeCapability } from '../../protocol';
 
-export const CAPABILITIES = ['interceptors', 'strategies', 'providers', 'ui'] as const;
-export type Capability = (typeof CAPABILITIES)[number];
+export type { ProtocolVersion };
+export type Capability = RuntimeCapability;
 
-/** A validated `runtime` block of a v1 plugin manifest (HOST_SPEC §10), defaults filled in. */
+/** A tool a v2 runtime declares (HOST_SPEC_V2 §10.2); the model sees it as `ext__<plugin>__<name>`. */
+export interface ToolDecl {
+  name: string;
+  description: string;
+  /** A JSON Schema object (`type: "object"`), shown to the model as the tool's input schema. */
+  inputSchema: Record<string, unknown>;
+  /** A hint that the tool only reads; default false. */
+  readOnly: boolean;
+}
+
+/**
+ * One top-level `requires` or `provides` entry of a v2 manifest (HOST_SPEC_V2 §10.3), strings
+ * trimmed. The capability key is `namespace/kind/id`.
+ */
+export interface CapabilityDecl {
+  namespace: string;
+  kind: string;
+  id: string;
+  /** Provides: required semver. Requires: an exact version to match. */
+  version?: string;
+  /** Requires only: comma-separated clauses that must all hold. */
+  versionRange?: string;
+  /** Provides: the declared hash. Requires: a pin the provider's hash must equal. */
+  schemaHash?: string;
+  /** Requires only: a missing provider is a diagnostic, not an inactive plugin. */
+  optional?: boolean;
+}
+
+/** A validated `runtime` block of a plugin manifest (HOST_SPEC §10, HOST_SPEC_V2 §10.2), defaults filled in. */
 export interface RuntimeBlock {
   /** As written in the manifest (may start with `${REASONIX_PLUGIN_ROOT}`); expanded at spawn. */
   command: string;
@@ -19,9 +48,11 @@ export interface RuntimeBlock {
   capabilities: Capability[];
   /** 0 = family defaults (5 s / 30 s); otherwise the budget for every point, clamped to 60 s when applied. */
   timeoutMillis: number;
+  /** v2 only (empty for v1): the tools the sidecar may serve, in manifest order. */
+  tools: ToolDecl[];
 }
 
-/** One installed, enabled plugin with a runnable v1 runtime. */
+/** One installed, enabled plugin with a runnable runtime. */
 export interface PluginSpec {
   /** The installed plugin id (record name); `/<id>:<action>` names its actions. */
   id: string;
@@ -33,13 +64,19 @@ export interface PluginSpec {
   manifestPath: string;
   displayName?: string;
   description?: string;
+  /** The wire protocol its manifest's apiVersion picks: reasonix.io/plugin/v1[.<minor>] → 1, reasonix.io/plugin/v2 → 2. */
+  protocol: ProtocolVersion;
   runtime: RuntimeBlock;
+  /** v2 only (empty for v1): what the plugin needs from others of its folder. */
+  requires: CapabilityDecl[];
+  /** v2 only (empty for v1): what it offers them (and the ceiling of its handshake `provides`). */
+  provides: CapabilityDecl[];
   /** 'installed' from plugin-packages.json, 'linked' from a development folder the user linked. */
   source: 'installed' | 'linked';
 }
 
 /** Where discovery put one plugin record (installed or linked) and why. */
-export type PluginStatus = 'runnable' | 'disabled' | 'no-runtime' | 'needs-v2-host' | 'invalid';
+export type PluginStatus = 'runnable' | 'disabled' | 'no-runtime' | 'invalid';
 
 /** Every plugin record discovery saw, runnable or not, for lists and diagnostics. */
 export interface PluginEntry {
@@ -60,4 +97,6 @@ export interface DiscoveryResult {
   entries: PluginEntry[];
   /** Problems not tied to one plugin, e.g. an unreadable plugin-packages.json. */
   problems: string[];
+  /** Manifest warnings (e.g. tools without the `tools` capability), each naming the file. */
+  warnings: string[];
 }

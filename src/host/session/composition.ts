@@ -109,6 +109,7 @@ class ComposedSession implements SessionEngine {
       disabled: this.opts.disabled(),
     });
     for (const p of r.problems) this.log.warn(p);
+    for (const w of r.warnings) this.log.warn(w);
     for (const e of r.entries)
       if (e.status !== 'runnable' && e.reason) this.log.info(`[${e.id}] not started: ${e.reason}`);
     this.entries = r.entries;

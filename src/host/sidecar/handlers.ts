@@ -1,10 +1,14 @@
 // The one map of what the host serves to a sidecar. Its keys are the generated extension→host
-// methods (src/protocol/generated METHODS with their directions), so a new host-served method is
-// one entry contributed by its subsystem (ui, streams, content…) and nothing here changes.
-import type { METHODS, MethodName, MethodTypes } from '../../protocol';
+// methods of either protocol (src/protocol/generated CONTRACT_TABLES with their directions), so a new
+// host-served method is
+// one entry contributed by its subsystem (ui, streams, content…) and nothing here changes. Whether a
+// method exists on a plugin's wire is its contract's business: the connection never routes a method
+// its contract lacks.
+import type { CONTRACT_TABLES, MethodName, MethodTypes } from '../../protocol';
 import type { EncodedResult, InboundHandler, InboundHandlers } from '../wire';
 
-type MethodsIn<D> = { [M in MethodName]: (typeof METHODS)[M]['direction'] extends D ? M : never }[MethodName];
+type AllMethods = (typeof CONTRACT_TABLES)['v2']['methods'];
+type MethodsIn<D> = { [M in MethodName]: AllMethods[M]['direction'] extends D ? M : never }[MethodName];
 
 /** Requests a sidecar may send the host (`host/content/read`, `host/ui/publish`, …). */
 export type HostRequestMethod = MethodsIn<'extension_to_host_request'>;

@@ -4,11 +4,13 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { ContentStore } from '../content';
 import { scopedLogger, silentLogger, type Logger } from '../log';
-import type { PluginSpec } from '../plugins';
+import type { PluginSpec, ToolDecl } from '../plugins';
 import { redact } from '../redact';
 import { ValidatedConnection, type ConnectionEnd, type RequestOptions } from '../wire';
 import {
+  contractFor,
   ProtocolError,
+  type Contract,
   type ErrorReason,
   type EventParams,
   type InitializeResult,
@@ -30,8 +32,10 @@ import { inboundHandlers, type HostHandlers } from './handlers';
 import {
   acceptedUiActions,
   checkInitializeResult,
+  handshakeWarnings,
   initializeParams,
   redactInitializeResult,
+  servedTools,
   type SessionContextInput,
   type UiHost,
 } from './handshake';
@@ -140,6 +144,8 @@ class Proc {
 export class Sidecar {
   readonly pluginId: string;
   readonly plugin: PluginSpec;
+  /** The protocol its manifest picked; its connection speaks only this one. */
+  readonly contract: Contract;
   private readonly opts: SidecarOptions;
   private readonly t: SidecarTimeouts;
   /** Lines about this plugin, prefixed with its id. */
@@ -152,6 +158,8 @@ export class Sidecar {
   private _readyAt: number | undefined;
   private _initResult: InitializeResult | undefined;
   private _uiActions: UIActionDecl[] = [];
+  private _tools: ToolDecl[] = [];
+  private _notes: string[] = [];
   private startPromise: Promise<void> | undefined;
   private stopPromise: Promise<void> | undefined;
   private _lastStop: StopOutcome | undefined;
@@ -167,6 +175,7 @@ export class Sidecar {
     this.opts = opts;
     this.plugin = opts.plugin;
     this.pluginId = opts.plugin.id;
+    this.contract = contractFor(opts.plugin.protocol);
     this._session = { ...opts.session };
     this.t = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
     this.log = scopedLogger(opts.logger ?? silentLogger, opts.plugin.id);
@@ -186,11 +195,23 @@ export class Sidecar {
   get session(): SessionContextInput {
     return { ...this._session };
   }
+  /** The runtime generation the sidecar was (last) started in; read per stream chunk, so no copy. */
+  get generation(): number {
+    return this._session.generation;
+  }
   get initializeResult(): InitializeResult | undefined {
     return this._initResult;
   }
   get uiActions(): UIActionDecl[] {
     return this._uiActions.map((a) => ({ ...a }));
+  }
+  /** What the last handshake said that is kept for diagnostics only (logged as warnings, never a failure). */
+  get handshakeNotes(): readonly string[] {
+    return this._notes;
+  }
+  /** The tools the running process serves (v2): declared in the manifest and named at handshake. */
+  get tools(): readonly ToolDecl[] {
+    return this._tools;
   }
   get lastStop(): StopOutcome | undefined {
     return this._lastStop;
@@ -310,6 +331,8 @@ export class Sidecar {
     this._readyAt = undefined;
     this._initResult = undefined;
     this._uiActions = [];
+    this._tools = [];
+    this._notes = [];
     this.setState('starting');
 
     const cmd = resolveCommand(this.plugin);
@@ -351,7 +374,7 @@ export class Sidecar {
       const probeMs = this.t.barrierProbeMs;
       const init = proc.conn.request<InitializeResult>(
         'extension/initialize',
-        initializeParams(this.plugin, this._session, this.opts.uiHost),
+        initializeParams(this.plugin, this._session, this.opts.uiHost, this.contract),
         {
           timeoutMs: this.t.handshakeMs,
           timeoutReason: 'internal',
@@ -359,7 +382,8 @@ export class Sidecar {
           // validation the host marks the connection ready"), synchronously, so whether a frame
           // written right behind the result is accepted never depends on how the pipe chunked it.
           onResult: (r) => {
-            if (probeMs === 0 && !checkInitializeResult(this.plugin, r as InitializeResult)) proc.conn.markReady();
+            if (probeMs === 0 && !checkInitializeResult(this.plugin, r as InitializeResult, this.contract))
+              proc.conn.markReady();
           },
         },
       );
@@ -371,7 +395,7 @@ export class Sidecar {
           started,
           problem ?? { stage: 'handshake', reason: 'internal', message: 'handshake aborted' },
         );
-      const bad = checkInitializeResult(this.plugin, result);
+      const bad = checkInitializeResult(this.plugin, result, this.contract);
       if (bad) throw await this.failStart(proc, started, { stage: 'handshake', ...bad });
       if (probeMs > 0) {
         // Anything the sidecar sends now was sent before it could have read extension/initialized.
@@ -380,6 +404,9 @@ export class Sidecar {
       }
       this._initResult = redactInitializeResult(result);
       this._uiActions = acceptedUiActions(result, this.log);
+      this._tools = servedTools(this.plugin, result);
+      this._notes = handshakeWarnings(this.plugin, result);
+      for (const w of this._notes) this.log.warn(w);
       proc.conn.markReady();
       proc.conn.notify('extension/initialized', {});
       this.abortStart = undefined;
@@ -441,6 +468,7 @@ export class Sidecar {
     });
 
     proc.conn = new ValidatedConnection({
+      contract: this.contract,
       input: child.stdout,
       output: child.stdin,
       writeStallMs: this.t.writeStallMs,

@@ -91,8 +91,15 @@ export class StreamHub implements Disposable {
     return this.streams.size;
   }
 
-  /** Routes `extension/provider/stream/chunk` (validated by the connection); unknown ids are dropped silently. */
+  /**
+   * Routes `extension/provider/stream/chunk` (validated by the connection); unknown ids are dropped
+   * silently. A v2 chunk of a generation older than the published one is dropped silently too
+   * (HOST_SPEC_V2 §6: `params.generation`, else `chunk.generation`; none or 0 is never stale). A v1
+   * chunk carries neither member (its schema has none), so it pays one falsy read.
+   */
   handleChunk(params: StreamChunkParams): void {
+    const generation = params.generation || params.chunk.generation;
+    if (generation && generation < this.client.generation) return;
     let entry = this.lastEntry;
     if (entry === undefined || params.streamId !== this.lastId) {
       entry = this.streams.get(params.streamId);
@@ -160,8 +167,16 @@ export class StreamHub implements Disposable {
     };
     if (opts.model !== undefined) params.model = opts.model;
     if (opts.effort !== undefined) params.effort = opts.effort;
+    const { streamGeneration, streamOpenTimeoutMs } = this.client.contract.features;
+    // v2: the generation the turn is pinned to, and no epoch (HOST_SPEC_V2 §6, our policy).
+    if (streamGeneration) params.generation = this.client.generation;
     this.client
-      .request<StreamOpenResult>('extension/provider/stream/open', params, { signal: entry.openAbort.signal })
+      .request<StreamOpenResult>('extension/provider/stream/open', params, {
+        signal: entry.openAbort.signal,
+        ...(streamOpenTimeoutMs === undefined
+          ? {}
+          : { timeoutMs: streamOpenTimeoutMs, timeoutReason: 'provider_interrupted' as const }),
+      })
       .then(
         (res) => {
           if (entry.reassembler.finished || res?.accepted === true) return;

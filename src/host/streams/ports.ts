@@ -1,6 +1,6 @@
 // The narrow view of one sidecar connection that provider streams need. The real `Sidecar`
 // satisfies it structurally; unit tests use in-process fakes.
-import type { ErrorReason, ProviderChunk } from '../../protocol';
+import type { Contract, ErrorReason, ProviderChunk } from '../../protocol';
 import type { Disposable } from '../emitter';
 
 export type { Disposable };
@@ -17,6 +17,10 @@ export interface RequestOptions {
 export interface ProviderClient {
   readonly pluginId: string;
   readonly state: ClientState;
+  /** The protocol the client speaks: whether streams carry generations (HOST_SPEC_V2 §6). */
+  readonly contract: Contract;
+  /** The runtime generation the client serves now (the published one). */
+  readonly generation: number;
   request<R>(method: string, params: object, opts?: RequestOptions): Promise<R>;
   onStateChange(listener: (state: ClientState, previous: ClientState) => void): Disposable;
 }

@@ -1,4 +1,4 @@
-// Strict payload decoders for host/ui/publish and host/ui/request (HOST_SPEC §7.1/§7.2), followed
+// Strict payload decoders for host/ui/publish and host/ui/request (HOST_SPEC §7.1/§7.2, HOST_SPEC_V2 §7.2), followed
 // by credential redaction of every sidecar-sourced string. Form field keys are kept verbatim
 // because answers are correlated by them.
 import {
@@ -9,18 +9,21 @@ import {
   type FormField,
   type FormPayload,
   type NotificationPayload,
+  type PanelPayload,
   type Severity,
   type StatusPayload,
   type SurfaceKind,
   type SurfacePayload,
 } from '../../protocol';
 import { redact, redactDeep } from '../redact';
+import { decodeViewPayload } from './viewDecode';
 
-const DEFS: Record<SurfaceKind, DefName> = {
+const DEFS: Record<Exclude<SurfaceKind, 'view'>, DefName> = {
   status: 'UIStatusPayload',
   card: 'UICardPayload',
   form: 'UIFormPayload',
   notification: 'UINotificationPayload',
+  panel: 'UIPanelPayload',
 };
 
 function decodeDef<T>(def: DefName, payload: unknown, what: string): T {
@@ -79,8 +82,22 @@ function redactNotification(p: NotificationPayload): NotificationPayload {
   return compact({ title: redact(p.title), body: opt(p.body), severity: p.severity });
 }
 
-/** Decodes a publish payload by kind; throws ProtocolError(invalid_params) on any deviation. */
+function redactPanel(p: PanelPayload): PanelPayload {
+  return compact({
+    title: opt(p.title),
+    text: opt(p.text),
+    fields: p.fields?.map((f) => compact({ key: redact(f.key), value: opt(f.value) })),
+    progress: clampProgress(p.progress),
+    actions: p.actions?.map((a) => ({ actionId: a.actionId, label: redact(a.label) })),
+  });
+}
+
+/**
+ * Decodes a publish payload by kind; throws ProtocolError(invalid_params) on any deviation. Which
+ * kinds a plugin may publish is its protocol's (the connection refused the others already).
+ */
 export function decodePublishPayload(kind: SurfaceKind, payload: unknown): SurfacePayload {
+  if (kind === 'view') return { kind, payload: decodeViewPayload(payload) };
   const def = DEFS[kind];
   if (!def) throw new ProtocolError('invalid_params', `unknown surface kind ${JSON.stringify(kind)}`);
   switch (kind) {
@@ -92,6 +109,8 @@ export function decodePublishPayload(kind: SurfaceKind, payload: unknown): Surfa
       return { kind, payload: redactForm(decodeDef<FormPayload>(def, payload, kind)) };
     case 'notification':
       return { kind, payload: redactNotification(decodeDef<NotificationPayload>(def, payload, kind)) };
+    case 'panel':
+      return { kind, payload: redactPanel(decodeDef<PanelPayload>(def, payload, kind)) };
   }
 }
 

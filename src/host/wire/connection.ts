@@ -1,8 +1,9 @@
 // The validated JSON-RPC connection to one sidecar over the NDJSON reader/writer: a gate judges
-// every inbound frame against the v1 envelope rules, the traffic barrier and the method schemas
-// (HOST_SPEC §1, §2.4, §3, §9), and everything we send is checked. This is the one place params
-// and results are checked: handlers receive typed, schema-valid params and never validate them
-// again, and callers of `request` receive schema-valid results.
+// every inbound frame against the envelope rules, the traffic barrier and the method schemas of the
+// peer's protocol, its Contract (v1 or v2; HOST_SPEC §1, §2.4, §3, §9), and everything we send is
+// checked against the same contract. This is the one place params and results are checked:
+// handlers receive typed, schema-valid params and never validate them again, and callers of
+// `request` receive schema-valid results.
 //
 // No JSON-RPC library sits in the path: its queue delivered each inbound message on a later
 // setImmediate turn and wrapped every call in bookkeeping we do not use. A response settles its
@@ -15,16 +16,15 @@
 import { performance } from 'node:perf_hooks';
 import type { Readable, Writable } from 'node:stream';
 import {
-  METHODS,
-  paramsCheck,
   ProtocolError,
-  readErrorData,
-  validateParams,
-  validateResult,
+  V1,
   wireError,
   type Check,
+  type Contract,
   type ErrorReason,
   type EventParams,
+  type MethodMeta,
+  type MethodName,
   type WireError,
 } from '../../protocol';
 import { silentLogger, type Logger } from '../log';
@@ -35,7 +35,6 @@ import { isIntegerIdText, topLevelMemberText } from './envelope';
 import { NdjsonMessageReader } from './reader';
 import { NdjsonMessageWriter, frameBuffer, type Frame } from './writer';
 
-type MethodName = keyof typeof METHODS;
 type JsonId = string | number | null;
 
 interface PendingCall {
@@ -102,6 +101,11 @@ export interface RequestOptions {
 }
 
 export interface ValidatedConnectionOptions {
+  /**
+   * The protocol this peer speaks (default v1): every frame both ways is judged by its methods and
+   * schemas, so a member or method of another version can neither arrive nor leave.
+   */
+  contract?: Contract;
   input: Readable;
   output: Writable;
   handlers: InboundHandlers;
@@ -136,10 +140,6 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function methodMeta(method: string): (typeof METHODS)[MethodName] | undefined {
-  return Object.prototype.hasOwnProperty.call(METHODS, method) ? METHODS[method as MethodName] : undefined;
-}
-
 /** How the gate treats a method the peer names: worked out once per method and connection. */
 interface Route {
   /** What the host serves it as in the peer's direction; undefined = not served (-32601 / dropped). */
@@ -158,6 +158,7 @@ export class ValidatedConnection {
   private readonly reader: NdjsonMessageReader;
   private readonly writer: NdjsonMessageWriter;
   private readonly handlers: InboundHandlers;
+  readonly contract: Contract;
   private readonly logger: Logger;
   private readonly traceOn: () => boolean;
   private readonly abort = new AbortController();
@@ -195,6 +196,7 @@ export class ValidatedConnection {
 
   constructor(opts: ValidatedConnectionOptions) {
     this.handlers = opts.handlers;
+    this.contract = opts.contract ?? V1;
     this.logger = opts.logger ?? silentLogger;
     this.traceOn = opts.traceEnabled ?? never;
     this.reader = new NdjsonMessageReader(opts.input, { maxFrameBytes: opts.maxFrameBytes });
@@ -258,11 +260,13 @@ export class ValidatedConnection {
    */
   request<R>(method: string, params: object, opts: RequestOptions = {}): Promise<R> {
     if (this.endInfo) return Promise.reject(this.interrupted());
-    const meta = methodMeta(method);
+    const meta = this.contract.method(method);
     if (!meta || meta.direction !== 'host_to_extension_request') {
-      return Promise.reject(new ProtocolError('internal', `${method} is not a host-to-extension request`));
+      return Promise.reject(
+        new ProtocolError('internal', `${method} is not a host-to-extension request of ${this.contract.protocolId}`),
+      );
     }
-    const v = validateParams(method as MethodName, params);
+    const v = this.contract.validateParams(method as MethodName, params);
     if (!v.ok)
       return Promise.reject(new ProtocolError('internal', `refusing to send invalid ${method} params: ${v.message}`));
     const id = this.nextId++;
@@ -333,11 +337,14 @@ export class ValidatedConnection {
   /** Reliable host→extension notification. Throws on invalid params or an oversize frame. */
   notify(method: string, params: object): void {
     if (this.endInfo) throw this.interrupted();
-    const meta = methodMeta(method);
+    const meta = this.contract.method(method);
     if (!meta || meta.direction !== 'host_to_extension_notification') {
-      throw new ProtocolError('internal', `${method} is not a host-to-extension notification`);
+      throw new ProtocolError(
+        'internal',
+        `${method} is not a host-to-extension notification of ${this.contract.protocolId}`,
+      );
     }
-    const v = validateParams(method as MethodName, params);
+    const v = this.contract.validateParams(method as MethodName, params);
     if (!v.ok) throw new ProtocolError('internal', `refusing to send invalid ${method} params: ${v.message}`);
     if (method === 'extension/resources/changed') {
       // Coalesced while the sidecar is not reading, so file churn never grows the queue.
@@ -364,7 +371,7 @@ export class ValidatedConnection {
   /** Best-effort `extension/event`; false when dropped (queue slots full or connection gone). */
   sendEvent(params: EventParams): boolean {
     if (this.endInfo) return false;
-    const v = validateParams('extension/event', params);
+    const v = this.contract.validateParams('extension/event', params);
     if (!v.ok) throw new ProtocolError('internal', `refusing to send invalid extension/event params: ${v.message}`);
     return this.writer.writeBestEffort({ jsonrpc: '2.0', method: 'extension/event', params });
   }
@@ -509,8 +516,7 @@ export class ValidatedConnection {
     if (hasId) {
       if (this.shuttingDown)
         return this.reply(echo, wireError('protocol_error', 'the host is shutting this connection down'));
-      if (route.served !== 'request')
-        return this.reply(echo, wireError('unknown_method', `method not found: ${method}`));
+      if (route.served !== 'request') return this.reply(echo, this.contract.unknownMethod(method));
       const params = raw.params === undefined ? {} : raw.params;
       if (!isPlainObject(params)) return this.reply(echo, wireError('invalid_params', 'params must be an object'));
       const problem = route.check(params);
@@ -546,7 +552,7 @@ export class ValidatedConnection {
   }
 
   private newRoute(method: string): Route {
-    const meta = methodMeta(method);
+    const meta: MethodMeta | undefined = this.contract.method(method);
     if (!meta) return NOT_SERVED;
     const served =
       meta.direction === 'extension_to_host_request'
@@ -555,7 +561,9 @@ export class ValidatedConnection {
           ? 'notification'
           : undefined;
     const handler = served ? this.handlers.handler(method) : undefined;
-    const route: Route = handler ? { served, check: paramsCheck(method as MethodName), handler } : NOT_SERVED;
+    const route: Route = handler
+      ? { served, check: this.contract.paramsCheck(method as MethodName), handler }
+      : NOT_SERVED;
     this.routes.set(method, route); // protocol methods only: a bounded set
     return route;
   }
@@ -616,7 +624,7 @@ export class ValidatedConnection {
   private answer(id: JsonId, method: string, result: unknown): void {
     if (this.endInfo) return;
     const encoded = result instanceof EncodedResult ? result : undefined;
-    const v = validateResult(method as MethodName, encoded ? encoded.value : result);
+    const v = this.contract.validateResult(method as MethodName, encoded ? encoded.value : result);
     if (!v.ok) {
       this.logger.error(`host handler for ${method} produced an invalid result: ${v.message}`);
       return this.reply(id, wireError('internal'));
@@ -636,7 +644,14 @@ export class ValidatedConnection {
   }
 
   private answerError(id: JsonId, method: string, err: unknown): void {
-    if (err instanceof ProtocolError) return this.reply(id, err.toWire());
+    if (err instanceof ProtocolError) {
+      const wire = this.contract.toWire(err);
+      if (wire.data?.reason !== err.reason)
+        this.logger.error(
+          `host handler for ${method} failed with ${err.reason}, a reason ${this.contract.protocolId} lacks`,
+        );
+      return this.reply(id, wire);
+    }
     this.logger.error(`host handler for ${method} failed: ${redact(String((err as Error)?.message ?? err))}`);
     this.reply(id, wireError('internal'));
   }
@@ -644,14 +659,14 @@ export class ValidatedConnection {
   // ---- outbound results -----------------------------------------------------------------------
 
   private checkResult<R>(method: MethodName, result: unknown): R {
-    const v = validateResult<R>(method, result);
+    const v = this.contract.validateResult<R>(method, result);
     if (v.ok) return v.value;
     throw new ProtocolError('protocol_error', `invalid ${method} result: ${redact(v.message)}`);
   }
 
   /** A structured error keeps its reason; anything else keeps its code. Messages are redacted. */
   private peerError(error: { code: number; message: string; data?: unknown }): Error {
-    const data = readErrorData(error.data);
+    const data = this.contract.readErrorData(error.data);
     const message = redact(String(error.message));
     return data ? new ProtocolError(data.reason, message) : new PeerError(error.code, message);
   }

@@ -23,7 +23,18 @@ interface Report {
   stderrTail: string;
 }
 
-const KEYS = ['ok', 'plugin', 'stage', 'reason', 'message', 'initialize', 'timings', 'violations', 'stderrTail'];
+const KEYS = [
+  'ok',
+  'plugin',
+  'protocol',
+  'stage',
+  'reason',
+  'message',
+  'initialize',
+  'timings',
+  'violations',
+  'stderrTail',
+];
 
 async function check(args: string[]): Promise<{ code: number | null; report: Report; stderr: string }> {
   const r = await runCli(['check', ...args, '--json']);

@@ -56,6 +56,7 @@ describe('display states: what the views say of each plugin', () => {
         replaces: ['system_prompt'],
         capabilities: ['ui', 'providers'],
         timeoutMillis: 0,
+        tools: [],
       },
     });
     const text = lines.join('\n');

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { accessSync, constants } from 'node:fs';
 import * as path from 'node:path';
-import { validateParams, validateResult } from '../../../src/protocol';
+import { V1 } from '../../../src/protocol';
 import { decodePublishPayload } from '../../../src/host/ui';
 import { EXAMPLES, SidecarDriver, expandedCommand, readManifest } from './driver';
 
@@ -28,7 +28,7 @@ describe('examples/hello', function () {
     const d = (driver = new SidecarDriver(ROOT));
     const params = d.initializeParams({ workspaceRoot: '/projects/demo', generation: 7 });
     const r = await d.call('extension/initialize', params);
-    const v = validateResult('extension/initialize', r);
+    const v = V1.validateResult('extension/initialize', r);
     assert.ok(v.ok, v.ok ? '' : v.message);
     assert.deepEqual(r.uiActions, [{ actionId: 'say-hello', label: 'Say hello' }]);
     assert.equal(d.publishes().length, 0);
@@ -36,7 +36,7 @@ describe('examples/hello', function () {
     d.notify('extension/initialized', {});
     const status = await d.waitFor((f) => f.method === 'host/ui/publish', 'status publish');
     assert.equal(typeof status.id, 'number');
-    const p = validateParams<{ kind: 'status'; payload: unknown; generation: number; sessionId: string }>(
+    const p = V1.validateParams<{ kind: 'status'; payload: unknown; generation: number; sessionId: string }>(
       'host/ui/publish',
       status.params,
     );
@@ -51,7 +51,7 @@ describe('examples/hello', function () {
       sessionId: 'session-1',
       generation: 7,
     });
-    assert.ok(validateResult('extension/ui/action', action).ok);
+    assert.ok(V1.validateResult('extension/ui/action', action).ok);
     assert.deepEqual(action, { accepted: true, message: 'Hello from demo!' });
 
     const s = await d.shutdown();

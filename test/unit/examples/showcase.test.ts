@@ -4,8 +4,7 @@ import { accessSync, constants, mkdtempSync, mkdirSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import {
-  validateParams,
-  validateResult,
+  V1,
   validateDef,
   type CardPayload,
   type StatusPayload,
@@ -13,6 +12,9 @@ import {
   type UIRequestParams,
 } from '../../../src/protocol';
 import { ContentStore } from '../../../src/host/content/store';
+
+/** The protocol the showcase's manifest picks. */
+const showcaseProtocol = V1;
 import { decodePublishPayload, decodeRequestPayload, ACTION_ID } from '../../../src/host/ui';
 import { EXAMPLES, SidecarDriver, expandedCommand, readManifest, type DriverOptions, type Frame } from './driver';
 
@@ -67,9 +69,9 @@ describe('examples/showcase', function () {
     it('answers initialize with a schema-valid result within the manifest ceiling', async () => {
       const d = start();
       const params = d.initializeParams({ workspaceRoot: workspace });
-      assert.ok(validateParams('extension/initialize', params).ok, 'the test sends valid params');
+      assert.ok(showcaseProtocol.validateParams('extension/initialize', params).ok, 'the test sends valid params');
       const r = await d.call('extension/initialize', params);
-      const v = validateResult('extension/initialize', r);
+      const v = showcaseProtocol.validateResult('extension/initialize', r);
       assert.ok(v.ok, v.ok ? '' : v.message);
       assert.equal(r.name, 'showcase');
       assert.equal(r.protocolVersion, '1');
@@ -170,7 +172,7 @@ describe('examples/showcase', function () {
       await d.surface('notes-summary');
 
       for (const p of d.publishes()) {
-        const v = validateParams('host/ui/publish', p);
+        const v = showcaseProtocol.validateParams('host/ui/publish', p);
         assert.ok(v.ok, v.ok ? '' : v.message);
         assert.equal(p.sessionId, 'session-1');
         assert.equal(p.generation, 3);
@@ -261,12 +263,12 @@ describe('examples/showcase', function () {
         },
       });
       const params = { actionId: 'pick-theme', sessionId: 'session-1', generation: 3 };
-      assert.ok(validateParams('extension/ui/action', params).ok);
+      assert.ok(showcaseProtocol.validateParams('extension/ui/action', params).ok);
       const r = await d.call('extension/ui/action', params);
-      assert.ok(validateResult('extension/ui/action', r).ok);
+      assert.ok(showcaseProtocol.validateResult('extension/ui/action', r).ok);
       assert.deepEqual(r, { accepted: true, message: 'Theme set to Monokai' });
       assert.equal(asked.length, 1);
-      assert.ok(validateParams('host/ui/request', asked[0]).ok);
+      assert.ok(showcaseProtocol.validateParams('host/ui/request', asked[0]).ok);
       assert.equal(asked[0].kind, 'select');
       assert.equal(asked[0].generation, 3);
       const form = decodeRequestPayload(asked[0].payload);
@@ -317,7 +319,7 @@ describe('examples/showcase', function () {
       await d.surface('notes-summary');
       const values = { title: 'Ship it', mood: 'curious', tags: ['bug', 'docs'], pin: true };
       const submit = { surfaceId: 'notes', sessionId: 'session-1', generation: 3, values };
-      assert.ok(validateParams('extension/ui/submit', submit).ok);
+      assert.ok(showcaseProtocol.validateParams('extension/ui/submit', submit).ok);
       assert.deepEqual(await d.call('extension/ui/submit', submit), { accepted: true });
       const card = await d.surface<CardPayload>('notes-summary', (c) => field(c, 'Mood') === 'curious');
       assert.equal(card.title, '📌 Your notes');
@@ -357,9 +359,9 @@ describe('examples/showcase', function () {
     it('blocks rm_rf, rewrites echo arguments and continues otherwise', async () => {
       const d = await started();
       const check = async (params: ReturnType<typeof intercept>) => {
-        assert.ok(validateParams('extension/intercept', params).ok);
+        assert.ok(showcaseProtocol.validateParams('extension/intercept', params).ok);
         const r = await d.call('extension/intercept', params);
-        const v = validateResult('extension/intercept', r);
+        const v = showcaseProtocol.validateResult('extension/intercept', r);
         assert.ok(v.ok, v.ok ? '' : v.message);
         return r as { decision: string; reason?: string; replacement?: { name: string; arguments: string } };
       };
@@ -399,7 +401,7 @@ describe('examples/showcase', function () {
       });
       const ask = async (payload: unknown, seq: number) => {
         const params = intercept(payload, 'provider.request', seq);
-        assert.ok(validateParams('extension/intercept', params).ok);
+        assert.ok(showcaseProtocol.validateParams('extension/intercept', params).ok);
         return d.call<{ decision: string; reason?: string; replacement?: unknown }>('extension/intercept', params);
       };
       const blocked = await ask(req('please [showcase:block] this'), 1);
@@ -426,7 +428,7 @@ describe('examples/showcase', function () {
       const d = await started({
         serve: (method, params) => {
           assert.equal(method, 'host/content/read');
-          assert.ok(validateParams('host/content/read', params).ok);
+          assert.ok(showcaseProtocol.validateParams('host/content/read', params).ok);
           reads.push((params as { offset: number }).offset);
           return store.read(params as { contentRef: string; offset: number });
         },
@@ -466,20 +468,20 @@ describe('examples/showcase', function () {
     it('lists one model and streams text, usage and done with contiguous seqs from seqBase', async () => {
       const d = await started();
       const catalog = await d.call('extension/provider/catalog', {});
-      assert.ok(validateResult('extension/provider/catalog', catalog).ok);
+      assert.ok(showcaseProtocol.validateResult('extension/provider/catalog', catalog).ok);
       const params = openParams('es_1', 'hello there streaming world', 5);
-      assert.ok(validateParams('extension/provider/stream/open', params).ok);
+      assert.ok(showcaseProtocol.validateParams('extension/provider/stream/open', params).ok);
       assert.deepEqual(await d.call('extension/provider/stream/open', params), { accepted: true });
       const end = (await endOf(d, 'es_1')).params as { lastSeq: number; interrupted?: boolean };
       const chunks = chunksOf(d, 'es_1').map(
         (f) => f.params as { seq: number; chunk: { type: string; text?: string } },
       );
-      for (const c of chunks) assert.ok(validateParams('extension/provider/stream/chunk', c).ok);
+      for (const c of chunks) assert.ok(showcaseProtocol.validateParams('extension/provider/stream/chunk', c).ok);
       assert.deepEqual(
         chunks.map((c) => c.seq),
         chunks.map((_, i) => 5 + i),
       );
-      assert.ok(validateParams('extension/provider/stream/end', end).ok);
+      assert.ok(showcaseProtocol.validateParams('extension/provider/stream/end', end).ok);
       assert.deepEqual(end, { streamId: 'es_1', lastSeq: chunks[chunks.length - 1].seq });
       const types = chunks.map((c) => c.chunk.type);
       assert.ok(types.filter((t) => t === 'text').length >= 3);

@@ -35,7 +35,7 @@ describe('plugins: discoverPlugins (installed records)', () => {
 
   it('treats a missing plugin-packages.json as no plugins and no problem', async () => {
     const r = await discoverPlugins({ home: home.dir });
-    assert.deepEqual(r, { plugins: [], entries: [], problems: [] });
+    assert.deepEqual(r, { plugins: [], entries: [], problems: [], warnings: [] });
   });
 
   it('reports broken JSON as a problem without throwing, and still loads linked folders', async () => {
@@ -102,7 +102,10 @@ describe('plugins: discoverPlugins (installed records)', () => {
       replaces: [],
       capabilities: [],
       timeoutMillis: 0,
+      tools: [],
     });
+    assert.equal(alpha.protocol, 1, 'a v1 manifest picks protocol v1');
+    assert.deepEqual([alpha.requires, alpha.provides], [[], []]);
     assert.equal(zed.root, absRoot);
     assert.equal(zed.version, '9.9.9', 'installed version wins');
     assert.equal(zed.displayName, 'zed-manifest-name');

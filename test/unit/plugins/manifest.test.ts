@@ -19,12 +19,23 @@ describe('plugins: manifest apiVersion and top-level keys', () => {
     }
   });
 
-  it('says plainly that a v2 plugin needs a protocol v2 host, even with v2-only keys', () => {
+  it('runs exactly reasonix.io/plugin/v2 as protocol v2 and refuses every other version, naming file and value (V2-13)', () => {
     const m = decode({ ...v1Manifest('d'), apiVersion: 'reasonix.io/plugin/v2', requires: [], provides: [] });
-    assert.equal(m.status, 'needs-v2-host');
-    assert.match(why(m), /needs a Reasonix protocol v2 host/);
-    assert.match(why(m), /reasonix-plugin\.json/);
-    assert.equal(decode({ ...v1Manifest('d'), apiVersion: 'reasonix.io/plugin/v3.1' }).status, 'needs-v2-host');
+    assert.equal(m.status, 'runnable');
+    assert.equal(m.status === 'runnable' && m.protocol, 2);
+    const v1 = decode(v1Manifest('d'));
+    assert.equal(v1.status === 'runnable' && v1.protocol, 1);
+    for (const apiVersion of [
+      'reasonix.io/plugin/v2.0',
+      'reasonix.io/plugin/v2.1',
+      'reasonix.io/plugin/v3',
+      'reasonix.io/plugin/v0',
+    ]) {
+      const r = decode({ ...v1Manifest('d'), apiVersion });
+      assert.equal(r.status, 'invalid', apiVersion);
+      assert.match(why(r), new RegExp(`unsupported apiVersion "${apiVersion.replace(/\./g, '\\.')}"`));
+      assert.match(why(r), /reasonix-plugin\.json/);
+    }
   });
 
   it('refuses a malformed apiVersion', () => {

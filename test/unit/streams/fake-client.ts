@@ -1,6 +1,6 @@
 // An in-process ProviderClient: records every request and answers from a per-method script.
 // Like the real connection (the port's contract), it rejects a result failing its schema.
-import { ProtocolError, validateResult } from '../../../src/protocol';
+import { ProtocolError, V1, type Contract } from '../../../src/protocol';
 import type { ClientState, Disposable, ProviderClient, RequestOptions } from '../../../src/host/streams';
 
 export interface Call {
@@ -13,6 +13,9 @@ export type Responder = (params: Record<string, unknown>, opts?: RequestOptions)
 
 export class FakeClient implements ProviderClient {
   state: ClientState = 'running';
+  /** A v1 client unless a test sets V2 (streams then carry generations). */
+  contract: Contract = V1;
+  generation = 1;
   readonly calls: Call[] = [];
   readonly responders = new Map<string, Responder>();
   private readonly listeners = new Set<(s: ClientState, p: ClientState) => void>();
@@ -30,7 +33,7 @@ export class FakeClient implements ProviderClient {
     if (!r) return Promise.reject(new Error(`no responder for ${method}`));
     try {
       return Promise.resolve(r(params as Record<string, unknown>, opts)).then((result) => {
-        const v = validateResult<R>(method as Parameters<typeof validateResult>[0], result);
+        const v = this.contract.validateResult<R>(method as Parameters<Contract['validateResult']>[0], result);
         if (!v.ok) throw new ProtocolError('protocol_error', `invalid ${method} result: ${v.message}`);
         return v.value;
       });
