@@ -52,6 +52,8 @@ export interface Contract {
   validateResult<T>(method: MethodName, result: unknown): Validation<T>;
   /** A method's params check as one function, for a caller that looks it up once per method. */
   paramsCheck(method: MethodName): Check;
+  /** The same for its result. */
+  resultCheck(method: MethodName): Check;
   /**
    * Reads `error.data` from a peer: accepted only for a reason of this version whose `retryable`
    * matches exactly (HOST_SPEC §9.2, HOST_SPEC_V2 §9); anything else is an unstructured error.
@@ -91,6 +93,11 @@ function makeContract(
     const fn = fnOf(def);
     return fn(value) ? { ok: true, value: value as T } : { ok: false, message: describeAjvError(fn.errors?.[0]) };
   };
+  const checkOf = (def: string | null): Check => {
+    if (!def) return alwaysValid;
+    const fn = fnOf(def);
+    return (value) => (fn(value) ? undefined : describeAjvError(fn.errors?.[0]));
+  };
   const unknownMethodMessage = errors.unknown_method.message;
   const contract: Contract = {
     version: t.version,
@@ -104,12 +111,8 @@ function makeContract(
     validateDef: (def, value) => validate(def, value),
     validateParams: (method, params) => validate(contract.method(method)?.params ?? null, params),
     validateResult: (method, result) => validate(contract.method(method)?.result ?? null, result),
-    paramsCheck(method) {
-      const def = contract.method(method)?.params;
-      if (!def) return alwaysValid;
-      const fn = fnOf(def);
-      return (value) => (fn(value) ? undefined : describeAjvError(fn.errors?.[0]));
-    },
+    paramsCheck: (method) => checkOf(contract.method(method)?.params ?? null),
+    resultCheck: (method) => checkOf(contract.method(method)?.result ?? null),
     readErrorData(data) {
       if (!data || typeof data !== 'object') return undefined;
       const { reason, retryable } = data as { reason?: unknown; retryable?: unknown };

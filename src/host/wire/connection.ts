@@ -154,6 +154,13 @@ const RESOLVED = Promise.resolve();
 
 const NOT_SERVED: Route = { served: undefined, check: () => undefined, handler: noop };
 
+/** How the host sends a method to the peer, worked out once per method and connection. */
+interface OutRoute {
+  direction: MethodMeta['direction'] | undefined;
+  params: Check;
+  result: Check;
+}
+
 export class ValidatedConnection {
   private readonly reader: NdjsonMessageReader;
   private readonly writer: NdjsonMessageWriter;
@@ -189,6 +196,7 @@ export class ValidatedConnection {
   private readonly nonIntegerIds = new WeakSet<object>();
   // One entry per protocol method the peer has named (a bounded set: unknown names are not kept).
   private readonly routes = new Map<string, Route>();
+  private readonly outRoutes = new Map<string, OutRoute>();
   private lastMethod = '';
   private lastRoute = NOT_SERVED;
   private judgedInTurn = 0;
@@ -260,15 +268,15 @@ export class ValidatedConnection {
    */
   request<R>(method: string, params: object, opts: RequestOptions = {}): Promise<R> {
     if (this.endInfo) return Promise.reject(this.interrupted());
-    const meta = this.contract.method(method);
-    if (!meta || meta.direction !== 'host_to_extension_request') {
+    const out = this.outRoute(method);
+    if (out.direction !== 'host_to_extension_request') {
       return Promise.reject(
         new ProtocolError('internal', `${method} is not a host-to-extension request of ${this.contract.protocolId}`),
       );
     }
-    const v = this.contract.validateParams(method as MethodName, params);
-    if (!v.ok)
-      return Promise.reject(new ProtocolError('internal', `refusing to send invalid ${method} params: ${v.message}`));
+    const invalid = out.params(params);
+    if (invalid !== undefined)
+      return Promise.reject(new ProtocolError('internal', `refusing to send invalid ${method} params: ${invalid}`));
     const id = this.nextId++;
     let frame: Frame;
     try {
@@ -295,9 +303,11 @@ export class ValidatedConnection {
         resolve: (value) => {
           cleanup();
           try {
-            const checked = this.checkResult<R>(method as MethodName, value);
-            opts.onResult?.(checked);
-            resolve(checked);
+            const problem = out.result(value);
+            if (problem !== undefined)
+              throw new ProtocolError('protocol_error', `invalid ${method} result: ${redact(problem)}`);
+            opts.onResult?.(value);
+            resolve(value as R);
           } catch (err) {
             reject(err as Error);
           }
@@ -337,15 +347,16 @@ export class ValidatedConnection {
   /** Reliable host→extension notification. Throws on invalid params or an oversize frame. */
   notify(method: string, params: object): void {
     if (this.endInfo) throw this.interrupted();
-    const meta = this.contract.method(method);
-    if (!meta || meta.direction !== 'host_to_extension_notification') {
+    const out = this.outRoute(method);
+    if (out.direction !== 'host_to_extension_notification') {
       throw new ProtocolError(
         'internal',
         `${method} is not a host-to-extension notification of ${this.contract.protocolId}`,
       );
     }
-    const v = this.contract.validateParams(method as MethodName, params);
-    if (!v.ok) throw new ProtocolError('internal', `refusing to send invalid ${method} params: ${v.message}`);
+    const invalid = out.params(params);
+    if (invalid !== undefined)
+      throw new ProtocolError('internal', `refusing to send invalid ${method} params: ${invalid}`);
     if (method === 'extension/resources/changed') {
       // Coalesced while the sidecar is not reading, so file churn never grows the queue.
       const paths = (params as { paths: string[] }).paths;
@@ -371,8 +382,9 @@ export class ValidatedConnection {
   /** Best-effort `extension/event`; false when dropped (queue slots full or connection gone). */
   sendEvent(params: EventParams): boolean {
     if (this.endInfo) return false;
-    const v = this.contract.validateParams('extension/event', params);
-    if (!v.ok) throw new ProtocolError('internal', `refusing to send invalid extension/event params: ${v.message}`);
+    const invalid = this.outRoute('extension/event').params(params);
+    if (invalid !== undefined)
+      throw new ProtocolError('internal', `refusing to send invalid extension/event params: ${invalid}`);
     return this.writer.writeBestEffort({ jsonrpc: '2.0', method: 'extension/event', params });
   }
 
@@ -656,12 +668,22 @@ export class ValidatedConnection {
     this.reply(id, wireError('internal'));
   }
 
-  // ---- outbound results -----------------------------------------------------------------------
+  // ---- outbound --------------------------------------------------------------------------------
 
-  private checkResult<R>(method: MethodName, result: unknown): R {
-    const v = this.contract.validateResult<R>(method, result);
-    if (v.ok) return v.value;
-    throw new ProtocolError('protocol_error', `invalid ${method} result: ${redact(v.message)}`);
+  private outRoute(method: string): OutRoute {
+    let out = this.outRoutes.get(method);
+    if (!out) {
+      const meta = this.contract.method(method);
+      out = meta
+        ? {
+            direction: meta.direction,
+            params: this.contract.paramsCheck(method as MethodName),
+            result: this.contract.resultCheck(method as MethodName),
+          }
+        : { direction: undefined, params: NOT_SERVED.check, result: NOT_SERVED.check };
+      if (meta) this.outRoutes.set(method, out); // protocol methods only: a bounded set
+    }
+    return out;
   }
 
   /** A structured error keeps its reason; anything else keeps its code. Messages are redacted. */
