@@ -73,3 +73,31 @@ export function eventOf(input: HookInput): string | undefined {
   const name = input.hook_event_name ?? input.hookEventName;
   return typeof name === 'string' ? name : undefined;
 }
+
+/**
+ * The answer that refuses what the event was about, in each event's own words: a tool call is
+ * denied, a prompt or a tool result blocked, an agent session stopped. `text` is shown to the user
+ * and the agent. The window's refusals and the bridge's fail-closed answers use it alike.
+ */
+export function refusalAnswer(event: string, text: string): Record<string, unknown> | undefined {
+  switch (event) {
+    case 'PreToolUse':
+      return {
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text },
+      };
+    case 'UserPromptSubmit':
+    case 'PostToolUse':
+      return { decision: 'block', reason: text };
+    case 'SessionStart':
+      return { continue: false, stopReason: text };
+    default:
+      return undefined;
+  }
+}
+
+/** The points an event asks, in order (PreToolUse also asks permission.decision). */
+export function pointsOf(event: string): HookPoint[] {
+  const first = isAgentHookEvent(event) ? EVENT_POINTS[event] : undefined;
+  if (!first) return [];
+  return event === 'PreToolUse' ? [first, 'permission.decision'] : [first];
+}
