@@ -13,9 +13,17 @@ import type { HookInput } from './events';
 export const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
 export const PROTOCOL_VERSION = 1;
 
-export interface HookRequest {
+/** Every request line: the token first, then which kind of request it is (see EndpointKinds). */
+export interface EndpointRequest {
   v: number;
   token: string;
+  kind: string;
+  [field: string]: unknown;
+}
+
+/** An agent hook to answer (kind "hook"). */
+export interface HookRequest extends EndpointRequest {
+  kind: 'hook';
   event: string;
   input: HookInput;
   /** Milliseconds the bridge still waits; the window answers before then. */
@@ -150,7 +158,19 @@ export function newToken(): string {
   return randomBytes(32).toString('hex');
 }
 
-export type HookHandler = (req: HookRequest) => Promise<HookReply>;
+/**
+ * One kind of request the endpoint serves: how its own fields are checked (before anything is
+ * handled) and who answers. The endpoint reads the line, checks the token and finds the kind; the
+ * rest is the kind's. Another kind (issue 24: an MCP server calling extension tools through the
+ * same endpoint and token) is one more entry.
+ */
+export interface RequestKind {
+  /** Why the request is unusable, or undefined. */
+  check(req: EndpointRequest): string | undefined;
+  handle(req: EndpointRequest): Promise<HookReply>;
+}
+
+export type EndpointKinds = Readonly<Record<string, RequestKind>>;
 
 /** Connections served at once; more are refused by the server (issue 28 item 6). */
 export const MAX_CONNECTIONS = 32;
@@ -180,12 +200,12 @@ export function budgetProblem(budgetMs: unknown): string | undefined {
 export async function listenEndpoint(
   path: string,
   token: string,
-  handle: HookHandler,
+  kinds: EndpointKinds,
   onError: (message: string) => void,
 ): Promise<Server> {
   const prefix = requestPrefix(token);
   const budget = { buffered: 0 };
-  const server = createServer((socket) => serveOne(socket, prefix, budget, handle, onError));
+  const server = createServer((socket) => serveOne(socket, prefix, budget, kinds, onError));
   server.maxConnections = MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -203,7 +223,7 @@ function serveOne(
   socket: Socket,
   prefix: Buffer,
   shared: { buffered: number },
-  handle: HookHandler,
+  kinds: EndpointKinds,
   onError: (message: string) => void,
 ): void {
   const chunks: Buffer[] = [];
@@ -254,21 +274,29 @@ function serveOne(
       clearTimeout(tokenTimer);
     }
     if (nl < 0) return;
-    let req: HookRequest;
+    let req: EndpointRequest;
     try {
-      req = JSON.parse(Buffer.concat(chunks).toString('utf8')) as HookRequest;
+      req = JSON.parse(Buffer.concat(chunks).toString('utf8')) as EndpointRequest;
     } catch {
       return reply({ v: PROTOCOL_VERSION, note: 'request is not JSON', unasked: true });
     }
     release();
-    const badBudget = budgetProblem(req.budgetMs);
-    if (badBudget) return reply({ v: PROTOCOL_VERSION, note: badBudget, unasked: true });
+    const kind = typeof req.kind === 'string' && Object.hasOwn(kinds, req.kind) ? kinds[req.kind] : undefined;
+    if (!kind)
+      return reply({ v: PROTOCOL_VERSION, note: `unknown request kind ${JSON.stringify(req.kind)}`, unasked: true });
+    const problem = kind.check(req);
+    if (problem) return reply({ v: PROTOCOL_VERSION, note: problem, unasked: true });
     done = true;
-    handle(req).then(reply, (err: Error) => {
-      onError(`agent hook ${String(req.event)} failed: ${err.message}`);
+    kind.handle(req).then(reply, (err: Error) => {
+      onError(`endpoint ${req.kind} request failed: ${err.message}`);
       reply({ v: PROTOCOL_VERSION, note: `the window failed: ${err.message}`, unasked: true });
     });
   });
+}
+
+/** The hook kind's own check: a usable budget. */
+export function hookRequestProblem(req: EndpointRequest): string | undefined {
+  return typeof req.event === 'string' ? budgetProblem(req.budgetMs) : 'a hook request names no event';
 }
 
 /** What the bridge asks a window: the hook input travels as the text it arrived in. */
@@ -285,7 +313,7 @@ export interface BridgeRequest {
  * or parses the rest); the input is spliced in as the text it arrived in.
  */
 export function requestLine(req: BridgeRequest): string {
-  return `${requestPrefix(req.token).toString()}"event":${JSON.stringify(req.event)},"budgetMs":${req.budgetMs},"input":${req.inputText}}\n`;
+  return `${requestPrefix(req.token).toString()}"kind":"hook","event":${JSON.stringify(req.event)},"budgetMs":${req.budgetMs},"input":${req.inputText}}\n`;
 }
 
 /** One request, one answer, bounded by `timeoutMs`; rejects on any failure. */

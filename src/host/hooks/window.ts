@@ -13,6 +13,8 @@ import {
   newId,
   newToken,
   PROTOCOL_VERSION,
+  hookRequestProblem,
+  type EndpointKinds,
   type HookReply,
   type HookRequest,
 } from './endpoint';
@@ -53,6 +55,13 @@ const ANSWER_MARGIN_MS = 500;
 /** The points whose required members the bridge refuses for when this window cannot be asked. */
 const GUARDED_POINTS = [...new Set(Object.keys(EVENT_POINTS).flatMap((e) => pointsOf(e)))];
 
+/** The kinds of request a window's endpoint serves, one entry each (endpoint.ts RequestKind). */
+function requestKinds(holder: { win?: HookWindow }): EndpointKinds {
+  return {
+    hook: { check: hookRequestProblem, handle: (req) => holder.win!.handle(req as HookRequest) },
+  };
+}
+
 export class HookWindow {
   private constructor(
     private readonly opts: HookWindowOptions,
@@ -92,12 +101,7 @@ export class HookWindow {
       const holder: { win?: HookWindow } = {};
       let server: Server;
       try {
-        server = await listenEndpoint(
-          endpoint,
-          token,
-          (req) => holder.win!.handle(req),
-          (m) => opts.logger.warn(m),
-        );
+        server = await listenEndpoint(endpoint, token, requestKinds(holder), (m) => opts.logger.warn(m));
       } catch (err) {
         problems.push(`could not listen on ${endpoint}: ${(err as Error).message}`);
         continue;

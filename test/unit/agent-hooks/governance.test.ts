@@ -12,6 +12,7 @@ import {
   containment,
   HOST_PATHS,
   HookWindow,
+  hookRequestProblem,
   listenEndpoint,
   listWindows,
   MAX_BUFFERED_BYTES,
@@ -280,9 +281,14 @@ describe('agent-hooks governance (issue 28)', function () {
       server = await listenEndpoint(
         sock,
         token,
-        async (req) => {
-          replies.push(req);
-          return { v: PROTOCOL_VERSION, note: 'handled' };
+        {
+          hook: {
+            check: hookRequestProblem,
+            handle: async (req) => {
+              replies.push(req);
+              return { v: PROTOCOL_VERSION, note: 'handled' };
+            },
+          },
         },
         () => undefined,
       );
@@ -349,10 +355,27 @@ describe('agent-hooks governance (issue 28)', function () {
         // null: what JSON makes of NaN
         const s = await connect();
         const answer = answerOf(s);
-        s.end(`{"v":1,"token":${JSON.stringify(token)},"event":"PreToolUse","budgetMs":${budget},"input":{}}\n`);
+        s.end(
+          `{"v":1,"token":${JSON.stringify(token)},"kind":"hook","event":"PreToolUse","budgetMs":${budget},"input":{}}\n`,
+        );
         assert.match(await answer, /invalid budgetMs/, budget);
       }
       assert.equal(replies.length, 0);
+    });
+
+    it('requests are served by kind, from a table: a known kind is handled, an unknown one refused by name', async () => {
+      const good = await connect();
+      const handled = answerOf(good);
+      good.end(requestLine({ token, event: 'PreToolUse', inputText: '{"cwd":"/x"}', budgetMs: 1000 }));
+      assert.match(await handled, /"note":"handled"/);
+      assert.deepEqual(replies, [
+        { v: PROTOCOL_VERSION, token, kind: 'hook', event: 'PreToolUse', budgetMs: 1000, input: { cwd: '/x' } },
+      ]);
+      const odd = await connect();
+      const refused = answerOf(odd);
+      odd.end(`{"v":1,"token":${JSON.stringify(token)},"kind":"toString","budgetMs":1000}\n`);
+      assert.match(await refused, /unknown request kind \\"toString\\".*"unasked":true/);
+      assert.equal(replies.length, 1);
     });
   });
 });
