@@ -214,7 +214,14 @@ export async function listenEndpoint(
       resolve();
     });
   });
-  if (process.platform !== 'win32') chmodSync(path, 0o600);
+  try {
+    if (process.platform !== 'win32') chmodSync(path, 0o600);
+  } catch (err) {
+    // Listening may succeed on a path the file system cannot name back (longer than sun_path):
+    // a server we cannot make private is closed, never left listening.
+    server.close();
+    throw err;
+  }
   server.on('error', (err) => onError(`agent hooks endpoint: ${err.message}`));
   return server;
 }
