@@ -1,7 +1,14 @@
 // `reasonix-host check <pluginDir>`: start the plugin's runtime exactly as the extension would,
 // complete the handshake, shut it down, and report whether the sidecar conformed.
 import { resolve } from 'node:path';
-import { DEFAULT_TIMEOUTS, failureLogLine, Sidecar, SidecarFailure, type FailureInfo } from '../host/sidecar';
+import {
+  DEFAULT_TIMEOUTS,
+  failureLogLine,
+  installReaper,
+  Sidecar,
+  SidecarFailure,
+  type FailureInfo,
+} from '../host/sidecar';
 import type { Logger } from '../host/log';
 import { contractFor, type ErrorReason, type InitializeResult } from '../protocol';
 import { intOption, makeOut, parse, UsageError } from './args';
@@ -87,6 +94,7 @@ export async function runCheck(
     report.message = (err as Error).message;
     return report;
   }
+  installReaper(); // a check its caller kills leaves no sidecar behind
   report.plugin = spec.id;
   report.protocol = contractFor(spec.protocol).protocolId;
   report.stage = 'spawn';

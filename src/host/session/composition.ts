@@ -9,7 +9,8 @@ import { redact } from '../redact';
 import type { PluginEntry, PluginSpec } from '../plugins';
 import {
   createDispatcher,
-  decodeHookPayload,
+  checkHookPayload,
+  offlineClient,
   interceptClientFor,
   isHookPoint,
   type InterceptDispatcher,
@@ -38,6 +39,7 @@ import type { UIActionDecl } from '../../protocol';
 import type {
   ActionResult,
   DispatchCallOptions,
+  HookMember,
   Disposable,
   FailureInfo,
   HookOutcome,
@@ -76,6 +78,7 @@ class ComposedSession implements SessionEngine {
   private readonly startFailed = new Emitter<FailureInfo>();
   private readonly log: Logger;
   private cachedDispatcher?: { generation: unknown; sidecars: Sidecar[]; dispatcher: InterceptDispatcher };
+  private cachedOffline?: { plugins: PluginSpec[]; dispatcher: InterceptDispatcher };
 
   constructor(
     private readonly opts: SessionEngineOptions,
@@ -296,7 +299,28 @@ class ComposedSession implements SessionEngine {
    * silently absent (HOST_SPEC §4.4).
    */
   private dispatcher(): InterceptDispatcher {
-    return this.dispatcherFor(this.runtime.current, [...(this.runtime.current?.sidecars.values() ?? [])]);
+    const gen = this.runtime.current;
+    return gen ? this.dispatcherFor(gen, [...gen.sidecars.values()]) : this.offlineDispatcher();
+  }
+
+  /**
+   * With no runtime generation (not started yet, or its start failed) the discovered plugins still
+   * take part, none of them live: a required one fails the operation, an optional one is skipped,
+   * so nothing is let through as if nobody intercepted (issue 28 item 4).
+   */
+  private offlineDispatcher(): InterceptDispatcher {
+    const cached = this.cachedOffline;
+    if (cached && cached.plugins === this.runnable) return cached.dispatcher;
+    const stateOf = (id: string) => () => this.plugins().find((p) => p.pluginId === id)?.state ?? 'idle';
+    const clients = this.runnable.map((p, i) => offlineClient(p.id, p.runtime, i + 1, stateOf(p.id)));
+    let dispatcher: InterceptDispatcher;
+    try {
+      dispatcher = createDispatcher(clients, { logger: this.log });
+    } catch {
+      dispatcher = createDispatcher([], { logger: this.log }); // colliding slots never start: nobody to ask
+    }
+    this.cachedOffline = { plugins: this.runnable, dispatcher };
+    return dispatcher;
   }
 
   /** Also used for a generation not yet published (its system_prompt.build), so warn-once carries over. */
@@ -345,15 +369,18 @@ class ComposedSession implements SessionEngine {
 
   async dispatch(point: string, payload: unknown, opts: DispatchCallOptions = {}): Promise<HookOutcome> {
     if (!isHookPoint(point)) throw new Error(`"${point}" is not one of the 17 hook points`);
-    const decoded = decodeHookPayload(point, payload);
-    if (!decoded.ok) throw new Error(`invalid ${point} payload: ${decoded.message}`);
+    // Checked here, built once by the dispatcher.
+    const checked = checkHookPayload(point, payload);
+    if (!checked.ok) throw new Error(`invalid ${point} payload: ${checked.message}`);
     const known = opts.knownTools ? new Set(opts.knownTools) : undefined;
-    const outcome = await this.dispatcher().dispatch(
-      point,
-      decoded.value,
-      known ? { knownTools: (name) => known.has(name) } : {},
-    );
-    return outcome;
+    return this.dispatcher().dispatch(point, checked.value, {
+      ...(known ? { knownTools: (name: string) => known.has(name) } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+  }
+
+  interceptorsAt(point: string): HookMember[] {
+    return isHookPoint(point) ? this.dispatcher().members(point) : [];
   }
 
   /** What each sidecar of the current generation declared at handshake: the resolver's input. */

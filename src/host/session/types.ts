@@ -60,6 +60,20 @@ export interface ModelInfo {
 
 export interface DispatchCallOptions {
   knownTools?: readonly string[];
+  /**
+   * The caller gives up: the dispatch rejects with the signal's reason and every intercept still
+   * waiting is abandoned (its late answer ignored), so nothing keeps running for a caller that left.
+   */
+  signal?: AbortSignal;
+}
+
+/** One plugin asked at a hook point (the dispatcher's own list; see SessionEngine.interceptorsAt). */
+export interface HookMember {
+  pluginId: string;
+  required: boolean;
+  running: boolean;
+  /** Its state in words when not running ("crashed", "stopped", "failed"…). */
+  state?: string;
 }
 
 /** What a dispatched hook point came to (the engine's outcome, passed through). */
@@ -73,6 +87,8 @@ export interface HookOutcome {
   blockedBy?: string;
   /** Set when decision is 'failed': the required-class failure that aborted the operation. */
   error?: { reason: string; message: string; pluginId: string };
+  /** Optional chain members whose ruling could not be had (not running, too large, timed out…). */
+  skipped: { pluginId: string; reason: string; message: string }[];
 }
 
 export interface StreamHandle extends AsyncIterable<unknown> {
@@ -106,6 +122,8 @@ export interface SessionEngine {
    * tool then fails the call (contract violation, every plugin class). Omitted: any name passes.
    */
   dispatch(point: string, payload: unknown, opts?: DispatchCallOptions): Promise<HookOutcome>;
+  /** Who is asked at `point` in the current generation, in order, as the dispatcher walks it. */
+  interceptorsAt(point: string): HookMember[];
   /** Catalog entries the plugin also declared at handshake (each one resolves in openStream). */
   models(): Promise<ModelInfo[]>;
   /**
