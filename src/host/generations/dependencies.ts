@@ -4,7 +4,14 @@
 // the rest is started providers first. Pure functions over PluginSpecs: the generation reads the
 // plan, the faces read the texts. v1 plugins have neither requires nor provides, so for them the
 // plan is "everyone active, no edges" and changes nothing.
-import { capabilityKey, compareSemver, parseSemver, satisfiesRange, type CapabilityDecl, type PluginSpec } from '../plugins';
+import {
+  capabilityKey,
+  compareSemver,
+  parseSemver,
+  satisfiesRange,
+  type CapabilityDecl,
+  type PluginSpec,
+} from '../plugins';
 
 /** Why a plugin is Inactive (§9: a protocol reason, shown in diagnostics; never sent on the wire). */
 export type InactiveReason = 'dependency_unsatisfied' | 'schema_mismatch';
@@ -66,8 +73,7 @@ export interface DependencyPlan {
 }
 
 export type PlanOutcome =
-  | { ok: true; plan: DependencyPlan }
-  | { ok: false; reason: GraphFailure; message: string; pluginIds: string[] };
+  { ok: true; plan: DependencyPlan } | { ok: false; reason: GraphFailure; message: string; pluginIds: string[] };
 
 /** "Inactive — missing required capability a/b/c (why); …": the one line every face shows. */
 export function inactiveText(unmet: readonly Unmet[]): string {
@@ -106,7 +112,8 @@ function resolve(req: CapabilityDecl, byKey: ReadonlyMap<string, Provision[]>): 
   };
   const pinOk = (p: Provision) => req.schemaHash === undefined || p.decl.schemaHash === req.schemaHash;
   const fits = candidates.filter((p) => versionOk(p) && pinOk(p));
-  if (fits.length || !candidates.length) return { fits, miss: fits.length ? undefined : { key, reason: 'dependency_unsatisfied' } };
+  if (fits.length || !candidates.length)
+    return { fits, miss: fits.length ? undefined : { key, reason: 'dependency_unsatisfied' } };
   const versioned = candidates.filter(versionOk);
   if (versioned.length) {
     const p = versioned[0];
@@ -115,7 +122,14 @@ function resolve(req: CapabilityDecl, byKey: ReadonlyMap<string, Provision[]>): 
   }
   const p = candidates[0];
   const wanted = req.version ?? req.versionRange ?? '';
-  return { fits, miss: { key, reason: 'dependency_unsatisfied', why: `${p.provider} provides version ${p.decl.version}, which is not ${wanted}` } };
+  return {
+    fits,
+    miss: {
+      key,
+      reason: 'dependency_unsatisfied',
+      why: `${p.provider} provides version ${p.decl.version}, which is not ${wanted}`,
+    },
+  };
 }
 
 /**
@@ -182,7 +196,7 @@ function settleInactive(
   resolved: ReadonlyMap<string, readonly ({ req: CapabilityDecl } & Resolution)[]>,
 ): Map<string, Unmet[]> {
   const inactive = new Map<string, Unmet[]>();
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const p of plugins) {
       if (inactive.has(p.id)) continue;
@@ -192,7 +206,11 @@ function settleInactive(
         if (!fits.length) unmet.push(miss ?? { key: capabilityKey(req), reason: 'dependency_unsatisfied' });
         else if (fits.every((f) => inactive.has(f.provider))) {
           const names = fits.map((f) => f.provider).join(', ');
-          unmet.push({ key: capabilityKey(req), reason: 'dependency_unsatisfied', why: `its provider ${names} is inactive` });
+          unmet.push({
+            key: capabilityKey(req),
+            reason: 'dependency_unsatisfied',
+            why: `its provider ${names} is inactive`,
+          });
         }
       }
       if (unmet.length) {
@@ -236,7 +254,13 @@ function findCycle(ids: readonly string[], edges: readonly DependencyEdge[]): st
  * Optional edges order too unless they close a cycle with required ones; then only required order.
  */
 function startOrder(active: readonly PluginSpec[], edges: readonly DependencyEdge[]): PluginSpec[] {
-  return topological(active, edges) ?? topological(active, edges.filter((e) => !e.optional)) ?? [...active];
+  return (
+    topological(active, edges) ??
+    topological(
+      active,
+      edges.filter((e) => !e.optional),
+    ) ?? [...active]
+  );
 }
 
 function topological(active: readonly PluginSpec[], edges: readonly DependencyEdge[]): PluginSpec[] | undefined {
@@ -255,7 +279,9 @@ function topological(active: readonly PluginSpec[], edges: readonly DependencyEd
   };
   for (const p of active) if (!Number.isFinite(rankOf(p.id, new Set()))) return undefined;
   const before = (a: PluginSpec, b: PluginSpec) =>
-    rank.get(b.id)! - rank.get(a.id)! || b.runtime.priority - a.runtime.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    rank.get(b.id)! - rank.get(a.id)! ||
+    b.runtime.priority - a.runtime.priority ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   const done = new Set<string>();
   const order: PluginSpec[] = [];
   while (order.length < active.length) {

@@ -364,7 +364,11 @@ function blockedPlugins<S>(results: readonly LaunchResult<S>[], plan: Dependency
     if (r.ok || !('blockedBy' in r)) continue;
     const unmet = plan.edges
       .filter((e) => e.consumer === r.plugin.id && !e.optional && r.blockedBy.includes(e.provider))
-      .map((e): Unmet => ({ key: e.key, reason: 'dependency_unsatisfied', why: `its provider ${e.provider} did not start` }));
+      .map((e): Unmet => ({
+        key: e.key,
+        reason: 'dependency_unsatisfied',
+        why: `its provider ${e.provider} did not start`,
+      }));
     out.set(r.plugin.id, unmet);
   }
   return out;

@@ -171,7 +171,14 @@ class ComposedSession implements SessionEngine {
     for (const spec of gen?.plugins ?? this.runnable) {
       const unmet = gen?.inactive.get(spec.id);
       if (unmet) {
-        out.push({ pluginId: spec.id, spec, state: 'inactive', actions: [], inactive: unmet, detail: unmetText(unmet) });
+        out.push({
+          pluginId: spec.id,
+          spec,
+          state: 'inactive',
+          actions: [],
+          inactive: unmet,
+          detail: unmetText(unmet),
+        });
         continue;
       }
       const s = gen?.sidecars.get(spec.id);

@@ -141,7 +141,9 @@ export class UiHub {
         try {
           this.show(b, surfaceId, content);
         } catch (err) {
-          this.log.warn(`${b.pluginId}: a publish held until the runtime was published was not shown: ${(err as Error).message}`);
+          this.log.warn(
+            `${b.pluginId}: a publish held until the runtime was published was not shown: ${(err as Error).message}`,
+          );
         }
       }
       commit();

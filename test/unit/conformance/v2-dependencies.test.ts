@@ -46,7 +46,11 @@ describe('conformance: dependencies between a folder’s extensions (HOST_SPEC_V
 
   function plugin(
     id: string,
-    o: { requires?: CapabilityDecl[]; provides?: CapabilityDecl[]; env?: Record<string, string> } & Partial<RuntimeBlock> = {},
+    o: {
+      requires?: CapabilityDecl[];
+      provides?: CapabilityDecl[];
+      env?: Record<string, string>;
+    } & Partial<RuntimeBlock> = {},
   ): PluginSpec {
     const { requires, provides, env, ...runtime } = o;
     return scriptPlugin(id, FIXTURE, {
@@ -63,8 +67,14 @@ describe('conformance: dependencies between a folder’s extensions (HOST_SPEC_V
       return [];
     }
   };
-  const spawned = () => lines().filter((l) => l.startsWith('spawn ')).map((l) => l.split(' ')[1]);
-  const epochOf = (id: string) => lines().find((l) => l.startsWith(`init ${id} `))?.split(' ')[2];
+  const spawned = () =>
+    lines()
+      .filter((l) => l.startsWith('spawn '))
+      .map((l) => l.split(' ')[1]);
+  const epochOf = (id: string) =>
+    lines()
+      .find((l) => l.startsWith(`init ${id} `))
+      ?.split(' ')[2];
   async function start(plugins: PluginSpec[]): Promise<RuntimeGeneration> {
     const gen = await startGeneration({ plugins, session: SESSION, uiHost: 'headless', timeouts: FAST_TIMEOUTS });
     gens.push(gen);
@@ -131,7 +141,13 @@ describe('conformance: dependencies between a folder’s extensions (HOST_SPEC_V
       {
         createSidecar: (o) => new Sidecar(o),
         store: new SurfaceStore(),
-        logger: { trace() {}, debug() {}, info: (m) => info.push(m), warn: (m) => info.push(m), error: (m) => info.push(m) },
+        logger: {
+          trace() {},
+          debug() {},
+          info: (m) => info.push(m),
+          warn: (m) => info.push(m),
+          error: (m) => info.push(m),
+        },
         timeouts: FAST_TIMEOUTS,
       },
     );
@@ -139,12 +155,16 @@ describe('conformance: dependencies between a folder’s extensions (HOST_SPEC_V
       await engine.start(); // the session starts although a required plugin cannot run
       const status = engine.plugins().find((p) => p.pluginId === 'consumer');
       assert.equal(status?.state, 'inactive');
-      assert.deepEqual(status?.inactive, [{ key: 'plugin/base/interceptors/default', reason: 'dependency_unsatisfied' }]);
+      assert.deepEqual(status?.inactive, [
+        { key: 'plugin/base/interceptors/default', reason: 'dependency_unsatisfied' },
+      ]);
       assert.equal(status?.detail, 'missing required capability plugin/base/interceptors/default');
       assert.equal(engine.plugins().find((p) => p.pluginId === 'other')?.state, 'running');
       assert.deepEqual(spawned(), ['other']);
       assert.ok(
-        info.some((l) => l.endsWith('[consumer] state=Inactive - missing required capability plugin/base/interceptors/default')),
+        info.some((l) =>
+          l.endsWith('[consumer] state=Inactive - missing required capability plugin/base/interceptors/default'),
+        ),
         info.join('\n'),
       );
       await assert.rejects(engine.startPlugin('consumer'), /consumer" is inactive: missing required capability/);
@@ -164,7 +184,9 @@ describe('conformance: dependencies between a folder’s extensions (HOST_SPEC_V
     });
     gens.push(gen);
     assert.equal(gen.sidecars.get('a')?.state, 'running');
-    assert.deepEqual(gen.dependencies.notes, ['optional dependency unsatisfied: a requires plugin/base/interceptors/extra']);
+    assert.deepEqual(gen.dependencies.notes, [
+      'optional dependency unsatisfied: a requires plugin/base/interceptors/extra',
+    ]);
     assert.ok(info.includes('optional dependency unsatisfied: a requires plugin/base/interceptors/extra'));
     assert.equal(epochOf('a'), '-', 'no satisfied requirement: no epoch');
   });
@@ -228,15 +250,22 @@ describe('conformance: dependencies between a folder’s extensions (HOST_SPEC_V
       plugin('zeta', { provides: provider('1.0.0'), env: { FIX_READY_MS: '250' } }),
     ]);
     const before = lines();
-    assert.ok(before.indexOf('ready zeta') >= 0 && before.indexOf('ready zeta') < before.indexOf('spawn a'), before.join('\n'));
+    assert.ok(
+      before.indexOf('ready zeta') >= 0 && before.indexOf('ready zeta') < before.indexOf('spawn a'),
+      before.join('\n'),
+    );
     await gen.stop();
     const after = lines().filter((l) => l.startsWith('shutdown '));
     assert.deepEqual(after, ['shutdown a', 'shutdown zeta']);
   });
 
   it('V2-25: a plugin that requires reasonix/browser/companion is Inactive on this host', async () => {
-    const gen = await start([plugin('browser', { requires: [{ namespace: 'reasonix', kind: 'browser', id: 'companion' }] })]);
-    assert.deepEqual(gen.inactive.get('browser'), [{ key: 'reasonix/browser/companion', reason: 'dependency_unsatisfied' }]);
+    const gen = await start([
+      plugin('browser', { requires: [{ namespace: 'reasonix', kind: 'browser', id: 'companion' }] }),
+    ]);
+    assert.deepEqual(gen.inactive.get('browser'), [
+      { key: 'reasonix/browser/companion', reason: 'dependency_unsatisfied' },
+    ]);
     assert.deepEqual(spawned(), []);
     assert.equal(gen.sidecars.size, 0);
   });
@@ -258,7 +287,8 @@ describe('conformance: dependencies between a folder’s extensions (HOST_SPEC_V
     assert.equal(stats.created[0], 'p');
     assert.equal(stats.maxInFlight, 4);
     const l = lines();
-    for (const c of consumers) assert.ok(l.indexOf(`spawn ${c.id}`) > l.indexOf('ready p'), `${c.id} spawned after p was ready`);
+    for (const c of consumers)
+      assert.ok(l.indexOf(`spawn ${c.id}`) > l.indexOf('ready p'), `${c.id} spawned after p was ready`);
   });
 
   it('a provider that fails to start leaves its consumers Inactive (not fatal even when required); they start once it runs', async () => {
@@ -268,7 +298,11 @@ describe('conformance: dependencies between a folder’s extensions (HOST_SPEC_V
     ]);
     assert.deepEqual(spawned(), ['b']);
     assert.deepEqual(gen.inactive.get('a'), [
-      { key: 'plugin/base/interceptors/default', reason: 'dependency_unsatisfied', why: 'its provider b did not start' },
+      {
+        key: 'plugin/base/interceptors/default',
+        reason: 'dependency_unsatisfied',
+        why: 'its provider b did not start',
+      },
     ]);
     await assert.rejects(gen.startPlugin('a', { ...SESSION, generation: 2 }), (err: unknown) => {
       assert.ok(err instanceof GenerationError);

@@ -49,7 +49,8 @@ describe('conformance: UI of a staged generation during reload (HOST_SPEC_V2 §2
       .filter((l) => l.startsWith('publish pub ') && l.split(' ')[2] === String(generation))
       .map((l) => l.split(' ')[3]);
   const shown = () => store.get(dir, 'pub', 'dep');
-  const until = (probe: () => boolean, what: string) => waitFor(() => probe(), { timeoutMs: 8000, intervalMs: 10, what });
+  const until = (probe: () => boolean, what: string) =>
+    waitFor(() => probe(), { timeoutMs: 8000, intervalMs: 10, what });
 
   async function startEngine(): Promise<SessionEngine> {
     const home = path.join(dir, 'home');

@@ -127,10 +127,7 @@ describe('generations: the dependency plan (HOST_SPEC_V2 §11)', () => {
       plugin('a', { requires: [cap('two'), cap('one', { optional: true })] }),
       plugin('p', { provides: [provided('one', '1.2.0', { schemaHash: 'sha256:1' }), provided('two', '2.0.0')] }),
     ]);
-    assert.equal(
-      p.epochs.get('a'),
-      'plugin/x/interceptors/one|p|1.2.0|sha256:1,plugin/x/interceptors/two|p|2.0.0|',
-    );
+    assert.equal(p.epochs.get('a'), 'plugin/x/interceptors/one|p|1.2.0|sha256:1,plugin/x/interceptors/two|p|2.0.0|');
     assert.equal(p.epochs.has('p'), false);
   });
 
@@ -148,7 +145,9 @@ describe('generations: the dependency plan (HOST_SPEC_V2 §11)', () => {
   });
 
   it('two providers nobody requires are no error; a provider that is itself inactive is no duplicate', () => {
-    assert.ok(planDependencies([plugin('b', { provides: [provided('k')] }), plugin('c', { provides: [provided('k')] })]).ok);
+    assert.ok(
+      planDependencies([plugin('b', { provides: [provided('k')] }), plugin('c', { provides: [provided('k')] })]).ok,
+    );
     const p = plan([
       plugin('a', { requires: [cap('k')] }),
       plugin('b', { provides: [provided('k')] }),
@@ -176,6 +175,9 @@ describe('generations: the dependency plan (HOST_SPEC_V2 §11)', () => {
 
   it('the host provides no reasonix/* capability (V2-25)', () => {
     const p = plan([plugin('a', { requires: [{ namespace: 'reasonix', kind: 'browser', id: 'companion' }] })]);
-    assert.equal(inactiveText(p.inactive.get('a')!), 'Inactive — missing required capability reasonix/browser/companion');
+    assert.equal(
+      inactiveText(p.inactive.get('a')!),
+      'Inactive — missing required capability reasonix/browser/companion',
+    );
   });
 });
