@@ -15,7 +15,13 @@ import {
   isHookPoint,
   type InterceptDispatcher,
 } from '../intercepts';
-import { GenerationError, SessionRuntime, type RuntimeGeneration, type SidecarFactory } from '../generations';
+import {
+  GenerationError,
+  SessionRuntime,
+  unmetText,
+  type RuntimeGeneration,
+  type SidecarFactory,
+} from '../generations';
 import { Emitter } from '../emitter';
 import { failureOf, SidecarFailure, type Sidecar, type SidecarOptions } from '../sidecar';
 import {
@@ -102,7 +108,11 @@ class ComposedSession implements SessionEngine {
       budgetMs: opts.startupBudgetMs,
       beforePublish: (gen) => this.buildSystemPrompt(gen),
     });
-    this.runtime.onDidChange(() => this.changed.fire());
+    this.runtime.onDidChange((e) => {
+      // Published: the staged sidecars' UI bindings become the session's (HOST_SPEC_V2 §2.4).
+      if (e.kind === 'generation') this.hub.commit(e.generation);
+      this.changed.fire();
+    });
   }
 
   private async discover(): Promise<PluginSpec[]> {
@@ -129,7 +139,7 @@ class ComposedSession implements SessionEngine {
     this.streamHubs.get(id)?.dispose();
     this.streamHubs.set(id, new StreamHub(s, { logger: this.log }));
     this.crashes.delete(id);
-    attachSidecar(this.hub, s);
+    attachSidecar(this.hub, s, (generation) => this.runtime.staging === generation);
     s.onCrash((info) => {
       this.crashes.set(id, info);
       this.crashed.fire(info);
@@ -159,6 +169,18 @@ class ComposedSession implements SessionEngine {
     const failures = new Map((gen?.failures ?? []).map((f) => [f.pluginId, f]));
     const starting = this.runtime.phase === 'starting' || this.runtime.phase === 'reloading';
     for (const spec of gen?.plugins ?? this.runnable) {
+      const unmet = gen?.inactive.get(spec.id);
+      if (unmet) {
+        out.push({
+          pluginId: spec.id,
+          spec,
+          state: 'inactive',
+          actions: [],
+          inactive: unmet,
+          detail: unmetText(unmet),
+        });
+        continue;
+      }
       const s = gen?.sidecars.get(spec.id);
       const failure = this.crashes.get(spec.id) ?? failures.get(spec.id);
       let state: EngineState = s?.state ?? (failure ? 'failed' : starting ? 'starting' : 'idle');
@@ -243,7 +265,10 @@ class ComposedSession implements SessionEngine {
     try {
       await op();
     } catch (err) {
-      const info = failureOf(err, id, Date.now() - t0);
+      const failure = failureOf(err, id, Date.now() - t0);
+      // Refused because a dependency is missing or not running: say so with Reasonix's reason.
+      const refused = err instanceof GenerationError && err.kind === 'dependency_unsatisfied';
+      const info = refused ? { ...failure, reason: 'dependency_unsatisfied' as const } : failure;
       this.startFailed.fire(info);
       throw new SidecarFailure(info, { cause: err, reported: true }); // its failure notification is up
     }

@@ -3,6 +3,7 @@
 // runtime, UI hub, intercepts and streams, so a change in one engine module touches one adapter.
 import type { ProviderDescriptor } from '../../protocol';
 import type { PluginSpec } from '../plugins';
+import type { Unmet } from '../generations';
 import type { FormValues } from '../../protocol';
 import type { UiFrontEnd } from '../ui';
 import type { Disposable } from '../emitter';
@@ -13,8 +14,12 @@ export type { Disposable };
 export type { FailureInfo } from '../sidecar';
 import type { FailureInfo } from '../sidecar';
 
-/** Sidecar states (src/host/sidecar) plus the states a plugin has without a process. */
-export type EngineState = 'idle' | 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed' | 'failed' | 'disabled';
+/**
+ * Sidecar states (src/host/sidecar) plus the states a plugin has without a process: `disabled`
+ * for this folder, `inactive` when a capability it requires is missing (HOST_SPEC_V2 §11).
+ */
+export type EngineState =
+  'idle' | 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed' | 'failed' | 'disabled' | 'inactive';
 
 export interface ActionInfo {
   actionId: string;
@@ -31,8 +36,10 @@ export interface PluginStatus {
   readyAt?: number;
   actions: ActionInfo[];
   lastFailure?: FailureInfo;
-  /** Readable reason for disabled / not runnable plugins. */
+  /** Readable reason for disabled, inactive and not runnable plugins. */
   detail?: string;
+  /** Inactive: every required capability it lacks, with Reasonix's reason (`dependency_unsatisfied`, `schema_mismatch`). */
+  inactive?: readonly Unmet[];
 }
 
 export interface ActionResult {
