@@ -21,6 +21,7 @@ import {
   crashFailure,
   describeExit,
   failureLogLine,
+  HANDSHAKE_TIMEOUT_REASON,
   handshakeProblem,
   shutdownProblem,
   SidecarFailure,
@@ -376,8 +377,9 @@ export class Sidecar {
         'extension/initialize',
         initializeParams(this.plugin, this._session, this.opts.uiHost, this.contract),
         {
+          // Counted from spawn: the request is written right after launch, before any await.
           timeoutMs: this.t.handshakeMs,
-          timeoutReason: 'internal',
+          timeoutReason: HANDSHAKE_TIMEOUT_REASON,
           // The barrier opens at the valid result's place in the wire (HOST_SPEC §2.4: "after
           // validation the host marks the connection ready"), synchronously, so whether a frame
           // written right behind the result is accepted never depends on how the pipe chunked it.
