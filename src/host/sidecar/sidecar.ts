@@ -68,6 +68,12 @@ export const DEFAULT_TIMEOUTS: SidecarTimeouts = {
   barrierProbeMs: 0,
 };
 
+/**
+ * How long a sidecar's stdout/stderr may stay open after its process exited (a descendant holding
+ * them) before the host closes its ends: enough for the last frames and stderr bytes in flight.
+ */
+export const PIPE_GRACE_MS = 250;
+
 /** How the last `stop()` of a running sidecar went, for `check`'s shutdown verdict. */
 export interface StopOutcome {
   /** The sidecar answered `extension/shutdown` (whatever it said). */
@@ -128,6 +134,20 @@ class Proc {
       });
     });
     this.closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    // A descendant that escaped every kill (one that cleared its environment, docs/reliability.md)
+    // may hold our end of stdout/stderr open for ever: once the process itself has exited, its
+    // pipes get PIPE_GRACE_MS to drain, then they are closed here, so the connection ends, pending
+    // calls fail with the exit, and the host's event loop is not kept alive by them.
+    void this.exited.then(() => {
+      let isClosed = false;
+      void this.closed.then(() => (isClosed = true));
+      setTimeout(() => {
+        if (isClosed) return;
+        child.stdout.destroy();
+        child.stderr.destroy();
+        child.stdin.destroy();
+      }, PIPE_GRACE_MS).unref();
+    });
   }
   /** True when the process ended within `ms`. */
   waitExit(ms: number): Promise<boolean> {
