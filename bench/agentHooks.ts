@@ -73,7 +73,7 @@ export async function benchAgentHooks(quick: boolean): Promise<AgentHookFigures>
   try {
     await engine.start();
     window = await HookWindow.open({
-      dir,
+      dirs: [dir],
       runtime: process.execPath,
       folders: () => [ws],
       sessions: () => [{ folder: ws, session: engine }],

@@ -9,7 +9,7 @@ import { UsageError } from './cli/args';
 
 const HELP = `Usage: reasonix-host <command> [options]
 
-A headless host for Reasonix extensions (Reasonix Extension Protocol v1 and v2).
+A headless host for Reasonix extensions (Reasonix Extension Protocol v2 and v1).
 
 Commands:
   check <pluginDir>        start a plugin, complete the handshake, shut it down, report conformance

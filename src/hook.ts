@@ -2,7 +2,7 @@
 // launcher with the runtime VS Code already has): `hook.js <Event>`, hook input on stdin, the
 // answer on stdout. Always exits 0; notes go to stderr. Imports only the small bridge modules.
 import { runBridge } from './host/hooks';
-import { hooksDir, MAX_REQUEST_BYTES } from './host/hooks';
+import { hooksDirs, MAX_REQUEST_BYTES } from './host/hooks';
 import { budgetFor } from './host/hooks';
 
 // The agent's clock starts at spawn: count the runtime's own start-up against the budget too.
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   hardStop.unref();
   const input = await readStdin(MAX_REQUEST_BYTES, left - 200);
   if (input.problem) return exit('', [`${input.problem}; no decision`]);
-  const r = await runBridge(event, input.text, { dir: hooksDir(), startedAt, fallbackCwd: process.cwd() });
+  const r = await runBridge(event, input.text, { dirs: hooksDirs(), startedAt, fallbackCwd: process.cwd() });
   exit(r.stdout, r.notes);
 }
 

@@ -2,5 +2,5 @@
 // extension loads it only when the endpoint opens, after activation, so activation's bundle does
 // not carry it (src/vscode/agentHooks.ts).
 export { HookWindow } from './host/hooks';
-export { hooksDir } from './host/hooks';
+export { hooksDirs } from './host/hooks';
 export type { DecisionRecord } from './host/hooks';

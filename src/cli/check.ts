@@ -1,14 +1,23 @@
 // `reasonix-host check <pluginDir>`: start the plugin's runtime exactly as the extension would,
 // complete the handshake, shut it down, and report whether the sidecar conformed.
 import { resolve } from 'node:path';
-import { DEFAULT_TIMEOUTS, failureLogLine, Sidecar, SidecarFailure, type FailureInfo } from '../host/sidecar';
+import {
+  DEFAULT_TIMEOUTS,
+  failureLogLine,
+  installReaper,
+  Sidecar,
+  SidecarFailure,
+  type FailureInfo,
+} from '../host/sidecar';
 import type { Logger } from '../host/log';
 import { contractFor, type ErrorReason, type InitializeResult } from '../protocol';
+import { inactiveText, planDependencies, type Unmet } from '../host/generations';
+import type { PluginSpec } from '../host/plugins';
 import { intOption, makeOut, parse, UsageError } from './args';
 import { loadPlugins, ManifestProblem } from './loadPlugin';
 import { term } from './terminal';
 
-export const CHECK_HELP = `Usage: reasonix-host check <pluginDir> [--workspace DIR] [--handshake-timeout MS] [--json]
+export const CHECK_HELP = `Usage: reasonix-host check <pluginDir> [--with DIR]... [--workspace DIR] [--handshake-timeout MS] [--json]
 
 Starts the plugin's runtime exactly as the VS Code extension would (exec form, no shell,
 its own process group), completes the handshake in the protocol its manifest picks (v1 or
@@ -16,6 +25,9 @@ v2), watches it run briefly, shuts it down, and reports. Not conforming: anythin
 before extension/initialized, dying instead of answering extension/shutdown, or not
 exiting within the grace after it.
 
+  --with DIR               another plugin of the same folder (repeatable, never started): the
+                           plugin's requires are resolved against their provides, and the
+                           report says whether it would be Active or Inactive there (v2)
   --workspace DIR          the workspace root sent in the session (default: current directory)
   --handshake-timeout MS   bound for extension/initialize (default 30000)
   --json                   print one JSON object instead of text
@@ -41,6 +53,16 @@ export interface CheckReport {
    */
   warnings: CheckViolation[];
   stderrTail: string;
+  /** What its `requires` come to beside the --with plugins (HOST_SPEC_V2 §11); null when it requires nothing. */
+  dependencies: CheckDependencies | null;
+}
+
+export interface CheckDependencies {
+  /** Active: every required capability is provided; Inactive: the extension would not start it. */
+  state: 'active' | 'inactive';
+  unmet: Unmet[];
+  /** One line, e.g. "Inactive — missing required capability acme/index/search". */
+  text: string;
 }
 
 export interface CheckViolation {
@@ -67,9 +89,25 @@ function collectingLogger(violations: CheckViolation[], stage: () => CheckViolat
   };
 }
 
+/**
+ * The plugin's requirements resolved against the other plugins of its folder, as a generation
+ * would (the sidecar is checked either way: an author checks a consumer without its provider).
+ */
+function dependencyReport(spec: PluginSpec, others: readonly PluginSpec[]): CheckDependencies | null {
+  if (!spec.requires.length) return null;
+  const planned = planDependencies([spec, ...others.filter((o) => o.id !== spec.id)]);
+  if (!planned.ok) return { state: 'inactive', unmet: [], text: `Inactive — ${planned.message}` };
+  const unmet = [...(planned.plan.inactive.get(spec.id) ?? [])];
+  if (!unmet.length) {
+    const from = planned.plan.edges.filter((e) => e.consumer === spec.id).map((e) => `${e.key} from ${e.provider}`);
+    return { state: 'active', unmet, text: `Active — ${from.length ? from.join(', ') : 'only optional requirements'}` };
+  }
+  return { state: 'inactive', unmet, text: inactiveText(unmet) };
+}
+
 export async function runCheck(
   pluginDir: string,
-  opts: { workspace: string; handshakeMs?: number },
+  opts: { workspace: string; handshakeMs?: number; with?: readonly string[] },
 ): Promise<CheckReport> {
   const report: CheckReport = {
     ok: false,
@@ -83,18 +121,21 @@ export async function runCheck(
     violations: [],
     warnings: [],
     stderrTail: '',
+    dependencies: null,
   };
-  let spec;
+  let spec, others;
   try {
-    [spec] = await loadPlugins([pluginDir]);
+    [spec, ...others] = await loadPlugins([pluginDir, ...(opts.with ?? [])]);
   } catch (err) {
     report.plugin = err instanceof ManifestProblem ? (err.pluginId ?? null) : null;
     report.reason = 'invalid_params';
     report.message = (err as Error).message;
     return report;
   }
+  installReaper(); // a check its caller kills leaves no sidecar behind
   report.plugin = spec.id;
   report.protocol = contractFor(spec.protocol).protocolId;
+  report.dependencies = dependencyReport(spec, others);
   report.stage = 'spawn';
   let phase: CheckViolation['stage'] = 'handshake';
   const sidecar = new Sidecar({
@@ -188,6 +229,7 @@ export async function runCheck(
 export async function checkCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, {
     workspace: { type: 'string' },
+    with: { type: 'string', multiple: true },
     'handshake-timeout': { type: 'string' },
     json: { type: 'boolean' },
   });
@@ -200,6 +242,7 @@ export async function checkCommand(argv: string[]): Promise<number> {
   const report = await runCheck(positionals[0], {
     workspace: resolve(String(values.workspace ?? process.cwd())),
     handshakeMs,
+    with: (values.with as string[] | undefined) ?? [],
   });
   const out = makeOut(values.json === true);
   if (out.json) out.object(report);
@@ -208,6 +251,11 @@ export async function checkCommand(argv: string[]): Promise<number> {
     out.line(`${report.ok ? '✔' : '✖'} ${term(report.message)}`);
     if (!report.ok) out.line(`  stage: ${report.stage}, reason: ${report.reason}`);
     if (report.protocol) out.line(`  protocol: ${report.protocol}`);
+    if (report.dependencies) {
+      const hint =
+        report.dependencies.state === 'inactive' ? ' (the extension would not start it; checked anyway)' : '';
+      out.line(`  dependencies: ${term(report.dependencies.text)}${hint}`);
+    }
     if (report.initialize) {
       const i = report.initialize;
       const list = (xs: string[]) => xs.map(term).join(', ');

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { Sidecar } from '../host/sidecar';
+import { installReaper, Sidecar } from '../host/sidecar';
 import { createSessionEngine, type SessionEngine, type UiFrontEnd } from '../host/session';
 import { SurfaceStore } from '../host/ui';
 import type { Logger } from '../host/log';
@@ -36,7 +36,11 @@ export function openHeadlessSession(opts: {
   frontEnd: UiFrontEnd;
   logger: Logger;
   home?: string;
+  /** One budget for starting every plugin (default 30 s). */
+  startupBudgetMs?: number;
 }): HeadlessSession {
+  // Whatever kills this process (SIGKILL included), its sidecars do not outlive it.
+  installReaper();
   const home = opts.home ?? mkdtempSync(join(tmpdir(), 'reasonix-host-home-'));
   const linked = opts.pluginDirs.map((d) => resolve(d));
   const store = new SurfaceStore();
@@ -51,7 +55,7 @@ export function openHeadlessSession(opts: {
       disabled: () => [],
       frontEnd: opts.frontEnd,
       maxParallelStarts: 4,
-      startupBudgetMs: 30_000,
+      startupBudgetMs: opts.startupBudgetMs ?? 30_000,
     },
     { createSidecar: (o) => new Sidecar(o), store, logger: opts.logger },
   );

@@ -7,7 +7,7 @@ import {
   AGENT_HOOK_EVENTS,
   answerHookEvent,
   budgetFor,
-  hooksDir,
+  hooksDirs,
   MAX_REQUEST_BYTES,
   parseHookInput,
   resolveEvent,
@@ -87,7 +87,7 @@ export async function hookCommand(argv: string[]): Promise<number> {
     return 0;
   }
   if (!values.headless) {
-    const r = await runBridge(positionals[0], text, { dir: hooksDir(), startedAt, fallbackCwd: process.cwd() });
+    const r = await runBridge(positionals[0], text, { dirs: hooksDirs(), startedAt, fallbackCwd: process.cwd() });
     r.notes.forEach(note);
     if (r.stdout) process.stdout.write(r.stdout);
     return 0;
@@ -103,21 +103,62 @@ export async function hookCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const cwd = resolve(typeof parsed.input.cwd === 'string' && parsed.input.cwd ? parsed.input.cwd : process.cwd());
+  return headless(event, parsed.input, cwd, plugins, startedAt, values.verbose === true);
+}
+
+/** Time kept back, of the event's budget, for stopping the plugins and writing the answer. */
+const STOP_MARGIN_MS = 1_000;
+
+/**
+ * Starts the plugins for this one event, answers it and stops them, all within the event's
+ * budget (start-up included): what did not start in time counts as not running (a required one
+ * refuses, an optional one is reported). A signal stops the plugins before exiting, and the
+ * process watchdog kills them should this process be killed outright (issue 28 item 5).
+ */
+async function headless(
+  event: string,
+  input: Record<string, unknown>,
+  cwd: string,
+  plugins: string[],
+  startedAt: number,
+  verbose: boolean,
+): Promise<number> {
+  const deadlineAt = startedAt + budgetFor(event) - STOP_MARGIN_MS;
   const session = openHeadlessSession({
     pluginDirs: plugins,
     workspace: cwd,
     home: plugins.length ? undefined : resolveReasonixHome(),
-    logger: stderrLogger(values.verbose === true),
+    logger: stderrLogger(verbose),
     frontEnd: { notify: () => {}, prompt: async () => ({ cancelled: true }) },
+    startupBudgetMs: Math.max(1, deadlineAt - Date.now()),
   });
+  const onSignal = (signal: NodeJS.Signals) => {
+    note(`${signal}: stopping the plugins; no decision`);
+    void session.dispose().finally(() => process.exit(0));
+  };
+  const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+  for (const s of signals) process.once(s, onSignal);
   try {
     // A required plugin that fails to start fails the start; the mapping then refuses for it.
-    await session.engine.start().catch((err: Error) => note(`plugins did not all start: ${err.message}`));
-    const r = await answerHookEvent(event, parsed.input, session.engine, { deadlineAt: startedAt + budgetFor(event) });
+    const started = session.engine.start().then(
+      () => true,
+      (err: Error) => {
+        note(`plugins did not all start: ${err.message}`);
+        return true;
+      },
+    );
+    const inTime = await Promise.race([started, sleep(Math.max(0, deadlineAt - Date.now())).then(() => false)]);
+    if (!inTime) note(`the plugins did not start within the ${budgetFor(event)} ms budget of ${event}`);
+    const r = await answerHookEvent(event, input, session.engine, { deadlineAt });
     if (r.record.note) note(`${r.record.note}; no decision`);
     if (r.answer) process.stdout.write(JSON.stringify(r.answer) + '\n');
     return 0;
   } finally {
+    for (const s of signals) process.off(s, onSignal);
     await session.dispose();
   }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms).unref());
 }

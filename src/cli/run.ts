@@ -243,8 +243,9 @@ export async function runCommand(argv: string[]): Promise<number> {
         pid: p.pid ?? null,
         actions: p.actions.map((a) => a.actionId),
         failure: p.lastFailure ?? null,
+        ...(p.inactive ? { inactive: p.inactive } : {}),
       },
-      `plugin ${term(p.pluginId)}: ${p.state}${p.pid ? ` (pid ${p.pid})` : ''}${p.lastFailure ? ` — ${term(p.lastFailure.message)}` : ''}`,
+      `plugin ${term(p.pluginId)}: ${p.state}${p.pid ? ` (pid ${p.pid})` : ''}${p.lastFailure ? ` — ${term(p.lastFailure.message)}` : p.inactive && p.detail ? ` — ${term(p.detail)}` : ''}`,
     );
   }
   let crashed = false;

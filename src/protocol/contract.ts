@@ -31,6 +31,14 @@ export interface ContractFeatures {
   readonly dependencySchemaVersion?: number;
   /** `extension/tool/call` exists (HOST_SPEC_V2 §12). */
   readonly tools: boolean;
+  /**
+   * What a UI call (`host/ui/publish`, `host/ui/request`) made with a generation that is staged
+   * (started, not yet published) gets. 'stale' (v2, HOST_SPEC_V2 §2.4 and V2-49): the stale answer
+   * and nothing shown, as the reference binds the hub only at commit. 'hold' (v1): the reference
+   * gave every build its own hub, so the call is accepted and shown at commit (dropped when the
+   * build fails); v1 sidecars such as the hello sample publish once, right after initialized.
+   */
+  readonly stagedUi: 'stale' | 'hold';
 }
 
 export interface Contract {
@@ -138,13 +146,19 @@ function makeContract(
 export const V1: Contract = makeContract(CONTRACT_TABLES.v1, {
   capabilities: ['interceptors', 'strategies', 'providers', 'ui'],
   publishKinds: ['status', 'card', 'form', 'notification'],
-  features: { streamGeneration: false, tools: false },
+  features: { streamGeneration: false, tools: false, stagedUi: 'hold' },
 });
 
 export const V2: Contract = makeContract(CONTRACT_TABLES.v2, {
   capabilities: ['interceptors', 'strategies', 'providers', 'ui', 'tools'],
   publishKinds: ['status', 'card', 'form', 'notification', 'panel', 'view'],
-  features: { streamGeneration: true, streamOpenTimeoutMs: 60_000, dependencySchemaVersion: 1, tools: true },
+  features: {
+    streamGeneration: true,
+    streamOpenTimeoutMs: 60_000,
+    dependencySchemaVersion: 1,
+    tools: true,
+    stagedUi: 'stale',
+  },
 });
 
 export function contractFor(version: ProtocolVersion): Contract {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DecisionRecord, HookWindow } from '../hooksWindow';
 import type { ExtensionLog } from './logging';
+import { agentHooksEnabled, workspaceValue } from './settings';
 import type { SessionManager } from './sessions';
 
 type WindowModule = typeof import('../hooksWindow');
@@ -21,21 +22,20 @@ function windowModule(): WindowModule {
   return require(existsSync(bundled) ? bundled : join(__dirname, '..', 'hooksWindow.js')) as WindowModule;
 }
 
-export function agentHooksEnabled(): boolean {
-  return vscode.workspace.getConfiguration('reasonix').get<boolean>('agentHooks.enabled', true);
-}
-
 /** "PreToolUse rm_rf: deny by showcase — reason" (the log redacts it again). */
 export function describeDecision(r: DecisionRecord, folderName: string | undefined): string {
   const where = folderName ? `[${folderName}] ` : '';
   const what = `${r.event}${r.tool ? ` ${r.tool}` : ''}`;
-  if (r.decision === 'none') return `${where}agent hook ${what}: no decision${r.note ? ` (${r.note})` : ''}`;
-  return `${where}agent hook ${what}: ${r.decision}${r.extension ? ` by ${r.extension}` : ''}${r.reason ? ` — ${r.reason}` : ''}`;
+  const unheard = r.unheard ? `; could not ask ${r.unheard}` : '';
+  if (r.decision === 'none') return `${where}agent hook ${what}: no decision${r.note ? ` (${r.note})` : ''}${unheard}`;
+  return `${where}agent hook ${what}: ${r.decision}${r.extension ? ` by ${r.extension}` : ''}${r.reason ? ` — ${r.reason}` : ''}${unheard}`;
 }
 
 export class AgentHooks implements vscode.Disposable {
   private window: HookWindow | undefined;
   private opening: Promise<void> | undefined;
+  /** What the last sync decided, so a change is logged once, plainly. */
+  private governing: boolean | undefined;
   private readonly counts = new Map<string, number>();
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when an extension's decision count changed. */
@@ -52,10 +52,12 @@ export class AgentHooks implements vscode.Disposable {
     return this.counts.get(`${sessionKey}#${pluginId}`) ?? 0;
   }
 
-  /** Starts or stops the endpoint to match the setting and trust. */
+  /** Starts or stops the endpoint to match the setting (the user's value only) and trust. */
   async sync(): Promise<void> {
     await this.opening;
-    const wanted = agentHooksEnabled() && this.isTrusted();
+    const enabled = agentHooksEnabled();
+    const wanted = enabled && this.isTrusted();
+    this.logGovernance(enabled, wanted);
     if (wanted && !this.window) {
       this.opening = this.open();
       await this.opening;
@@ -65,34 +67,64 @@ export class AgentHooks implements vscode.Disposable {
       this.window = undefined;
       await w.close();
       this.log.info(
-        'agent hooks: endpoint closed (reasonix.agentHooks.enabled is off or the workspace is not trusted)',
+        'agent hooks: endpoint closed (reasonix.agentHooks.enabled is off in user settings, or the workspace is not trusted)',
       );
     }
   }
 
+  /** Says when governance turns on or off and why; a workspace's own value is named as ignored. */
+  private logGovernance(enabled: boolean, wanted: boolean): void {
+    const ignored = workspaceValue<boolean>(vscode.workspace.getConfiguration('reasonix'), 'agentHooks.enabled');
+    if (ignored !== undefined && ignored !== enabled)
+      this.log.warn(
+        `agent hooks: the workspace setting reasonix.agentHooks.enabled = ${String(ignored)} is ignored; whether Reasonix extensions govern agents is decided in user settings only`,
+      );
+    if (this.governing === wanted) return;
+    const was = this.governing;
+    this.governing = wanted;
+    if (was === undefined && wanted) return; // the normal start: the open line says it
+    const why = !enabled ? 'turned off in user settings (reasonix.agentHooks.enabled)' : 'the workspace is not trusted';
+    this.log.warn(
+      wanted
+        ? 'agent hooks: Reasonix extensions govern VS Code agents again (user setting reasonix.agentHooks.enabled is on)'
+        : `agent hooks: Reasonix extensions no longer govern VS Code agents: ${why}`,
+    );
+  }
+
   private async open(): Promise<void> {
-    let dir = 'the agent hooks directory';
+    let dirs: readonly string[] = ['the agent hooks directory'];
     try {
-      const { HookWindow, hooksDir } = windowModule();
-      dir = hooksDir();
-      this.window = await HookWindow.open({
-        dir,
+      const { HookWindow, hooksDirs } = windowModule();
+      dirs = hooksDirs();
+      const w = (this.window = await HookWindow.open({
+        dirs,
         runtime: process.execPath,
         folders: () =>
           (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
         sessions: () => this.sessions.sessions().map((s) => ({ folder: s.folder.uri.fsPath, session: s.engine })),
         onDecision: (r, folder) => this.onDecision(r, folder),
         logger: this.log,
-      });
-      this.log.info(`agent hooks: answering VS Code's agent hooks on ${this.window.endpoint}`);
+      }));
+      if (w.problem) this.unavailable(w.problem, true);
+      else this.log.info(`agent hooks: answering VS Code's agent hooks on ${w.endpoint}`);
     } catch (err) {
-      this.log.error(
-        `agent hooks: could not open the endpoint in ${dir}: ${(err as Error).message}. Agents run without Reasonix rulings; fix the folder and run Reasonix: Reload Runtime.`,
-      );
+      this.unavailable(`${(err as Error).message} (looked in ${dirs.join(', ')})`, false);
     }
   }
 
-  /** Workspace folders changed: the record must list the new ones. */
+  /** The endpoint could not be opened: said in the log and once to the user, with what it means. */
+  private unavailable(why: string, recorded: boolean): void {
+    const effect = recorded
+      ? 'Agents cannot be governed from this window: a required Reasonix extension refuses what it would rule on, the others give no ruling.'
+      : 'Agents run without Reasonix rulings.';
+    const text = `Reasonix: agent hooks cannot be answered in this window (${why}). ${effect} Fix the directory, then run Reasonix: Reload Runtime.`;
+    this.log.error(text);
+    void vscode.window.showWarningMessage(text, 'Show Logs').then((pick) => {
+      if (pick) this.log.show();
+    });
+  }
+
+  /** Workspace folders (or the extensions running in them) changed: the record must say so. */
   foldersChanged(): void {
     this.window?.updateFolders();
   }
@@ -100,11 +132,11 @@ export class AgentHooks implements vscode.Disposable {
   private onDecision(r: DecisionRecord, folder: string | undefined): void {
     const s = folder ? this.sessions.sessions().find((x) => x.folder.uri.fsPath === folder) : undefined;
     const line = describeDecision(r, s?.folder.name);
-    if (r.decision === 'none') {
-      this.log.debug(line);
-      return;
-    }
-    this.log.info(line);
+    // An extension that could not be asked is never quiet (issue 28 item 4).
+    if (r.unheard) this.log.warn(line);
+    else if (r.decision === 'none') return this.log.debug(line);
+    else this.log.info(line);
+    if (r.decision === 'none') return;
     if (!s || !r.extension) return;
     for (const id of r.extension.split(', ')) {
       const key = `${s.key}#${id}`;

@@ -19,7 +19,7 @@ export interface PluginInfo {
   sessionKey: string;
   folderName: string;
   pluginId: string;
-  state: 'starting' | 'running' | 'crashed' | 'stopped' | 'failed' | 'disabled';
+  state: 'starting' | 'running' | 'crashed' | 'stopped' | 'failed' | 'disabled' | 'inactive';
   pid?: number;
   readyAt?: number;
   version?: string;

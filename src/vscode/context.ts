@@ -107,7 +107,11 @@ export class Ctx implements vscode.Disposable {
         if (e.affectsConfiguration('reasonix.home') || e.affectsConfiguration('reasonix.startup'))
           void this.sessions.restartAll();
       }),
-      this.sessions.onDidChange(() => this.updateContextKeys()),
+      this.sessions.onDidChange(() => {
+        this.updateContextKeys();
+        // The window's record says which required extensions govern which folder.
+        this.agentHooks.foldersChanged();
+      }),
       this.linked.onDidChange(() => this.updateContextKeys()),
     );
     this.updateContextKeys();

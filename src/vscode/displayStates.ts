@@ -1,10 +1,11 @@
 // One vocabulary for what the user sees about each plugin (tree rows, status bar, tooltips),
 // derived from engine states so every view agrees.
-import type { PluginSpec } from '../host/plugins';
+import { capabilityKey, type CapabilityDecl, type PluginSpec } from '../host/plugins';
 import type { EngineState } from '../host/session';
 
 /** What the Extensions view shows for a plugin. */
-export type DisplayState = 'starting' | 'running' | 'crashed' | 'stopped' | 'failed' | 'disabled';
+/** `inactive`: not started because a capability it requires is missing (HOST_SPEC_V2 §11). */
+export type DisplayState = 'starting' | 'running' | 'crashed' | 'stopped' | 'failed' | 'disabled' | 'inactive';
 
 export function toDisplayState(s: EngineState): DisplayState {
   switch (s) {
@@ -18,6 +19,8 @@ export function toDisplayState(s: EngineState): DisplayState {
       return 'failed';
     case 'disabled':
       return 'disabled';
+    case 'inactive':
+      return 'inactive';
     default:
       return 'stopped';
   }
@@ -29,8 +32,9 @@ const SEVERITY: Record<DisplayState, number> = {
   stopped: 1,
   running: 2,
   starting: 3,
-  crashed: 4,
-  failed: 5,
+  inactive: 4,
+  crashed: 5,
+  failed: 6,
 };
 
 export interface PluginRow {
@@ -62,13 +66,14 @@ export function summarize(rows: readonly PluginRow[]): Summary {
     stopped: 0,
     failed: 0,
     disabled: 0,
+    inactive: 0,
   };
   let worst: OverallState = 'none';
   for (const r of rows) {
     counts[r.state]++;
     if (worst === 'none' || SEVERITY[r.state] > SEVERITY[worst]) worst = r.state;
   }
-  const order: DisplayState[] = ['failed', 'crashed', 'starting', 'running', 'stopped', 'disabled'];
+  const order: DisplayState[] = ['failed', 'crashed', 'inactive', 'starting', 'running', 'stopped', 'disabled'];
   const text =
     order
       .filter((s) => counts[s] > 0)
@@ -93,7 +98,8 @@ export function formatUptime(ms: number): string {
  * decides about or inspects a plugin. Lines of plain text; callers render them.
  */
 export function fullTrustLines(
-  plugin: Pick<PluginSpec, 'id' | 'root' | 'runtime'> & { source?: PluginSpec['source'] },
+  plugin: Pick<PluginSpec, 'id' | 'root' | 'runtime'> &
+    Partial<Pick<PluginSpec, 'protocol' | 'requires' | 'provides'>> & { source?: PluginSpec['source'] },
 ): string[] {
   const r = plugin.runtime;
   const list = (xs: readonly string[]) => (xs.length ? xs.join(', ') : 'none');
@@ -105,5 +111,22 @@ export function fullTrustLines(
     `Replaces slots: ${list(r.replaces)}`,
     `Capabilities: ${list(r.capabilities)}`,
     `Required: ${r.required ? 'yes (a failure stops the whole runtime)' : 'no'}`,
+    ...v2Lines(plugin),
+  ];
+}
+
+/** Protocol v2's additions to the block: the tools an agent may call, and what it depends on. */
+function v2Lines(plugin: Partial<Pick<PluginSpec, 'protocol' | 'requires' | 'provides' | 'runtime'>>): string[] {
+  if (plugin.protocol !== 2) return [];
+  const tools = plugin.runtime?.tools ?? [];
+  const cap = (c: CapabilityDecl) => {
+    const version = c.version ?? c.versionRange;
+    return `${capabilityKey(c)}${version ? ` ${version}` : ''}${c.optional ? ' (optional)' : ''}`;
+  };
+  const list = (xs: readonly string[]) => (xs.length ? xs.join(', ') : 'none');
+  return [
+    `Tools an agent may call: ${list(tools.map((t) => `${t.name}${t.readOnly ? ' (read-only)' : ''}`))}`,
+    `Requires: ${list((plugin.requires ?? []).map(cap))}`,
+    `Provides: ${list((plugin.provides ?? []).map(cap))}`,
   ];
 }

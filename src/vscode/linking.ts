@@ -47,7 +47,7 @@ export async function checkLinkable(folder: string): Promise<LinkCheck> {
     return { ok: false, message: `${path.join(folder, MANIFEST_FILE)} cannot be linked: ${m.reason}` };
   }
   const name = m.name ?? path.basename(folder);
-  return { ok: true, name, details: fullTrustLines({ id: name, root: folder, runtime: m.runtime }) };
+  return { ok: true, name, details: fullTrustLines({ id: name, root: folder, ...m }) };
 }
 
 /** The Link Extension Folder… command. `pick` is injectable so tests skip the folder dialog. */

@@ -1,6 +1,9 @@
-// Typed reads of the `reasonix.*` settings. Anything that names an executable or the Reasonix
-// home is machine-scoped in package.json, so a cloned repository's .vscode/settings.json cannot
-// influence what runs; we additionally read `reasonix.home` from the global value only.
+// Typed reads of the `reasonix.*` settings, by one rule (issue 28): a workspace may make the host
+// stricter, never looser. Anything that names an executable or the Reasonix home, and whether
+// agent governance applies, is the user's alone: machine-scoped in package.json (VS Code ignores a
+// workspace value) and read from the user's value only here as well. Where a workspace may take
+// part, only in the stricter direction: it may turn automatic restarts on, and stop file-change
+// notices, never the reverse. README "Settings" has the table.
 import * as vscode from 'vscode';
 import { resolveReasonixHome } from '../host/plugins';
 
@@ -10,6 +13,23 @@ export interface Settings {
   maxParallelStarts: number;
   startupBudgetMs: number;
   fileChanges(folder: vscode.WorkspaceFolder): boolean;
+}
+
+/** The user's own value (user/machine settings, or the default): never a workspace or folder value. */
+export function userValue<T>(cfg: vscode.WorkspaceConfiguration, key: string, def: T): T {
+  const i = cfg.inspect<T>(key);
+  return i?.globalValue ?? i?.defaultValue ?? def;
+}
+
+/** A workspace or folder value of `key`, if one is written (for logging that it is ignored). */
+export function workspaceValue<T>(cfg: vscode.WorkspaceConfiguration, key: string): T | undefined {
+  const i = cfg.inspect<T>(key);
+  return i?.workspaceFolderValue ?? i?.workspaceValue;
+}
+
+/** Whether agent hooks govern VS Code's agents: the user's decision only. */
+export function agentHooksEnabled(): boolean {
+  return userValue(vscode.workspace.getConfiguration('reasonix'), 'agentHooks.enabled', true);
 }
 
 export function readSettings(): Settings {
@@ -22,10 +42,17 @@ export function readSettings(): Settings {
   };
   return {
     home: homeSetting ? homeSetting : resolveReasonixHome(),
-    autoRestart: cfg.get<boolean>('autoRestart', true),
+    // A workspace may turn restarts on (keeping a policy extension up), never off.
+    autoRestart: userValue(cfg, 'autoRestart', true) || workspaceValue<boolean>(cfg, 'autoRestart') === true,
     maxParallelStarts: int('startup.maxParallel', 4, 1, 16),
     startupBudgetMs: int('startup.timeoutSeconds', 30, 1, 300) * 1000,
-    fileChanges: (folder) =>
-      vscode.workspace.getConfiguration('reasonix', folder.uri).get<boolean>('fileChanges.enabled', true),
+    // A workspace may stop telling extensions about its files, never start it against the user.
+    fileChanges: (folder) => {
+      const folderCfg = vscode.workspace.getConfiguration('reasonix', folder.uri);
+      return (
+        userValue(folderCfg, 'fileChanges.enabled', true) &&
+        workspaceValue<boolean>(folderCfg, 'fileChanges.enabled') !== false
+      );
+    },
   };
 }

@@ -3,12 +3,12 @@
 // surfaces.
 import * as vscode from 'vscode';
 import { statusBarAccessibleName } from './accessibleNames';
-import { summarize } from './displayStates';
+import { summarize, type OverallState } from './displayStates';
 import type { SurfaceFeed } from '../host/session';
 import { rowsOf } from './rows';
 import type { SessionManager } from './sessions';
 
-const ICON: Record<string, string> = {
+const ICON: Record<OverallState, string> = {
   none: '$(circle-large-outline)',
   disabled: '$(circle-slash)',
   stopped: '$(debug-stop)',
@@ -16,6 +16,7 @@ const ICON: Record<string, string> = {
   starting: '$(loading~spin)',
   crashed: '$(error)',
   failed: '$(warning)',
+  inactive: '$(debug-disconnect)',
 };
 
 export class StatusBar implements vscode.Disposable {
@@ -58,7 +59,7 @@ export class StatusBar implements vscode.Disposable {
     for (const r of rows) {
       md.appendMarkdown('- ');
       md.appendText(
-        `${rows.some((o) => o.folderName !== r.folderName) ? `${r.folderName} / ` : ''}${r.pluginId}: ${r.state}${r.pid ? ` (pid ${r.pid})` : ''}`,
+        `${rows.some((o) => o.folderName !== r.folderName) ? `${r.folderName} / ` : ''}${r.pluginId}: ${r.state}${r.pid ? ` (pid ${r.pid})` : ''}${r.state === 'inactive' && r.detail ? ` — ${r.detail}` : ''}`,
       );
       md.appendMarkdown('\n');
     }

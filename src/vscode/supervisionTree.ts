@@ -19,6 +19,7 @@ const ICONS: Record<DisplayState, vscode.ThemeIcon> = {
   failed: new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground')),
   stopped: new vscode.ThemeIcon('debug-stop'),
   disabled: new vscode.ThemeIcon('circle-slash'),
+  inactive: new vscode.ThemeIcon('debug-disconnect', new vscode.ThemeColor('problemsWarningIcon.foreground')),
 };
 
 const SEVERITY_ICONS: Record<Severity, vscode.ThemeIcon> = {
@@ -138,6 +139,8 @@ export function pluginItem(
   item.iconPath = ICONS[row.state];
   const bits: string[] = [row.state];
   if (row.pid) bits.push(`pid ${row.pid}`);
+  if (row.state === 'inactive' && row.status.inactive?.length)
+    bits.push(`needs ${row.status.inactive.map((u) => u.key).join(', ')}`);
   if (row.state === 'running' && row.readyAt) bits.push(`up ${formatUptime(now - row.readyAt)}`);
   item.description = bits.join(' · ');
   item.accessibilityInformation = { label: pluginAccessibleName(row, now) };

@@ -10,9 +10,10 @@
 // (its parser, read in code-server's workbench.js, picks `.claude-plugin/plugin.json` +
 // `hooks/hooks.json` and substitutes ${CLAUDE_PLUGIN_ROOT} into command/linux/osx/windows); each
 // hook command, run the way the agent runs it, gets its answer from this window's session; the
-// decision is counted for the extension; the setting closes and reopens the endpoint.
+// decision is counted for the extension; the user setting closes and reopens the endpoint, and a
+// workspace setting cannot (issue 28).
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hooksDir, listWindows } from '../../src/host/hooks';
@@ -112,6 +113,37 @@ describe('agent hooks (in a real VS Code)', function () {
     const allowed = await runHookCommand(commandFor('PreToolUse'), preToolUse('read_file'));
     assert.equal(allowed.code, 0);
     assert.equal(allowed.stdout, '', 'an allowed tool: no decision, VS Code approves as usual');
+  });
+
+  it("a workspace's .vscode/settings.json cannot switch governance off (nor keep a crashed policy extension down)", async () => {
+    const dir = hooksDir();
+    const vscodeDir = path.join(folder, '.vscode');
+    const file = path.join(vscodeDir, 'settings.json');
+    const hadDir = existsSync(vscodeDir);
+    // What a repository, or the governed agent itself, can write as a tool call.
+    mkdirSync(vscodeDir, { recursive: true });
+    writeFileSync(file, JSON.stringify({ 'reasonix.agentHooks.enabled': false, 'reasonix.autoRestart': false }));
+    try {
+      const cfg = () => vscode.workspace.getConfiguration('reasonix');
+      // The window-scoped value shows that VS Code has read the file.
+      await waitFor(() => cfg().inspect<boolean>('autoRestart')?.workspaceValue === false, {
+        timeoutMs: 20_000,
+        what: 'VS Code reading the workspace settings',
+        intervalMs: 50,
+      });
+      // A machine-scoped setting: VS Code itself does not apply a workspace value.
+      assert.equal(cfg().get('agentHooks.enabled'), true);
+      await new Promise((r) => setTimeout(r, 1_500)); // what used to close the endpoint within 4 s
+      assert.ok(
+        listWindows(dir).some((w) => w.pid === process.pid),
+        'the endpoint stays open',
+      );
+      const r = await runHookCommand(commandFor('PreToolUse'), preToolUse('rm_rf'));
+      assert.match(r.stdout, /"permissionDecision":"deny"/, 'rm_rf is still denied');
+    } finally {
+      if (hadDir) rmSync(file, { force: true });
+      else rmSync(vscodeDir, { recursive: true, force: true });
+    }
   });
 
   it('reasonix.agentHooks.enabled off closes the endpoint (no decision), on reopens it', async () => {

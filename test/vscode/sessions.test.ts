@@ -1,7 +1,7 @@
 // In-host: the session manager with the real engine and real sidecar processes — multi-root
 // folders, the Workspace Trust gate, reload generations, and stopping within the deactivate budget.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -16,6 +16,11 @@ import { SessionManager, sessionIdFor, spawnAllowed } from '../../src/vscode/ses
 import { Sidecar } from '../../src/host/sidecar';
 import { silentLogger } from '../../src/host/log';
 import { alive } from '../support/processes';
+import { rowsOf } from '../../src/vscode/rows';
+import { pluginItem } from '../../src/vscode/supervisionTree';
+import { summarize } from '../../src/vscode/displayStates';
+
+const DEPENDENT = path.resolve(__dirname, '../../../test/fixtures/sidecars/dependent.js');
 import { waitFor } from '../support/wait';
 
 class MemoryMemento implements vscode.Memento {
@@ -35,7 +40,11 @@ function folder(dir: string, index: number): vscode.WorkspaceFolder {
   return { uri: vscode.Uri.file(dir), name: path.basename(dir), index };
 }
 
-function manager(opts: { trusted: boolean | (() => boolean); created?: SessionEngineOptions[] }): SessionManager {
+function manager(opts: {
+  trusted: boolean | (() => boolean);
+  created?: SessionEngineOptions[];
+  linked?: LinkedFolders;
+}): SessionManager {
   const home = process.env.REASONIX_HOME;
   assert.ok(home, 'REASONIX_HOME is set by the in-host runner');
   const store = new SurfaceStore();
@@ -52,7 +61,7 @@ function manager(opts: { trusted: boolean | (() => boolean); created?: SessionEn
       startupBudgetMs: 30_000,
       fileChanges: () => false,
     }),
-    linked: new LinkedFolders(new MemoryMemento()),
+    linked: opts.linked ?? new LinkedFolders(new MemoryMemento()),
     enablement: new Enablement(new MemoryMemento()),
     frontEnd: new VsCodePrompts(() => undefined),
     isTrusted: typeof opts.trusted === 'function' ? opts.trusted : () => opts.trusted as boolean,
@@ -124,6 +133,41 @@ describe('sessions: one per folder, trust, stop budget', function () {
       what: 'no process left behind',
       intervalMs: 50,
     });
+  });
+
+  it('a v2 extension whose required capability nobody provides is Inactive with its reason, beside the running samples', async () => {
+    const plugin = mk();
+    writeFileSync(
+      path.join(plugin, 'reasonix-plugin.json'),
+      JSON.stringify({
+        apiVersion: 'reasonix.io/plugin/v2',
+        name: 'needs-index',
+        version: '1.0.0',
+        requires: [{ namespace: 'acme', kind: 'index', id: 'search', versionRange: '>=1.0.0' }],
+        runtime: { command: process.execPath, args: [DEPENDENT] },
+      }),
+    );
+    const linked = new LinkedFolders(new MemoryMemento());
+    await linked.add(plugin);
+    const m = manager({ trusted: true, linked });
+    try {
+      await m.syncFolders([folder(mk(), 0)]);
+      const [s] = m.sessions();
+      const states = Object.fromEntries(s.engine.plugins().map((p) => [p.pluginId, p]));
+      assert.equal(states['needs-index']?.state, 'inactive');
+      assert.equal(states['needs-index']?.pid, undefined, 'never spawned');
+      assert.equal(states['needs-index']?.detail, 'missing required capability acme/index/search');
+      assert.equal(states.hello?.state, 'running', 'the v1 sample runs beside it');
+      assert.equal(states.showcase?.state, 'running');
+      const [row] = rowsOf(m.sessions()).filter((r) => r.pluginId === 'needs-index');
+      assert.equal(row.state, 'inactive');
+      const item = pluginItem(row);
+      assert.equal(item.description, 'inactive · needs acme/index/search');
+      assert.equal(item.contextValue, 'plugin.inactive.linked', 'no start/restart menu entries match it');
+      assert.match(summarize(rowsOf(m.sessions())).text, /1 inactive/);
+    } finally {
+      await m.stopAll();
+    }
   });
 
   it('offers no language models while the workspace is untrusted, and the showcase model once it is trusted', async () => {

@@ -1,10 +1,13 @@
 // One runtime generation of one session: the set of sidecars started together (HOST_SPEC §2.5).
 // Building it is all-or-nothing with respect to required plugins; optional failures are warnings.
+// The dependency plan (HOST_SPEC_V2 §11) decides who takes part and in which order: Inactive
+// plugins are listed but never spawned, providers start before their consumers and stop after them.
 import { silentLogger, type Logger } from '../log';
 import type { PluginSpec } from '../plugins';
 import { Emitter, type Disposable } from '../emitter';
 import { GenerationError } from './errors';
-import { launchAll } from './launch';
+import { launchAll, type LaunchResult } from './launch';
+import { planDependencies, unmetText, type DependencyPlan, type Unmet } from './dependencies';
 import type { Sidecar } from '../sidecar';
 import {
   failureOf,
@@ -61,6 +64,7 @@ export class RuntimeGeneration<S extends SidecarHandle = Sidecar> {
   private readonly subscriptions = new Map<string, Disposable>();
   private readonly failureList: FailureInfo[];
   private readonly changed = new Emitter<GenerationChange>();
+  private readonly inactiveNow: Map<string, readonly Unmet[]>;
   private stopping: Promise<void> | undefined;
   /** Fires on every state change of any of its sidecars. */
   readonly onDidChange = this.changed.event;
@@ -72,13 +76,27 @@ export class RuntimeGeneration<S extends SidecarHandle = Sidecar> {
     failures: readonly FailureInfo[],
     private readonly create: (plugin: PluginSpec, session: SessionContext) => S,
     private readonly logger: Logger = silentLogger,
+    /** Who takes part and in which order (default: everyone, no dependencies). */
+    readonly dependencies: DependencyPlan = noDependencies(plugins),
+    /** Plugins left out at launch because a provider they require did not start. */
+    blocked: ReadonlyMap<string, readonly Unmet[]> = new Map(),
   ) {
     this.generation = session.generation;
     this.sessionId = session.sessionId;
     this.workspaceRoot = session.workspaceRoot;
     this.plugins = [...plugins].sort(byId);
     this.failureList = [...failures];
-    for (const s of started) this.adopt(s);
+    this.inactiveNow = new Map([...dependencies.inactive, ...blocked]);
+    for (const s of [...started].sort((a, b) => (a.pluginId < b.pluginId ? -1 : a.pluginId > b.pluginId ? 1 : 0)))
+      this.adopt(s);
+  }
+
+  /**
+   * Inactive plugins (HOST_SPEC_V2 §11) with what they lack: those the plan left out and those
+   * whose required provider did not start (these can be started once it runs).
+   */
+  get inactive(): ReadonlyMap<string, readonly Unmet[]> {
+    return this.inactiveNow;
   }
 
   /**
@@ -98,14 +116,14 @@ export class RuntimeGeneration<S extends SidecarHandle = Sidecar> {
     return this.stopping !== undefined;
   }
 
-  /** Stops every sidecar in parallel. Idempotent: later calls return the same promise. */
+  /**
+   * Stops every sidecar, consumers before their providers (HOST_SPEC_V2 §11.6: drain in reverse
+   * start order); plugins with no dependency between them stop in parallel, so a folder of v1
+   * plugins stops all at once. Idempotent: later calls return the same promise.
+   */
   stop(): Promise<void> {
     if (!this.stopping) {
-      this.stopping = Promise.all(
-        [...this.map.values()].map((s) =>
-          s.stop().catch((err: unknown) => this.logger.warn(`stopping ${s.pluginId} failed: ${String(err)}`)),
-        ),
-      ).then(() => {
+      this.stopping = this.drain().then(() => {
         for (const d of this.subscriptions.values()) d.dispose();
         this.subscriptions.clear();
         this.changed.clear();
@@ -121,7 +139,9 @@ export class RuntimeGeneration<S extends SidecarHandle = Sidecar> {
    */
   async restartPlugin(id: string, session: SessionContext): Promise<void> {
     const plugin = this.pluginOf(id);
+    this.checkDependencies(id);
     const existing = this.map.get(id);
+    session = this.sessionOf(id, session);
     try {
       if (existing) {
         await existing.restart(session);
@@ -141,6 +161,7 @@ export class RuntimeGeneration<S extends SidecarHandle = Sidecar> {
           );
         }
         this.adopt(sidecar);
+        this.inactiveNow.delete(id); // its provider runs again: no longer left out
         this.changed.fire({ generation: this.generation, pluginId: id, state: sidecar.state });
       }
       this.setFailure(id, undefined);
@@ -161,6 +182,51 @@ export class RuntimeGeneration<S extends SidecarHandle = Sidecar> {
   async stopPlugin(id: string): Promise<void> {
     this.pluginOf(id);
     await this.map.get(id)?.stop();
+  }
+
+  private drain(): Promise<void> {
+    const stops = new Map<string, Promise<void>>();
+    const stopOne = (id: string): Promise<void> => {
+      let p = stops.get(id);
+      if (!p) {
+        const consumers = this.dependencies.edges.filter((e) => e.provider === id).map((e) => e.consumer);
+        const s = this.map.get(id);
+        p = Promise.all(consumers.map(stopOne)).then(() =>
+          s?.stop().catch((err: unknown) => this.logger.warn(`stopping ${id} failed: ${String(err)}`)),
+        );
+        stops.set(id, p);
+      }
+      return p;
+    };
+    return Promise.all([...this.map.keys()].map(stopOne)).then(() => undefined);
+  }
+
+  /** Refuses to start a plugin whose requirements are not all there and running (our policy). */
+  private checkDependencies(id: string): void {
+    const planned = this.dependencies.inactive.get(id);
+    if (planned)
+      throw new GenerationError(
+        'dependency_unsatisfied',
+        `plugin "${id}" is inactive: ${unmetText(planned)}. Add or enable a plugin that provides it in this folder, then reload the runtime.`,
+        [],
+        id,
+      );
+    const down = this.dependencies.edges.filter(
+      (e) => e.consumer === id && !e.optional && this.map.get(e.provider)?.state !== 'running',
+    );
+    if (down.length)
+      throw new GenerationError(
+        'dependency_unsatisfied',
+        `plugin "${id}" was not started: ${down.map((e) => `its required capability ${e.key} comes from "${e.provider}", which is not running`).join('; ')}. Start "${down[0].provider}" first.`,
+        [],
+        id,
+      );
+  }
+
+  /** The session a plugin is told about: the generation's, with its epoch when it has one (§2.2). */
+  private sessionOf(id: string, session: SessionContext): SessionContext {
+    const epoch = this.dependencies.epochs.get(id);
+    return epoch === undefined ? session : { ...session, epoch };
   }
 
   private pluginOf(id: string): PluginSpec {
@@ -194,32 +260,20 @@ export class RuntimeGeneration<S extends SidecarHandle = Sidecar> {
 }
 
 /**
- * Builds one generation: refuses slot collisions before anything spawns, launches the sidecars
- * (at most `maxConcurrent` at once, one shared budget), then evaluates results in plugin id
- * order. A failed required plugin fails the build and every sidecar that did start is stopped.
- * With no plugins nothing is spawned at all.
+ * Builds one generation: plans its dependencies and refuses slot collisions before anything
+ * spawns, launches the active plugins in start order (at most `maxConcurrent` at once, one shared
+ * budget, each after its providers), then evaluates results in plugin id order. A failed required
+ * plugin whose dependencies were satisfied fails the build (`activation_failed`) and every sidecar
+ * that did start is stopped. With no plugins nothing is spawned at all.
  */
 export async function startGeneration<S extends SidecarHandle = Sidecar>(
   opts: GenerationOptions<S>,
 ): Promise<RuntimeGeneration<S>> {
   const logger = opts.logger ?? silentLogger;
   const plugins = [...opts.plugins].sort(byId);
-  for (let i = 1; i < plugins.length; i++) {
-    if (plugins[i].id === plugins[i - 1].id) {
-      throw new GenerationError(
-        'duplicate_plugin',
-        `plugin id "${plugins[i].id}" appears twice (${plugins[i - 1].root} and ${plugins[i].root})`,
-        [],
-        plugins[i].id,
-      );
-    }
-  }
-  const slots = validateSlots(plugins.map((p) => ({ pluginId: p.id, runtime: p.runtime })));
-  if (!slots.ok)
-    throw new GenerationError(
-      'slot_collision',
-      `runtime generation ${opts.session.generation} not started: ${slots.message}`,
-    );
+  const plan = planGeneration(plugins, opts.session.generation);
+  for (const [id, unmet] of plan.inactive) logger.info(`[${id}] state=Inactive - ${unmetText(unmet)}`);
+  for (const note of plan.notes) logger.info(note);
 
   // Without a factory S is the real Sidecar (the type default); the cast only restates that.
   const factory = opts.sidecarFactory ?? (realSidecarFactory as unknown as SidecarFactory<S>);
@@ -232,26 +286,33 @@ export async function startGeneration<S extends SidecarHandle = Sidecar>(
       timeouts: opts.timeouts,
       logger, // the sidecar prefixes its lines with its own id
     });
-  if (plugins.length === 0) return new RuntimeGeneration<S>(opts.session, [], [], [], create, logger);
+  const build = (started: S[], failures: FailureInfo[], blocked?: Map<string, Unmet[]>) =>
+    new RuntimeGeneration<S>(opts.session, plugins, started, failures, create, logger, plan, blocked);
+  if (plan.order.length === 0) return build([], []);
 
+  const epochOf = (p: PluginSpec) => plan.epochs.get(p.id);
   const results = await launchAll<S>({
-    plugins,
-    create: (plugin) => create(plugin, opts.session),
+    plugins: plan.order,
+    waitFor: (p) =>
+      plan.edges.filter((e) => e.consumer === p.id).map((e) => ({ id: e.provider, required: !e.optional })),
+    create: (plugin) => create(plugin, epochOf(plugin) ? { ...opts.session, epoch: epochOf(plugin) } : opts.session),
     maxConcurrent: opts.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
     budgetMs: opts.budgetMs ?? DEFAULT_STARTUP_BUDGET_MS,
     signal: opts.signal,
   });
-  const started = results.flatMap((r) => (r.ok ? [r.sidecar] : []));
-  const failures = results.flatMap((r) => (r.ok ? [] : [r.info]));
+  const byPlugin = [...results].sort((a, b) => byId(a.plugin, b.plugin));
+  const started = byPlugin.flatMap((r) => (r.ok ? [r.sidecar] : []));
+  const failures = byPlugin.flatMap((r) => (!r.ok && 'info' in r ? [r.info] : []));
+  const blocked = blockedPlugins(byPlugin, plan);
   const stopStarted = () => Promise.all(started.map((s) => s.stop().catch(() => undefined)));
 
-  const fatal = results.find((r) => !r.ok && r.plugin.runtime.required);
-  if (fatal && !fatal.ok) {
+  const fatal = byPlugin.find((r) => !r.ok && 'info' in r && r.plugin.runtime.required);
+  if (fatal && !fatal.ok && 'info' in fatal) {
     await stopStarted();
     const { pluginId, stage, message } = fatal.info;
     throw new GenerationError(
       'required_failed',
-      `runtime generation ${opts.session.generation} failed: required plugin "${pluginId}" did not start (${stage}): ${message}`,
+      `runtime generation ${opts.session.generation} failed (activation_failed): required plugin "${pluginId}" did not start (${stage}): ${message}`,
       failures,
       pluginId,
     );
@@ -265,5 +326,55 @@ export async function startGeneration<S extends SidecarHandle = Sidecar>(
     );
   }
   for (const f of failures) logger.warn(`optional plugin "${f.pluginId}" did not start (${f.stage}): ${f.message}`);
-  return new RuntimeGeneration<S>(opts.session, plugins, started, failures, create, logger);
+  for (const [id, unmet] of blocked) logger.warn(`[${id}] state=Inactive - ${unmetText(unmet)}`);
+  return build(started, failures, blocked);
+}
+
+/** Duplicate ids, the dependency plan and slot collisions: everything that fails a build before a spawn. */
+function planGeneration(plugins: readonly PluginSpec[], generation: number): DependencyPlan {
+  for (let i = 1; i < plugins.length; i++) {
+    if (plugins[i].id === plugins[i - 1].id) {
+      throw new GenerationError(
+        'duplicate_plugin',
+        `plugin id "${plugins[i].id}" appears twice (${plugins[i - 1].root} and ${plugins[i].root})`,
+        [],
+        plugins[i].id,
+      );
+    }
+  }
+  const planned = planDependencies(plugins);
+  if (!planned.ok)
+    throw new GenerationError(
+      planned.reason,
+      `runtime generation ${generation} not started: ${planned.message}`,
+      [],
+      planned.pluginIds[0],
+    );
+  // Inactive plugins take no part in the chain, so only the active ones can collide.
+  const slots = validateSlots(planned.plan.order.map((p) => ({ pluginId: p.id, runtime: p.runtime })));
+  if (!slots.ok)
+    throw new GenerationError('slot_collision', `runtime generation ${generation} not started: ${slots.message}`);
+  return planned.plan;
+}
+
+/** Consumers not launched because a provider they require did not start, with the keys they lack. */
+function blockedPlugins<S>(results: readonly LaunchResult<S>[], plan: DependencyPlan): Map<string, Unmet[]> {
+  const out = new Map<string, Unmet[]>();
+  for (const r of results) {
+    if (r.ok || !('blockedBy' in r)) continue;
+    const unmet = plan.edges
+      .filter((e) => e.consumer === r.plugin.id && !e.optional && r.blockedBy.includes(e.provider))
+      .map((e): Unmet => ({
+        key: e.key,
+        reason: 'dependency_unsatisfied',
+        why: `its provider ${e.provider} did not start`,
+      }));
+    out.set(r.plugin.id, unmet);
+  }
+  return out;
+}
+
+/** The plan of plugins with no dependencies: everyone active, in id order. */
+function noDependencies(plugins: readonly PluginSpec[]): DependencyPlan {
+  return { order: [...plugins].sort(byId), inactive: new Map(), edges: [], epochs: new Map(), notes: [] };
 }

@@ -15,7 +15,7 @@ export {
   type ReloadResult,
 } from './sessionRuntime';
 export { GenerationError, type GenerationErrorKind } from './errors';
-export { launchAll, STOPPED_BEFORE_LAUNCH } from './launch';
+export { launchAll, STOPPED_BEFORE_LAUNCH, type LaunchDependency } from './launch';
 export {
   realSidecarFactory,
   type FailureInfo,
@@ -25,3 +25,16 @@ export {
   type SidecarState,
 } from './ports';
 export { RestartPolicy, type RestartPolicyOptions, type RestartDecision } from './restartPolicy';
+export {
+  planDependencies,
+  inactiveText,
+  unmetText,
+  DEPENDENCY_OUTCOMES,
+  HOST_CAPABILITIES,
+  type DependencyEdge,
+  type DependencyPlan,
+  type GraphFailure,
+  type InactiveReason,
+  type PlanOutcome,
+  type Unmet,
+} from './dependencies';

@@ -1,13 +1,24 @@
 // Starts a batch of sidecars the way HOST_SPEC §2.5 asks: at most `maxConcurrent` handshaking at
-// once, all under one shared budget, so a stalled optional sidecar cannot multiply boot time.
+// once, all under one shared budget, so a stalled optional sidecar cannot multiply boot time. A
+// plugin waits until the plugins it depends on have settled (HOST_SPEC_V2 §11.6: providers
+// before consumers); when a provider it requires failed, it is not launched at all.
 import type { PluginSpec } from '../plugins';
 import { failureOf, type FailureInfo, type SidecarHandle } from './ports';
 
 export const STOPPED_BEFORE_LAUNCH = 'startup stopped before launch';
 
+/** A plugin that must have settled (started or failed) before another one launches. */
+export interface LaunchDependency {
+  id: string;
+  /** When it failed, the dependent is not launched (an optional one only orders). */
+  required: boolean;
+}
+
 export interface LaunchOptions<S extends SidecarHandle> {
-  /** Jobs in the order they should launch (the caller sorts by plugin id). */
+  /** Jobs in the order they should launch (the dependency plan's start order). */
   plugins: readonly PluginSpec[];
+  /** What each plugin waits for; ids outside `plugins` are ignored. Default: nothing. */
+  waitFor?: (plugin: PluginSpec) => readonly LaunchDependency[];
   create(plugin: PluginSpec): S;
   maxConcurrent: number;
   budgetMs: number;
@@ -16,7 +27,10 @@ export interface LaunchOptions<S extends SidecarHandle> {
 }
 
 export type LaunchResult<S> =
-  { plugin: PluginSpec; ok: true; sidecar: S } | { plugin: PluginSpec; ok: false; info: FailureInfo };
+  | { plugin: PluginSpec; ok: true; sidecar: S }
+  | { plugin: PluginSpec; ok: false; info: FailureInfo }
+  /** Not launched: these required providers did not start. */
+  | { plugin: PluginSpec; ok: false; blockedBy: string[] };
 
 /** Launches every job; results come back in input order. Never rejects. */
 export async function launchAll<S extends SidecarHandle>(opts: LaunchOptions<S>): Promise<LaunchResult<S>[]> {
@@ -38,8 +52,6 @@ export async function launchAll<S extends SidecarHandle>(opts: LaunchOptions<S>)
   opts.signal?.addEventListener('abort', onAbort);
 
   const results: LaunchResult<S>[] = new Array(opts.plugins.length);
-  let next = 0;
-
   const runOne = async (plugin: PluginSpec): Promise<LaunchResult<S>> => {
     const elapsed = () => Date.now() - began;
     if (cutReason !== undefined) {
@@ -93,10 +105,39 @@ export async function launchAll<S extends SidecarHandle>(opts: LaunchOptions<S>)
     return { plugin, ok: false, info };
   };
 
+  // Which plugins settled and how; a worker with nothing ready waits for the next settle.
+  const index = new Map(opts.plugins.map((p, i) => [p.id, i]));
+  const settled = new Map<string, boolean>();
+  // Only plugins earlier in the order count, so a stray edge can delay a launch but never deadlock it.
+  const deps = (p: PluginSpec) =>
+    (opts.waitFor?.(p) ?? []).filter((d) => (index.get(d.id) ?? Infinity) < (index.get(p.id) ?? -1));
+  let wake!: () => void;
+  let settling = new Promise<void>((r) => (wake = r));
+  const waiting = opts.plugins.map((_, i) => i);
+
+  const launchOne = async (i: number): Promise<LaunchResult<S>> => {
+    const plugin = opts.plugins[i];
+    const blockedBy = deps(plugin)
+      .filter((d) => d.required && settled.get(d.id) === false)
+      .map((d) => d.id);
+    return blockedBy.length && cutReason === undefined ? { plugin, ok: false, blockedBy } : runOne(plugin);
+  };
   const worker = async () => {
-    while (next < opts.plugins.length) {
-      const i = next++;
-      results[i] = await runOne(opts.plugins[i]);
+    while (waiting.length) {
+      // Once launching has ended every job fails at once, ready or not.
+      const at = waiting.findIndex(
+        (i) => cutReason !== undefined || deps(opts.plugins[i]).every((d) => settled.has(d.id)),
+      );
+      if (at < 0) {
+        await Promise.race([settling, budgetOver]);
+        continue;
+      }
+      const [i] = waiting.splice(at, 1);
+      results[i] = await launchOne(i);
+      settled.set(opts.plugins[i].id, results[i].ok);
+      const w = wake;
+      settling = new Promise<void>((r) => (wake = r));
+      w();
     }
   };
   try {

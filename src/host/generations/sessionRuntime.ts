@@ -46,6 +46,7 @@ export class SessionRuntime<S extends SidecarHandle = Sidecar> {
   private phaseNow: SessionRuntimePhase = 'idle';
   private queue: Promise<unknown> = Promise.resolve();
   private building: AbortController | undefined;
+  private stagingNow: number | undefined;
   private stopping: Promise<void> | undefined;
   private readonly changed = new Emitter<SessionChange>();
   /** Phase changes, generation swaps and every sidecar state change of the current generation. */
@@ -71,6 +72,15 @@ export class SessionRuntime<S extends SidecarHandle = Sidecar> {
 
   get phase(): SessionRuntimePhase {
     return this.phaseNow;
+  }
+
+  /**
+   * The generation number of the build in progress, from its first spawn until it is published
+   * (the 'generation' change) or fails; undefined otherwise. Its sidecars are *staged*: running,
+   * but not yet the session's (HOST_SPEC_V2 §2.4).
+   */
+  get staging(): number | undefined {
+    return this.stagingNow;
   }
 
   /** Builds the first generation; a no-op returning it when one is running. Rejects with GenerationError. */
@@ -132,6 +142,15 @@ export class SessionRuntime<S extends SidecarHandle = Sidecar> {
     const controller = new AbortController();
     this.building = controller;
     const session = this.nextSession();
+    this.stagingNow = session.generation;
+    try {
+      return await this.stageAndPublish(session, controller);
+    } finally {
+      this.stagingNow = undefined;
+    }
+  }
+
+  private async stageAndPublish(session: SessionContext, controller: AbortController): Promise<ReloadResult<S>> {
     let next: RuntimeGeneration<S>;
     try {
       const plugins = await this.opts.loadPlugins();
@@ -164,6 +183,7 @@ export class SessionRuntime<S extends SidecarHandle = Sidecar> {
     }
     const old = this.currentGeneration;
     this.currentSub?.dispose();
+    this.stagingNow = undefined; // published: from here on its sidecars are the session's
     this.currentGeneration = next;
     this.currentSub = next.onDidChange((e) => this.changed.fire({ kind: 'sidecar', ...e }));
     this.changed.fire({ kind: 'generation', generation: next.generation, previous: old?.generation });

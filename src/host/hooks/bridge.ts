@@ -1,14 +1,17 @@
 // The bridge an agent hook runs: hook input on stdin → the window whose folder holds `cwd` →
 // one request on its endpoint → the answer on stdout. Every failure (bad input, no window, the
-// endpoint gone, too slow) answers nothing and says why on stderr; the exit status is always 0,
-// because a hook's exit status 2 would block the agent. Shared by dist/hook.js and the CLI.
-import { budgetFor, eventOf, isAgentHookEvent, type HookInput } from './events';
-import { askEndpoint, privacyProblem, PROTOCOL_VERSION } from './endpoint';
-import { listWindows, pickWindow } from './registry';
+// endpoint gone, too slow) answers nothing and says why on stderr — unless the window recorded a
+// required extension for what the event is about: then the bridge refuses it (fails closed). The
+// exit status is always 0, because a hook's exit status 2 would block the agent. Shared by
+// dist/hook.js and the CLI.
+import { join } from 'node:path';
+import { budgetFor, eventOf, isAgentHookEvent, pointsOf, refusalAnswer, type HookInput } from './events';
+import { askEndpoint, fileProblem, privacyProblem } from './endpoint';
+import { listWindows, pickWindow, type WindowRecord } from './registry';
 
 export interface BridgeOptions {
-  /** The per-user hooks directory (hooksDir()). */
-  dir: string;
+  /** The per-user hooks directories to look in (hooksDirs()). */
+  dirs: readonly string[];
   /** When the hook process started (epoch ms): the budget counts from there. */
   startedAt: number;
   /** The working directory to use when the input has no `cwd`. */
@@ -43,6 +46,28 @@ export function resolveEvent(argEvent: string | undefined, input: HookInput): st
   return isAgentHookEvent(name) ? name : undefined;
 }
 
+/** Every record in the private directories among `dirs` (one not private is skipped, and said so). */
+function windowsIn(dirs: readonly string[], notes: string[]): { dir: string; record: WindowRecord }[] {
+  const out: { dir: string; record: WindowRecord }[] = [];
+  for (const dir of dirs) {
+    const problem = privacyProblem(dir);
+    if (problem) {
+      if (!/ is missing /.test(problem)) notes.push(`ignored ${dir}: ${problem}`);
+      continue;
+    }
+    for (const record of listWindows(dir)) out.push({ dir, record });
+  }
+  return out;
+}
+
+/** Why the record's endpoint must not get the token, or undefined: ours, a socket, in its directory. */
+function endpointProblem(dir: string, record: WindowRecord): string | undefined {
+  if (!record.endpoint) return record.problem ?? 'the window has no endpoint';
+  if (process.platform === 'win32') return undefined;
+  if (join(dir, `${record.id}.sock`) !== record.endpoint) return `its endpoint ${record.endpoint} is not in ${dir}`;
+  return fileProblem(record.endpoint, 'socket');
+}
+
 export async function runBridge(
   argEvent: string | undefined,
   stdinText: string,
@@ -55,21 +80,38 @@ export async function runBridge(
   const event = resolveEvent(argEvent, parsed.input);
   if (!event) return nothing(`unknown hook event "${argEvent ?? eventOf(parsed.input) ?? ''}"; no decision`);
   const cwd = typeof parsed.input.cwd === 'string' && parsed.input.cwd ? parsed.input.cwd : opts.fallbackCwd;
-  const problem = privacyProblem(opts.dir);
-  if (problem) return nothing(`no VS Code window with Reasonix is reachable (${problem}); no decision`);
-  const window = pickWindow(listWindows(opts.dir), cwd);
-  if (!window) return nothing(`no VS Code window with Reasonix serves ${cwd}; no decision`);
+  const found = windowsIn(opts.dirs, notes);
+  const hit = pickWindow(
+    found.map((w) => w.record),
+    cwd,
+  );
+  if (!hit) return nothing(`no VS Code window with Reasonix serves ${cwd}; no decision`);
+  const { record: window, folder } = hit;
+  const dir = found.find((w) => w.record === window)!.dir;
+  // A window that cannot be asked refuses what its required extensions would have ruled on.
+  const cannotAsk = (why: string): BridgeResult => {
+    const required = pointsOf(event).flatMap((p) => window.required?.[folder]?.[p] ?? []);
+    if (required.length === 0) return nothing(`the Reasonix window (pid ${window.pid}) ${why}; no decision`);
+    const ids = [...new Set(required)].map((id) => `"${id}"`).join(', ');
+    const text = `Reasonix extension ${ids} is required but the VS Code window could not be asked (${why}); refused until it can`;
+    const answer = refusalAnswer(event, text);
+    return { stdout: answer ? JSON.stringify(answer) + '\n' : '', notes: [...notes, text] };
+  };
+  const unusable = endpointProblem(dir, window);
+  if (unusable) return cannotAsk(`cannot be reached: ${unusable}`);
   const budgetMs = opts.startedAt + budgetFor(event) - EXIT_MARGIN_MS - Date.now();
+  if (budgetMs <= 0) return cannotAsk('was not asked: the hook budget ran out before the request');
   try {
     const reply = await askEndpoint(
       window.endpoint,
-      { v: PROTOCOL_VERSION, token: window.token, event, input: parsed.input, budgetMs },
+      { token: window.token, event, inputText: stdinText, budgetMs },
       budgetMs,
     );
+    if (reply.answer) return { stdout: JSON.stringify(reply.answer) + '\n', notes };
+    if (reply.unasked) return cannotAsk(`refused the request: ${reply.note ?? 'no reason given'}`);
     if (reply.note) notes.push(`${reply.note}; no decision`);
-    if (!reply.answer) return { stdout: '', notes };
-    return { stdout: JSON.stringify(reply.answer) + '\n', notes };
+    return { stdout: '', notes };
   } catch (err) {
-    return nothing(`the Reasonix window (pid ${window.pid}) did not answer: ${(err as Error).message}; no decision`);
+    return cannotAsk(`did not answer: ${(err as Error).message}`);
   }
 }

@@ -6,16 +6,24 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { homedir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import type { HookInput } from './events';
 
 /** Large enough for a 1 MiB tool_input escaped twice over, far below the engine's limits. */
 export const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
 export const PROTOCOL_VERSION = 1;
 
-export interface HookRequest {
+/** Every request line: the token first, then which kind of request it is (see EndpointKinds). */
+export interface EndpointRequest {
   v: number;
   token: string;
+  kind: string;
+  [field: string]: unknown;
+}
+
+/** An agent hook to answer (kind "hook"). */
+export interface HookRequest extends EndpointRequest {
+  kind: 'hook';
   event: string;
   input: HookInput;
   /** Milliseconds the bridge still waits; the window answers before then. */
@@ -28,18 +36,43 @@ export interface HookReply {
   answer?: Record<string, unknown>;
   /** Why there is no decision (for the bridge's stderr). */
   note?: string;
+  /**
+   * The window did not get to ask its extensions (the request was refused, or the window failed):
+   * the bridge then fails closed for the required ones it recorded.
+   */
+  unasked?: true;
 }
 
 /**
- * The per-user directory of window records and sockets. `REASONIX_HOOKS_DIR` overrides it (tests,
- * and users whose /tmp is unusual); the bridge and the shell launcher compute the same default.
+ * Where a window's record and socket may live, best first. Each is a place only this user can
+ * create (issue 28: a predictable name in the shared /tmp let another user take it first):
+ * `$XDG_RUNTIME_DIR/reasonix-host` (a 0700 per-user directory the login session owns), else a
+ * directory under the user's own state directory (`$XDG_STATE_HOME` or ~/.local/state; on macOS
+ * ~/Library/Caches). A window opens the first usable one; the bridge looks in all of them, because a
+ * terminal may lack XDG_RUNTIME_DIR that the window had. `REASONIX_HOOKS_DIR` is the only place when
+ * set (tests, unusual setups). Windows: %LOCALAPPDATA%, which is per user already.
  */
-export function hooksDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.REASONIX_HOOKS_DIR) return env.REASONIX_HOOKS_DIR;
+export function hooksDirs(env: NodeJS.ProcessEnv = process.env): string[] {
+  if (env.REASONIX_HOOKS_DIR) return [env.REASONIX_HOOKS_DIR];
   if (process.platform === 'win32')
-    return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'reasonix-host', 'hooks');
-  // Not os.tmpdir(): TMPDIR differs between a GUI app and a terminal, and both must agree.
-  return `/tmp/reasonix-host-${process.getuid?.() ?? 0}`;
+    return [join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'reasonix-host', 'hooks')];
+  const home = env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir();
+  const out: string[] = [];
+  const runtime = env.XDG_RUNTIME_DIR;
+  if (runtime && isAbsolute(runtime) && !privacyProblem(runtime)) out.push(join(runtime, 'reasonix-host'));
+  const state =
+    process.platform === 'darwin'
+      ? join(home, 'Library', 'Caches')
+      : env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME)
+        ? env.XDG_STATE_HOME
+        : join(home, '.local', 'state');
+  out.push(join(state, 'reasonix-host', 'hooks'));
+  return out;
+}
+
+/** The first of hooksDirs(): where a window opens its endpoint when it can. */
+export function hooksDir(env: NodeJS.ProcessEnv = process.env): string {
+  return hooksDirs(env)[0];
 }
 
 /** Why `dir` is not private to this user, or undefined when it is (0700-style, ours, not a link). */
@@ -58,16 +91,56 @@ export function privacyProblem(dir: string): string | undefined {
   return undefined;
 }
 
-/** Creates the directory 0700 if needed; refuses one that another user could enter or own. */
+/**
+ * Creates the directory 0700 if needed (its missing parents too) and refuses one that another
+ * user could enter or own, or whose parent another user could write to (they could swap it).
+ */
 export function ensurePrivateDir(dir: string): void {
   try {
-    mkdirSync(dir, { recursive: process.platform === 'win32', mode: 0o700 });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
     // Another window made it first; it is checked like any existing one below.
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
-  const problem = privacyProblem(dir);
+  const problem = privacyProblem(dir) ?? parentProblem(dir);
   if (problem) throw new Error(`agent hooks endpoint refused: ${problem}; remove it or set REASONIX_HOOKS_DIR`);
+}
+
+/** A parent others may write to is only safe with the sticky bit (they cannot rename our entry). */
+function parentProblem(dir: string): string | undefined {
+  if (process.platform === 'win32') return undefined;
+  const parent = dirname(dir);
+  let st;
+  try {
+    st = lstatSync(parent);
+  } catch {
+    return undefined;
+  }
+  const uid = process.getuid?.();
+  const foreign = uid !== undefined && st.uid !== uid && st.uid !== 0;
+  const othersWrite = (st.mode & 0o022) !== 0 && (st.mode & 0o1000) === 0;
+  if (foreign || othersWrite) return `its parent ${parent} can be changed by another user`;
+  return undefined;
+}
+
+/**
+ * Why the file at `path` must not be trusted, or undefined: it must be ours, not a link, and (for
+ * a socket) a socket. The bridge checks a record and its socket before sending anything.
+ */
+export function fileProblem(path: string, kind: 'file' | 'socket'): string | undefined {
+  if (process.platform === 'win32') return undefined; // named pipes and %LOCALAPPDATA% are per user
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch (err) {
+    return `${path} is missing (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})`;
+  }
+  if (st.isSymbolicLink()) return `${path} is a symbolic link`;
+  if (kind === 'socket' ? !st.isSocket() : !st.isFile()) return `${path} is not a ${kind}`;
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid) return `${path} belongs to another user (uid ${st.uid})`;
+  if ((st.mode & 0o077) !== 0) return `${path} is open to other users (mode ${(st.mode & 0o777).toString(8)})`;
+  return undefined;
 }
 
 /** A socket path short enough for sun_path (104 bytes on macOS), or a per-user pipe name. */
@@ -85,22 +158,55 @@ export function newToken(): string {
   return randomBytes(32).toString('hex');
 }
 
-export function tokensEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+/**
+ * One kind of request the endpoint serves: how its own fields are checked (before anything is
+ * handled) and who answers. The endpoint reads the line, checks the token and finds the kind; the
+ * rest is the kind's. Another kind (issue 24: an MCP server calling extension tools through the
+ * same endpoint and token) is one more entry.
+ */
+export interface RequestKind {
+  /** Why the request is unusable, or undefined. */
+  check(req: EndpointRequest): string | undefined;
+  handle(req: EndpointRequest): Promise<HookReply>;
 }
 
-export type HookHandler = (req: HookRequest) => Promise<HookReply>;
+export type EndpointKinds = Readonly<Record<string, RequestKind>>;
+
+/** Connections served at once; more are refused by the server (issue 28 item 6). */
+export const MAX_CONNECTIONS = 32;
+/** Request bytes held across every connection at once: a flood cannot grow the window's memory. */
+export const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+/** The most a request may say it waits (the slow family's budget with room to spare). */
+export const MAX_BUDGET_MS = 60_000;
+/** A connection that has not proved its token within this long is dropped (slow clients). */
+const TOKEN_WAIT_MS = 5_000;
+
+/**
+ * The first bytes of every request: the bridge serialises `{v, token, …}` in that order, so the
+ * token is checked as soon as these bytes are in, before anything else is buffered or parsed.
+ */
+function requestPrefix(token: string): Buffer {
+  return Buffer.from(`{"v":${PROTOCOL_VERSION},"token":${JSON.stringify(token)},`);
+}
+
+/** Why `budgetMs` is not a usable wait, or undefined. */
+export function budgetProblem(budgetMs: unknown): string | undefined {
+  return typeof budgetMs === 'number' && Number.isFinite(budgetMs) && budgetMs > 0 && budgetMs <= MAX_BUDGET_MS
+    ? undefined
+    : `invalid budgetMs ${JSON.stringify(budgetMs) ?? String(budgetMs)}: must be a number of milliseconds in 1..${MAX_BUDGET_MS}`;
+}
 
 /** Listens on `path`; every connection: read one line, check the token, answer one line, close. */
 export async function listenEndpoint(
   path: string,
   token: string,
-  handle: HookHandler,
+  kinds: EndpointKinds,
   onError: (message: string) => void,
 ): Promise<Server> {
-  const server = createServer((socket) => serveOne(socket, token, handle, onError));
+  const prefix = requestPrefix(token);
+  const budget = { buffered: 0 };
+  const server = createServer((socket) => serveOne(socket, prefix, budget, kinds, onError));
+  server.maxConnections = MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(path, () => {
@@ -108,53 +214,117 @@ export async function listenEndpoint(
       resolve();
     });
   });
-  if (process.platform !== 'win32') chmodSync(path, 0o600);
+  try {
+    if (process.platform !== 'win32') chmodSync(path, 0o600);
+  } catch (err) {
+    // Listening may succeed on a path the file system cannot name back (longer than sun_path):
+    // a server we cannot make private is closed, never left listening.
+    server.close();
+    throw err;
+  }
   server.on('error', (err) => onError(`agent hooks endpoint: ${err.message}`));
   return server;
 }
 
-function serveOne(socket: Socket, token: string, handle: HookHandler, onError: (message: string) => void): void {
+function serveOne(
+  socket: Socket,
+  prefix: Buffer,
+  shared: { buffered: number },
+  kinds: EndpointKinds,
+  onError: (message: string) => void,
+): void {
   const chunks: Buffer[] = [];
   let size = 0;
+  let held = 0;
+  let proven = false;
   let done = false;
+  const release = () => {
+    shared.buffered -= held;
+    held = 0;
+    chunks.length = 0;
+  };
   const reply = (r: HookReply) => {
+    done = true;
+    release();
     if (socket.destroyed) return;
     socket.end(JSON.stringify(r) + '\n');
   };
-  socket.setTimeout(60_000, () => socket.destroy());
+  const refuse = (note: string) => {
+    done = true;
+    release();
+    if (!socket.destroyed) socket.end(JSON.stringify({ v: PROTOCOL_VERSION, note, unasked: true }) + '\n');
+    socket.destroySoon();
+  };
+  const tokenTimer = setTimeout(() => refuse('no token in time'), TOKEN_WAIT_MS);
+  tokenTimer.unref();
+  socket.setTimeout(MAX_BUDGET_MS + 5_000, () => socket.destroy());
   socket.on('error', () => {});
+  socket.on('close', () => {
+    clearTimeout(tokenTimer);
+    release();
+  });
   socket.on('data', (data: Buffer) => {
     if (done) return;
     const nl = data.indexOf(0x0a);
-    chunks.push(nl >= 0 ? data.subarray(0, nl) : data);
-    size += nl >= 0 ? nl : data.length;
-    if (size > MAX_REQUEST_BYTES) {
-      done = true;
-      reply({ v: PROTOCOL_VERSION, note: `request larger than ${MAX_REQUEST_BYTES} bytes` });
-      return;
+    const part = nl >= 0 ? data.subarray(0, nl) : data;
+    size += part.length;
+    if (size > MAX_REQUEST_BYTES) return refuse(`request larger than ${MAX_REQUEST_BYTES} bytes`);
+    if (shared.buffered + part.length > MAX_BUFFERED_BYTES) return refuse('the window is busy; try again');
+    chunks.push(part);
+    held += part.length;
+    shared.buffered += part.length;
+    if (!proven) {
+      if (size < prefix.length && nl < 0) return;
+      const head = Buffer.concat(chunks).subarray(0, prefix.length);
+      if (head.length !== prefix.length || !timingSafeEqual(head, prefix)) return refuse('wrong token');
+      proven = true;
+      clearTimeout(tokenTimer);
     }
     if (nl < 0) return;
-    done = true;
-    let req: HookRequest;
+    let req: EndpointRequest;
     try {
-      req = JSON.parse(Buffer.concat(chunks).toString('utf8')) as HookRequest;
+      req = JSON.parse(Buffer.concat(chunks).toString('utf8')) as EndpointRequest;
     } catch {
-      reply({ v: PROTOCOL_VERSION, note: 'request is not JSON' });
-      return;
+      return reply({ v: PROTOCOL_VERSION, note: 'request is not JSON', unasked: true });
     }
-    if (typeof req?.token !== 'string' || !tokensEqual(req.token, token)) {
-      reply({ v: PROTOCOL_VERSION, note: 'wrong token' });
-      return;
-    }
-    handle(req).then(reply, (err: Error) => {
-      onError(`agent hook ${String(req.event)} failed: ${err.message}`);
-      reply({ v: PROTOCOL_VERSION, note: `the window failed: ${err.message}` });
+    release();
+    const kind = typeof req.kind === 'string' && Object.hasOwn(kinds, req.kind) ? kinds[req.kind] : undefined;
+    if (!kind)
+      return reply({ v: PROTOCOL_VERSION, note: `unknown request kind ${JSON.stringify(req.kind)}`, unasked: true });
+    const problem = kind.check(req);
+    if (problem) return reply({ v: PROTOCOL_VERSION, note: problem, unasked: true });
+    done = true;
+    kind.handle(req).then(reply, (err: Error) => {
+      onError(`endpoint ${req.kind} request failed: ${err.message}`);
+      reply({ v: PROTOCOL_VERSION, note: `the window failed: ${err.message}`, unasked: true });
     });
   });
 }
 
+/** The hook kind's own check: a usable budget. */
+export function hookRequestProblem(req: EndpointRequest): string | undefined {
+  return typeof req.event === 'string' ? budgetProblem(req.budgetMs) : 'a hook request names no event';
+}
+
+/** What the bridge asks a window: the hook input travels as the text it arrived in. */
+export interface BridgeRequest {
+  token: string;
+  event: string;
+  /** The hook input as JSON text (read once from stdin, never re-serialised). */
+  inputText: string;
+  budgetMs: number;
+}
+
+/**
+ * The request line, token first (the window checks it from the first bytes, before it buffers
+ * or parses the rest); the input is spliced in as the text it arrived in.
+ */
+export function requestLine(req: BridgeRequest): string {
+  return `${requestPrefix(req.token).toString()}"kind":"hook","event":${JSON.stringify(req.event)},"budgetMs":${req.budgetMs},"input":${req.inputText}}\n`;
+}
+
 /** One request, one answer, bounded by `timeoutMs`; rejects on any failure. */
-export function askEndpoint(path: string, req: HookRequest, timeoutMs: number): Promise<HookReply> {
+export function askEndpoint(path: string, req: BridgeRequest, timeoutMs: number): Promise<HookReply> {
   return new Promise((resolve, reject) => {
     const socket = createConnection(path);
     const chunks: Buffer[] = [];
@@ -165,7 +335,7 @@ export function askEndpoint(path: string, req: HookRequest, timeoutMs: number): 
       },
       Math.max(0, timeoutMs),
     );
-    socket.on('connect', () => socket.write(JSON.stringify(req) + '\n'));
+    socket.on('connect', () => socket.write(requestLine(req)));
     socket.on('data', (d: Buffer) => chunks.push(d));
     socket.on('error', (err) => {
       clearTimeout(timer);

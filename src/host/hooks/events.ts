@@ -1,12 +1,14 @@
 // The agent-hook events the bridge knows (VS Code's "Hooks reference", the Claude Code format:
-// snake_case input fields on stdin, one JSON answer on stdout) and how long each may take.
-// Kept free of engine imports: the bundled bridge program loads this file on every hook run.
+// snake_case input fields on stdin, one JSON answer on stdout) and how long each may take. The
+// bundled bridge program loads this file on every hook run: it imports the hook-point table and
+// nothing else of the engine (package.json `sideEffects` lets the bundler drop the rest).
+import { interceptBudget, type HookPoint } from '../intercepts';
 
-/** Events whose answer comes from the fast hook-point family (5 s budget). */
-export const FAST_EVENTS = ['UserPromptSubmit', 'PreToolUse', 'PostToolUse'] as const;
-/** Events VS Code 1.139 fires (its hook type table); only the first four reach Reasonix. */
+/** Events VS Code 1.139 fires (its hook type table); only those in EVENT_POINTS reach Reasonix. */
 export const AGENT_HOOK_EVENTS = [
-  ...FAST_EVENTS,
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PostToolUse',
   'SessionStart',
   'SessionEnd',
   'PreCompact',
@@ -17,18 +19,26 @@ export const AGENT_HOOK_EVENTS = [
 ] as const;
 export type AgentHookEvent = (typeof AGENT_HOOK_EVENTS)[number];
 
-/** The fast family's budget, as for `input.receive`/`tool.*`/`permission.decision`. */
-export const FAST_BUDGET_MS = 5_000;
-/** Every other family (`agent.before_start`). */
-export const SLOW_BUDGET_MS = 30_000;
+/** The Reasonix hook point each event reaches first; its budget is that point's (README "Agent hooks"). */
+export const EVENT_POINTS: Readonly<Partial<Record<AgentHookEvent, HookPoint>>> = {
+  UserPromptSubmit: 'input.receive',
+  PreToolUse: 'tool.before',
+  PostToolUse: 'tool.after',
+  SessionStart: 'agent.before_start',
+};
 
 export function isAgentHookEvent(value: unknown): value is AgentHookEvent {
   return typeof value === 'string' && (AGENT_HOOK_EVENTS as readonly string[]).includes(value);
 }
 
-/** The whole budget of one hook run (spawn → answer), never exceeded by the bridge. */
+/**
+ * The whole budget of one hook run (spawn → answer), never exceeded by the bridge: the family
+ * budget of the event's first point (src/host/intercepts/points.ts, the one table: 5 s for the
+ * fast points, 30 s otherwise); an event that reaches no point gets the slow family's.
+ */
 export function budgetFor(event: string): number {
-  return (FAST_EVENTS as readonly string[]).includes(event) ? FAST_BUDGET_MS : SLOW_BUDGET_MS;
+  const point = isAgentHookEvent(event) ? EVENT_POINTS[event] : undefined;
+  return interceptBudget(point ?? 'agent.before_start', 0);
 }
 
 /** Fields every event carries; VS Code writes camelCase ids, Claude Code snake_case. */
@@ -62,4 +72,32 @@ export type HookInput = CommonHookInput & Record<string, unknown>;
 export function eventOf(input: HookInput): string | undefined {
   const name = input.hook_event_name ?? input.hookEventName;
   return typeof name === 'string' ? name : undefined;
+}
+
+/**
+ * The answer that refuses what the event was about, in each event's own words: a tool call is
+ * denied, a prompt or a tool result blocked, an agent session stopped. `text` is shown to the user
+ * and the agent. The window's refusals and the bridge's fail-closed answers use it alike.
+ */
+export function refusalAnswer(event: string, text: string): Record<string, unknown> | undefined {
+  switch (event) {
+    case 'PreToolUse':
+      return {
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text },
+      };
+    case 'UserPromptSubmit':
+    case 'PostToolUse':
+      return { decision: 'block', reason: text };
+    case 'SessionStart':
+      return { continue: false, stopReason: text };
+    default:
+      return undefined;
+  }
+}
+
+/** The points an event asks, in order (PreToolUse also asks permission.decision). */
+export function pointsOf(event: string): HookPoint[] {
+  const first = isAgentHookEvent(event) ? EVENT_POINTS[event] : undefined;
+  if (!first) return [];
+  return event === 'PreToolUse' ? [first, 'permission.decision'] : [first];
 }

@@ -1,9 +1,8 @@
 // Agent hook event → Reasonix hook point(s) → the hook's JSON answer (README "Agent hooks").
 // Shared by the window endpoint (VS Code) and `reasonix-host hook --headless`. Agent hooks
 // cannot rewrite a prompt or a tool result, so replacements there travel as additionalContext.
-import { isRequiredClass } from '../intercepts';
 import { redact } from '../redact';
-import type { HookOutcome, PluginStatus } from '../session';
+import type { DispatchCallOptions, HookMember, HookOutcome } from '../session';
 import {
   budgetFor,
   type HookInput,
@@ -12,16 +11,16 @@ import {
   type UserPromptSubmitInput,
 } from './events';
 
-/** What the mapping needs from one folder's session. */
+/** What the mapping needs from one folder's session: the dispatcher's walk and its member list. */
 export interface HookSessionPort {
-  dispatch(point: string, payload: unknown): Promise<HookOutcome>;
-  plugins(): PluginStatus[];
+  dispatch(point: string, payload: unknown, opts?: DispatchCallOptions): Promise<HookOutcome>;
+  interceptorsAt(point: string): HookMember[];
 }
 
 /** The JSON object printed on the hook's stdout; undefined = no decision (print nothing). */
 export type HookAnswer = Record<string, unknown> | undefined;
 
-export type AgentDecision = 'deny' | 'allow' | 'block' | 'context' | 'input' | 'stop' | 'none';
+export type AgentDecision = 'deny' | 'allow' | 'ask' | 'block' | 'context' | 'input' | 'stop' | 'none';
 
 /** One line of the Output channel: what was decided, by whom and why (reason redacted). */
 export interface DecisionRecord {
@@ -33,6 +32,11 @@ export interface DecisionRecord {
   reason?: string;
   /** Why nothing was decided, or what went wrong, for the log. */
   note?: string;
+  /**
+   * Extensions that would have been asked but could not be (not running, too large, timed out):
+   * never silent, the face logs it as a warning (issue 28 item 4).
+   */
+  unheard?: string;
 }
 
 export interface HookResult {
@@ -50,7 +54,25 @@ type Ruling =
   | { kind: 'skipped' }
   | { kind: 'required-down'; pluginId: string; why: string };
 
-const TIMED_OUT = Symbol('timed out');
+/**
+ * An optional extension that would have been asked but could not be (not running, too large to
+ * send, timed out) never lets a call through in silence (issue 28 item 4): before a tool runs the
+ * user is asked to confirm (`permissionDecision: "ask"`, unless something denied it); elsewhere the
+ * agent shows a system message, and the record carries it so the log warns.
+ */
+function unheardRule(event: string, r: HookResult, unheard: string[]): HookResult {
+  if (unheard.length === 0) return r;
+  const who = unheard.join(', ');
+  const text = `Reasonix could not ask ${who} about this; confirm it yourself`;
+  const record: DecisionRecord = { ...r.record, unheard: who };
+  if (event === 'PreToolUse') {
+    if (r.record.decision === 'deny') return { answer: r.answer, record };
+    const prior = (r.answer?.hookSpecificOutput ?? {}) as Record<string, unknown>;
+    const out = { ...prior, hookEventName: event, permissionDecision: 'ask', permissionDecisionReason: text };
+    return { answer: { hookSpecificOutput: out }, record: { ...record, decision: 'ask', reason: text } };
+  }
+  return { answer: { ...(r.answer ?? {}), systemMessage: text }, record };
+}
 
 /** Dispatches one event; never throws (a broken input or session answers nothing, with a note). */
 export async function answerHookEvent(
@@ -64,13 +86,13 @@ export async function answerHookEvent(
   try {
     switch (event) {
       case 'UserPromptSubmit':
-        return await userPromptSubmit(input as UserPromptSubmitInput, ask);
+        return unheardRule(event, await userPromptSubmit(input as UserPromptSubmitInput, ask), ask.unheard);
       case 'PreToolUse':
-        return await preToolUse(input as PreToolUseInput, ask);
+        return unheardRule(event, await preToolUse(input as PreToolUseInput, ask), ask.unheard);
       case 'PostToolUse':
-        return await postToolUse(input as PostToolUseInput, ask);
+        return unheardRule(event, await postToolUse(input as PostToolUseInput, ask), ask.unheard);
       case 'SessionStart':
-        return await sessionStart(input, ask);
+        return unheardRule(event, await sessionStart(input, ask), ask.unheard);
       default:
         // Stop, PreCompact, SubagentStart/Stop, SessionEnd, ErrorOccurred: no Reasonix point
         // means the same thing (compaction.prepare carries messages the hook does not have).
@@ -81,42 +103,47 @@ export async function answerHookEvent(
   }
 }
 
-/** Asks one point, bounded by the deadline; knows which plugins take part. */
+/**
+ * Asks one point within the event's deadline. Who takes part, and who is required, is the
+ * dispatcher's answer (interceptorsAt), never derived here; a dispatch that runs out of time is
+ * cancelled through its signal, so no intercept keeps running for a hook that gave up.
+ */
 class Asker {
+  /** "guard (intercept_timeout: …)" for every optional member not heard at any point asked. */
+  readonly unheard: string[] = [];
+
   constructor(
     private readonly session: HookSessionPort,
     private readonly deadlineAt: number,
   ) {}
 
-  /** Plugins of the session that take part at `point` (chain members, plus the permission owner). */
-  private members(point: string): PluginStatus[] {
-    return this.session.plugins().filter((p) => {
-      if (!p.spec || p.state === 'disabled') return false;
-      const rt = p.spec.runtime;
-      return rt.intercepts.includes(point) || (point === 'permission.decision' && rt.replaces.includes('permission'));
-    });
-  }
-
   async point(point: string, payload: unknown): Promise<Ruling> {
-    const members = this.members(point);
+    const members = this.session.interceptorsAt(point);
     if (members.length === 0) return { kind: 'skipped' };
     // A required member that is not running cannot be asked: the operation fails closed.
-    const down = members.find((p) => isRequiredClass(p.spec!.runtime) && p.state !== 'running');
-    if (down) return { kind: 'required-down', pluginId: down.pluginId, why: `it is ${down.state}` };
-    if (!members.some((p) => p.state === 'running')) return { kind: 'skipped' };
-    const left = this.deadlineAt - Date.now();
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<typeof TIMED_OUT>((r) => (timer = setTimeout(() => r(TIMED_OUT), Math.max(0, left))));
+    const down = members.find((m) => m.required && !m.running);
+    if (down) return { kind: 'required-down', pluginId: down.pluginId, why: `it is ${down.state ?? 'not running'}` };
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () => timeout.abort(new Error(`no answer within the ${point} budget`)),
+      Math.max(0, this.deadlineAt - Date.now()),
+    );
     try {
-      const outcome = await Promise.race([this.session.dispatch(point, payload), late]);
-      if (outcome !== TIMED_OUT) return { kind: 'outcome', outcome };
+      const outcome = await this.session.dispatch(point, payload, { signal: timeout.signal });
+      for (const m of outcome.skipped ?? []) this.unheard.push(`${m.pluginId} (${m.reason}: ${redact(m.message)})`);
+      return { kind: 'outcome', outcome };
+    } catch (err) {
+      if (!timeout.signal.aborted) throw err;
+      const required = members.find((m) => m.required);
+      if (required)
+        return { kind: 'required-down', pluginId: required.pluginId, why: `no answer within the ${point} budget` };
+      // No optional member was heard in time: say so (never an allow by silence).
+      for (const m of members)
+        this.unheard.push(`${m.pluginId} (intercept_timeout: no answer within the ${point} budget)`);
+      return { kind: 'skipped' };
     } finally {
       clearTimeout(timer);
     }
-    const required = members.find((p) => isRequiredClass(p.spec!.runtime));
-    if (required)
-      return { kind: 'required-down', pluginId: required.pluginId, why: `no answer within the ${point} budget` };
-    return { kind: 'skipped' };
   }
 }
 

@@ -2,17 +2,26 @@
 // workspace folders) in the per-user hooks directory, plus the `runtime` file naming the program
 // the shell launcher runs the bridge with. The bridge picks the window whose folder holds `cwd`.
 import { readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { fileProblem } from './endpoint';
 
 export interface WindowRecord {
   v: number;
   id: string;
   pid: number;
+  /** The socket (or pipe); '' when the window could not open one (then `problem` says why). */
   endpoint: string;
   token: string;
   /** Absolute workspace folder paths this window serves. */
   folders: string[];
   startedAt: number;
+  /**
+   * Per folder, the hook points at which a required extension takes part, with its ids: when the
+   * window cannot be asked, the bridge refuses what those extensions would have ruled on.
+   */
+  required?: Record<string, Record<string, string[]>>;
+  /** Why the window has no endpoint. */
+  problem?: string;
 }
 
 /** The file the launchers read: the runtime VS Code already has (run with ELECTRON_RUN_AS_NODE=1). */
@@ -67,7 +76,11 @@ function isRecord(v: unknown): v is WindowRecord {
   );
 }
 
-/** Records of windows whose process still runs; unreadable or stale files are skipped. */
+/**
+ * Records of windows whose process still runs; unreadable or stale files are skipped, and so is
+ * a record that is a link, or not this user's own 0600 file (the bridge sends its token to what
+ * a record names, so only records this user wrote count).
+ */
 export function listWindows(dir: string): WindowRecord[] {
   let names: string[];
   try {
@@ -78,8 +91,10 @@ export function listWindows(dir: string): WindowRecord[] {
   const out: WindowRecord[] = [];
   for (const name of names) {
     if (!name.endsWith('.json')) continue;
+    const file = join(dir, name);
+    if (fileProblem(file, 'file')) continue;
     try {
-      const r: unknown = JSON.parse(readFileSync(join(dir, name), 'utf8'));
+      const r: unknown = JSON.parse(readFileSync(file, 'utf8'));
       if (isRecord(r) && alive(r.pid)) out.push(r);
     } catch {
       // a record being replaced, or garbage: not a window
@@ -109,15 +124,45 @@ export function removeStaleWindows(dir: string): void {
   }
 }
 
-const caseInsensitive = process.platform === 'win32' || process.platform === 'darwin';
+/** How paths are compared: the platform's path rules and whether its file systems ignore case. */
+export interface PathRules {
+  resolve(p: string): string;
+  relative(from: string, to: string): string;
+  isAbsolute(p: string): boolean;
+  sep: string;
+  caseInsensitive: boolean;
+}
 
-/** Depth of `folder` when it contains `path` (itself included), else -1. */
-export function containment(folder: string, path: string): number {
-  const norm = (p: string) => (caseInsensitive ? resolve(p).toLowerCase() : resolve(p));
+export const HOST_PATHS: PathRules = {
+  resolve,
+  relative,
+  isAbsolute,
+  sep,
+  caseInsensitive: process.platform === 'win32' || process.platform === 'darwin',
+};
+
+/**
+ * Depth of `folder` when it contains `path` (itself included), else -1. Decided on path segments:
+ * the relative path leaves the folder only when it is `..` or starts with `..` and a separator,
+ * so a folder named `..cache` inside is inside (issue 28 item 3).
+ */
+export function containment(folder: string, path: string, rules: PathRules = HOST_PATHS): number {
+  const norm = (p: string) => (rules.caseInsensitive ? rules.resolve(p).toLowerCase() : rules.resolve(p));
   const f = norm(folder);
-  const rel = relative(f, norm(path));
-  if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) return f.length;
+  const rel = rules.relative(f, norm(path));
+  const leaves = rel === '..' || rel.startsWith(`..${rules.sep}`) || (rules.sep === '\\' && rel.startsWith('../'));
+  if (rel === '' || (!leaves && !rules.isAbsolute(rel))) return f.length;
   return -1;
+}
+
+/** A path and, when it is a link (or under one), its real path too: a folder matches either way. */
+function spellings(p: string): string[] {
+  try {
+    const real = realpathSync(p);
+    return real === p ? [p] : [p, real];
+  } catch {
+    return [p]; // need not exist for the match
+  }
 }
 
 /** The folder (of any session list) that holds `cwd` most closely: the innermost wins. */
@@ -127,18 +172,14 @@ export function innermost<T>(
   cwd: string,
 ): { item: T; folder: string } | undefined {
   let best: { item: T; folder: string; depth: number } | undefined;
-  const candidates = [cwd];
-  try {
-    const real = realpathSync(cwd);
-    if (real !== cwd) candidates.push(real);
-  } catch {
-    // cwd need not exist for the match
-  }
+  const candidates = spellings(cwd);
   for (const item of items) {
     for (const folder of folderOf(item)) {
-      for (const path of candidates) {
-        const depth = containment(folder, path);
-        if (depth >= 0 && (!best || depth > best.depth)) best = { item, folder, depth };
+      for (const f of spellings(folder)) {
+        for (const path of candidates) {
+          const depth = containment(f, path);
+          if (depth >= 0 && (!best || depth > best.depth)) best = { item, folder, depth };
+        }
       }
     }
   }
@@ -146,7 +187,11 @@ export function innermost<T>(
 }
 
 /** The window serving `cwd`: innermost folder first, then the most recently started window. */
-export function pickWindow(records: readonly WindowRecord[], cwd: string): WindowRecord | undefined {
+export function pickWindow(
+  records: readonly WindowRecord[],
+  cwd: string,
+): { record: WindowRecord; folder: string } | undefined {
   const newestFirst = [...records].sort((a, b) => b.startedAt - a.startedAt);
-  return innermost(newestFirst, (r) => r.folders, cwd)?.item;
+  const hit = innermost(newestFirst, (r) => r.folders, cwd);
+  return hit && { record: hit.item, folder: hit.folder };
 }

@@ -13,11 +13,21 @@ import {
   newId,
   newToken,
   PROTOCOL_VERSION,
+  hookRequestProblem,
+  type EndpointKinds,
   type HookReply,
   type HookRequest,
 } from './endpoint';
+import { pointsOf, EVENT_POINTS } from './events';
 import { answerHookEvent, type DecisionRecord, type HookSessionPort } from './mapping';
-import { innermost, recordRuntime, removeStaleWindows, removeWindowRecord, writeWindowRecord } from './registry';
+import {
+  innermost,
+  recordRuntime,
+  removeStaleWindows,
+  removeWindowRecord,
+  writeWindowRecord,
+  type WindowRecord,
+} from './registry';
 
 export interface HookSessionEntry {
   /** Absolute folder path of the session. */
@@ -26,7 +36,8 @@ export interface HookSessionEntry {
 }
 
 export interface HookWindowOptions {
-  dir: string;
+  /** Where the endpoint may live, best first (hooksDirs()): the first usable one is taken. */
+  dirs: readonly string[];
   /** The program the launchers run the bridge with (the extension host's process.execPath). */
   runtime: string;
   /** Every workspace folder of the window (what the record advertises). */
@@ -41,40 +52,76 @@ export interface HookWindowOptions {
 /** Time kept back so the answer reaches the bridge before its own deadline, even on a busy machine. */
 const ANSWER_MARGIN_MS = 500;
 
+/** The points whose required members the bridge refuses for when this window cannot be asked. */
+const GUARDED_POINTS = [...new Set(Object.keys(EVENT_POINTS).flatMap((e) => pointsOf(e)))];
+
+/** The kinds of request a window's endpoint serves, one entry each (endpoint.ts RequestKind). */
+function requestKinds(holder: { win?: HookWindow }): EndpointKinds {
+  return {
+    hook: { check: hookRequestProblem, handle: (req) => holder.win!.handle(req as HookRequest) },
+  };
+}
+
 export class HookWindow {
   private constructor(
     private readonly opts: HookWindowOptions,
+    readonly dir: string,
     readonly id: string,
     readonly endpoint: string,
     private readonly token: string,
-    private readonly server: Server,
+    private readonly server: Server | undefined,
     private readonly startedAt: number,
+    /** Why the window has no endpoint (then hooks are answered by the bridge alone: see open()). */
+    readonly problem?: string,
   ) {}
 
-  /** Creates the private directory, listens, records the runtime and this window. */
+  /**
+   * Creates the private directory, listens, records the runtime and this window, in the first of
+   * `dirs` where that works. When listening works nowhere, the window is still recorded, without
+   * an endpoint and with `problem` set, where a directory could be made: the bridge then refuses
+   * what its required extensions would have ruled on instead of letting everything through. Throws
+   * only when no directory is usable at all.
+   */
   static async open(opts: HookWindowOptions): Promise<HookWindow> {
-    ensurePrivateDir(opts.dir);
-    removeStaleWindows(opts.dir);
-    const id = newId();
-    const token = newToken();
-    const endpoint = endpointPath(opts.dir, id);
-    // The server exists before the window object that handles its requests.
-    const holder: { win?: HookWindow } = {};
-    const server = await listenEndpoint(
-      endpoint,
-      token,
-      (req) => holder.win!.handle(req),
-      (m) => opts.logger.warn(m),
-    );
-    const win = (holder.win = new HookWindow(opts, id, endpoint, token, server, Date.now()));
-    recordRuntime(opts.dir, opts.runtime);
+    const problems: string[] = [];
+    let recordDir: string | undefined;
+    for (const dir of opts.dirs) {
+      try {
+        ensurePrivateDir(dir);
+      } catch (err) {
+        problems.push((err as Error).message);
+        continue;
+      }
+      recordDir ??= dir;
+      removeStaleWindows(dir);
+      const id = newId();
+      const token = newToken();
+      const endpoint = endpointPath(dir, id);
+      // The server exists before the window object that handles its requests.
+      const holder: { win?: HookWindow } = {};
+      let server: Server;
+      try {
+        server = await listenEndpoint(endpoint, token, requestKinds(holder), (m) => opts.logger.warn(m));
+      } catch (err) {
+        problems.push(`could not listen on ${endpoint}: ${(err as Error).message}`);
+        continue;
+      }
+      const win = (holder.win = new HookWindow(opts, dir, id, endpoint, token, server, Date.now()));
+      recordRuntime(dir, opts.runtime);
+      win.updateFolders();
+      return win;
+    }
+    const why = problems.join('; ') || 'no directory to open it in';
+    if (!recordDir) throw new Error(why);
+    const win = new HookWindow(opts, recordDir, newId(), '', newToken(), undefined, Date.now(), why);
+    recordRuntime(recordDir, opts.runtime);
     win.updateFolders();
     return win;
   }
 
-  /** Re-writes the record (call when workspace folders change). */
+  /** Re-writes the record (call when workspace folders, or the extensions running in them, change). */
   updateFolders(): void {
-    writeWindowRecord(this.opts.dir, {
+    const record: WindowRecord = {
       v: PROTOCOL_VERSION,
       id: this.id,
       pid: process.pid,
@@ -82,7 +129,25 @@ export class HookWindow {
       token: this.token,
       folders: this.opts.folders(),
       startedAt: this.startedAt,
-    });
+      required: this.requiredByFolder(),
+    };
+    if (this.problem) record.problem = this.problem;
+    writeWindowRecord(this.dir, record);
+  }
+
+  /** Per folder, the guarded points where a required extension takes part (the dispatcher's answer). */
+  private requiredByFolder(): Record<string, Record<string, string[]>> {
+    const out: Record<string, Record<string, string[]>> = {};
+    for (const { folder, session } of this.opts.sessions()) {
+      for (const point of GUARDED_POINTS) {
+        const ids = session
+          .interceptorsAt(point)
+          .filter((m) => m.required)
+          .map((m) => m.pluginId);
+        if (ids.length) (out[folder] ??= {})[point] = ids;
+      }
+    }
+    return out;
   }
 
   async handle(req: HookRequest): Promise<HookReply> {
@@ -106,17 +171,19 @@ export class HookWindow {
         note: `no running Reasonix session in this window serves ${cwd || 'an event without cwd'}`,
       };
     }
-    const budget = Number.isFinite(req.budgetMs) ? req.budgetMs : 0;
+    // budgetMs was checked where the request was read (endpoint.ts budgetProblem).
     const r = await answerHookEvent(req.event, input, hit.item.session, {
-      deadlineAt: Date.now() + budget - ANSWER_MARGIN_MS,
+      deadlineAt: Date.now() + req.budgetMs - ANSWER_MARGIN_MS,
     });
     this.opts.onDecision?.(r.record, hit.folder, performance.now() - t0);
     return r.answer ? { v: PROTOCOL_VERSION, answer: r.answer } : { v: PROTOCOL_VERSION, note: r.record.note };
   }
 
   async close(): Promise<void> {
-    removeWindowRecord(this.opts.dir, this.id);
-    await new Promise<void>((r) => this.server.close(() => r()));
+    removeWindowRecord(this.dir, this.id);
+    const server = this.server;
+    if (!server) return;
+    await new Promise<void>((r) => server.close(() => r()));
     if (process.platform !== 'win32') rmSync(this.endpoint, { force: true });
   }
 }

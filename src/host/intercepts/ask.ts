@@ -11,7 +11,7 @@ import {
 import { externalizePayload, resolveReplacement, type SerializedPayload } from '../content';
 import { redact } from '../redact';
 import type { InterceptClient } from './ports';
-import { decodeHookPayload, toolBeforeReplacementViolation, type DecodeOptions, type HookPayload } from './payloads';
+import { decodeReplacement, type DecodeOptions, type HookPayload } from './payloads';
 import { interceptBudget, type HookPoint, type InterceptTimeouts } from './points';
 
 export interface Failure {
@@ -118,17 +118,14 @@ export async function ask(client: InterceptClient, ctx: AskContext): Promise<Ans
       }
       if (value === undefined || value === null)
         return failure('protocol_error', `contract violation: 'replace' at ${ctx.point} without a replacement`);
-      if (ctx.point === 'tool.before') {
-        const violation = toolBeforeReplacementViolation(value, ctx.decode);
-        if (violation)
-          return {
-            ...failure('protocol_error', `contract violation: invalid tool.before replacement: ${violation}`),
-            everyClass: true,
-          };
+      const decoded = decodeReplacement(ctx.point, value, ctx.decode);
+      if (!decoded.ok) {
+        const everyClass = 'everyClass' in decoded;
+        return {
+          ...failure('protocol_error', `contract violation: invalid ${ctx.point} replacement: ${decoded.message}`),
+          ...(everyClass ? { everyClass: true } : {}),
+        };
       }
-      const decoded = decodeHookPayload(ctx.point, value, ctx.decode);
-      if (!decoded.ok)
-        return failure('protocol_error', `contract violation: invalid ${ctx.point} replacement: ${decoded.message}`);
       return { kind: 'replace', payload: decoded.value };
     }
   }

@@ -12,6 +12,24 @@ import { SlotCollisionError, validateSlots } from './slots';
 
 export type DispatchDecision = 'continue' | 'block' | 'allow' | 'deny' | 'failed';
 
+/** A chain member that was not heard (see DispatchOutcome.skipped). */
+export interface SkippedMember {
+  pluginId: string;
+  reason: ErrorReason;
+  /** Credential-redacted. */
+  message: string;
+}
+
+/** Who takes part at a point, as the dispatcher walks it: chain members, then the slot owner. */
+export interface PointMember {
+  pluginId: string;
+  /** Its failure fails the operation (required-class runtime) or, for a permission owner, blocks it. */
+  required: boolean;
+  running: boolean;
+  /** Its state in words when not running ("crashed", "stopped", "failed"…). */
+  state?: string;
+}
+
 export interface DispatchError {
   reason: ErrorReason;
   /** Credential-redacted. */
@@ -33,6 +51,12 @@ export interface DispatchOutcome<P extends HookPoint = HookPoint> {
   reason?: string;
   /** E.g. an extension `allow` over a host `deny`. */
   audit?: string[];
+  /**
+   * Chain members (optional class) whose ruling could not be had — not running, too large to
+   * send, timed out, or answered out of contract — and were skipped with a warning. A caller that
+   * must never allow silently (the agent-hooks bridge) asks the user instead (issue 28 item 4).
+   */
+  skipped: SkippedMember[];
   /**
    * Set when decision is 'failed': the failure that aborted the operation (a required-class
    * plugin's, or a `tool.before` replacement violation from any plugin). Also set on a 'block'
@@ -104,6 +128,25 @@ export class InterceptDispatcher {
     return this.owners.get(slot);
   }
 
+  /**
+   * Everyone asked at `point`, in the order the walk asks them: for a chain point its members and
+   * the observing slot's owner, for a strategy point the owner; an event-only point asks nobody.
+   * The one answer to "who takes part, and who is required" (the agent-hooks bridge reads it).
+   */
+  members(point: HookPoint): PointMember[] {
+    const info = POINTS[point];
+    if (info.family === 'event') return [];
+    const asked = [...this.chain(point)];
+    const owner = info.slot ? this.owners.get(info.slot) : undefined;
+    if (owner && !asked.includes(owner)) asked.push(owner);
+    return asked.map((c) => ({
+      pluginId: c.pluginId,
+      required: isRequiredClass(c.runtime) || (c === owner && info.slot === 'permission'),
+      running: c.isLive(),
+      ...(c.state === undefined ? {} : { state: c.state }),
+    }));
+  }
+
   /** Who gets `extension/event` at `point`: listed interceptors + owners of the observing slot. */
   eventRecipients(point: HookPoint): readonly InterceptClient[] {
     let list = this.recipients.get(point);
@@ -129,7 +172,7 @@ export class InterceptDispatcher {
     if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('intercept dispatch cancelled');
     const initial = buildHookPayload(point, payload);
     const walk: Walk<P> = {
-      outcome: { point, decision: 'continue', payload: initial, changedBy: [], warnings: [] },
+      outcome: { point, decision: 'continue', payload: initial, changedBy: [], warnings: [], skipped: [] },
       current: serializePayload(initial),
     };
     const info = POINTS[point];
@@ -173,6 +216,7 @@ export class InterceptDispatcher {
           // everyClass: a tool.before replacement with empty arguments or an unknown tool fails
           // the tool call even from an optional plugin (HOST_SPEC §4.1).
           if (isRequiredClass(client.runtime) || answer.everyClass) return this.fail(walk, client, answer);
+          walk.outcome.skipped.push({ pluginId: client.pluginId, reason: answer.reason, message: answer.message });
           this.warnOnce(
             walk.outcome,
             client.pluginId,

@@ -231,10 +231,11 @@ export function toolBeforeReplacementViolation(value: unknown, opts: DecodeOptio
 }
 
 /**
- * Strictly decodes a payload for `point` (unknown members, wrong types, missing required members
- * and the point's extra rules are all rejected) and returns it in host form (zero values dropped).
+ * Strictly checks a payload for `point` (unknown members, wrong types, missing required members
+ * and the point's extra rules are all rejected), without building the host form: what a caller
+ * hands the dispatcher, which builds it once.
  */
-export function decodeHookPayload<P extends HookPoint>(
+export function checkHookPayload<P extends HookPoint>(
   point: P,
   value: unknown,
   opts: DecodeOptions = {},
@@ -243,5 +244,35 @@ export function decodeHookPayload<P extends HookPoint>(
   if (!shape.ok) return shape;
   const extra = extraChecks(point, shape.value, opts);
   if (extra) return fail(extra);
-  return { ok: true, value: buildHookPayload(point, shape.value as unknown as HookPayloadMap[P]) };
+  return { ok: true, value: shape.value as unknown as HookPayloadMap[P] };
+}
+
+/** checkHookPayload, then the payload in host form (zero values dropped). */
+export function decodeHookPayload<P extends HookPoint>(
+  point: P,
+  value: unknown,
+  opts: DecodeOptions = {},
+): Validation<HookPayloadMap[P]> {
+  const checked = checkHookPayload(point, value, opts);
+  return checked.ok ? { ok: true, value: buildHookPayload(point, checked.value) } : checked;
+}
+
+/**
+ * A `replace` answer's replacement, decoded once: a `tool.before` contract violation (HOST_SPEC
+ * §4.1) is reported as `everyClass` (it fails the call whatever the plugin's class), any other
+ * defect as an ordinary failure of the plugin.
+ */
+export function decodeReplacement<P extends HookPoint>(
+  point: P,
+  value: unknown,
+  opts: DecodeOptions = {},
+): Validation<HookPayloadMap[P]> | { ok: false; message: string; everyClass: true } {
+  if (point === 'tool.before') {
+    const violation = toolBeforeReplacementViolation(value, opts);
+    if (violation) return { ok: false, message: violation, everyClass: true };
+    // The violation check is tool.before's whole extra rule: only the shape is left.
+    const shape = validateDef<HookPayloadMap[P]>(DEFS[point], value);
+    return shape.ok ? { ok: true, value: buildHookPayload(point, shape.value) } : shape;
+  }
+  return decodeHookPayload(point, value, opts);
 }

@@ -24,6 +24,8 @@ export interface InterceptClient {
   /** Registration order: the last tie-breaker after priority and plugin id. */
   readonly registration: number;
   isLive(): boolean;
+  /** Its lifecycle state in words ("running", "crashed", "stopped"…), for messages. */
+  readonly state?: string;
   /** Per-connection counter starting at 1; consumed once per intercept actually sent. */
   nextInterceptSeq(): number;
   /**
@@ -40,4 +42,34 @@ export interface InterceptClient {
 /** Required-class (HOST_SPEC §4.4): manifest `required`, or owner of any replacement slot. */
 export function isRequiredClass(runtime: InterceptRuntime): boolean {
   return runtime.required || runtime.replaces.length > 0;
+}
+
+/**
+ * A client for a plugin that has no process (its session has no runtime generation): it takes
+ * part in membership exactly as it would running, and is never live.
+ */
+export function offlineClient(
+  pluginId: string,
+  runtime: InterceptRuntime,
+  registration: number,
+  state: () => string,
+): InterceptClient {
+  const down = () => Promise.reject(new Error(`plugin '${pluginId}' is not running`));
+  return {
+    pluginId,
+    runtime,
+    registration,
+    get state() {
+      return state();
+    },
+    isLive: () => false,
+    nextInterceptSeq: () => {
+      throw new Error(`plugin '${pluginId}' is not running`);
+    },
+    request: down,
+    sendEvent: () => false,
+    get content(): ContentStore {
+      throw new Error(`plugin '${pluginId}' is not running`);
+    },
+  };
 }

@@ -14,6 +14,9 @@ export function interceptClientFor(sidecar: Sidecar, registration: number): Inte
       return sidecar.content;
     },
     isLive: () => sidecar.state === 'running',
+    get state() {
+      return sidecar.state;
+    },
     nextInterceptSeq: () => sidecar.nextInterceptSeq(),
     request: (method, params, opts) => sidecar.request(method, params, opts),
     sendEvent: (params) => sidecar.sendEvent(params),

@@ -6,3 +6,5 @@ export { decodeManifest, readManifest, MANIFEST_FILE, type ManifestOutcome } fro
 export { decodeRuntimeBlock, expandCommand, PLUGIN_ROOT_VAR, type RuntimeDecode } from './runtime-block';
 export { FIXED_SLOTS, isProviderRef, slotProblem } from './slots';
 export { commandProblem, isShell, windowsTreeKill } from './commandRules';
+export { capabilityKey } from './capabilityRefs';
+export { compareSemver, parseSemver, satisfiesRange, type SemVer } from './semver';

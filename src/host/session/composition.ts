@@ -9,12 +9,19 @@ import { redact } from '../redact';
 import type { PluginEntry, PluginSpec } from '../plugins';
 import {
   createDispatcher,
-  decodeHookPayload,
+  checkHookPayload,
+  offlineClient,
   interceptClientFor,
   isHookPoint,
   type InterceptDispatcher,
 } from '../intercepts';
-import { GenerationError, SessionRuntime, type RuntimeGeneration, type SidecarFactory } from '../generations';
+import {
+  GenerationError,
+  SessionRuntime,
+  unmetText,
+  type RuntimeGeneration,
+  type SidecarFactory,
+} from '../generations';
 import { Emitter } from '../emitter';
 import { failureOf, SidecarFailure, type Sidecar, type SidecarOptions } from '../sidecar';
 import {
@@ -45,6 +52,7 @@ import type { UIActionDecl } from '../../protocol';
 import type {
   ActionResult,
   DispatchCallOptions,
+  HookMember,
   Disposable,
   FailureInfo,
   HookOutcome,
@@ -90,6 +98,7 @@ class ComposedSession implements SessionEngine {
   private readonly toolCallerOf = new WeakMap<ToolClient, ToolCaller>();
   private readonly log: Logger;
   private cachedDispatcher?: { generation: unknown; sidecars: Sidecar[]; dispatcher: InterceptDispatcher };
+  private cachedOffline?: { plugins: PluginSpec[]; dispatcher: InterceptDispatcher };
 
   constructor(
     private readonly opts: SessionEngineOptions,
@@ -119,7 +128,11 @@ class ComposedSession implements SessionEngine {
       budgetMs: opts.startupBudgetMs,
       beforePublish: (gen) => this.buildSystemPrompt(gen),
     });
-    this.runtime.onDidChange(() => this.changed.fire());
+    this.runtime.onDidChange((e) => {
+      // Published: the staged sidecars' UI bindings become the session's (HOST_SPEC_V2 §2.4).
+      if (e.kind === 'generation') this.hub.commit(e.generation);
+      this.changed.fire();
+    });
     // Every start, stop, crash and publish fires `changed`; the tool listing follows from it.
     this.changed.event(() => {
       const key = toolListKey(this.tools());
@@ -153,7 +166,7 @@ class ComposedSession implements SessionEngine {
     this.streamHubs.get(id)?.dispose();
     this.streamHubs.set(id, new StreamHub(s, { logger: this.log }));
     this.crashes.delete(id);
-    attachSidecar(this.hub, s);
+    attachSidecar(this.hub, s, (generation) => this.runtime.staging === generation);
     s.onCrash((info) => {
       this.crashes.set(id, info);
       this.crashed.fire(info);
@@ -183,6 +196,18 @@ class ComposedSession implements SessionEngine {
     const failures = new Map((gen?.failures ?? []).map((f) => [f.pluginId, f]));
     const starting = this.runtime.phase === 'starting' || this.runtime.phase === 'reloading';
     for (const spec of gen?.plugins ?? this.runnable) {
+      const unmet = gen?.inactive.get(spec.id);
+      if (unmet) {
+        out.push({
+          pluginId: spec.id,
+          spec,
+          state: 'inactive',
+          actions: [],
+          inactive: unmet,
+          detail: unmetText(unmet),
+        });
+        continue;
+      }
       const s = gen?.sidecars.get(spec.id);
       const failure = this.crashes.get(spec.id) ?? failures.get(spec.id);
       let state: EngineState = s?.state ?? (failure ? 'failed' : starting ? 'starting' : 'idle');
@@ -267,7 +292,10 @@ class ComposedSession implements SessionEngine {
     try {
       await op();
     } catch (err) {
-      const info = failureOf(err, id, Date.now() - t0);
+      const failure = failureOf(err, id, Date.now() - t0);
+      // Refused because a dependency is missing or not running: say so with Reasonix's reason.
+      const refused = err instanceof GenerationError && err.kind === 'dependency_unsatisfied';
+      const info = refused ? { ...failure, reason: 'dependency_unsatisfied' as const } : failure;
       this.startFailed.fire(info);
       throw new SidecarFailure(info, { cause: err, reported: true }); // its failure notification is up
     }
@@ -305,7 +333,28 @@ class ComposedSession implements SessionEngine {
    * silently absent (HOST_SPEC §4.4).
    */
   private dispatcher(): InterceptDispatcher {
-    return this.dispatcherFor(this.runtime.current, [...(this.runtime.current?.sidecars.values() ?? [])]);
+    const gen = this.runtime.current;
+    return gen ? this.dispatcherFor(gen, [...gen.sidecars.values()]) : this.offlineDispatcher();
+  }
+
+  /**
+   * With no runtime generation (not started yet, or its start failed) the discovered plugins still
+   * take part, none of them live: a required one fails the operation, an optional one is skipped,
+   * so nothing is let through as if nobody intercepted (issue 28 item 4).
+   */
+  private offlineDispatcher(): InterceptDispatcher {
+    const cached = this.cachedOffline;
+    if (cached && cached.plugins === this.runnable) return cached.dispatcher;
+    const stateOf = (id: string) => () => this.plugins().find((p) => p.pluginId === id)?.state ?? 'idle';
+    const clients = this.runnable.map((p, i) => offlineClient(p.id, p.runtime, i + 1, stateOf(p.id)));
+    let dispatcher: InterceptDispatcher;
+    try {
+      dispatcher = createDispatcher(clients, { logger: this.log });
+    } catch {
+      dispatcher = createDispatcher([], { logger: this.log }); // colliding slots never start: nobody to ask
+    }
+    this.cachedOffline = { plugins: this.runnable, dispatcher };
+    return dispatcher;
   }
 
   /** Also used for a generation not yet published (its system_prompt.build), so warn-once carries over. */
@@ -354,15 +403,18 @@ class ComposedSession implements SessionEngine {
 
   async dispatch(point: string, payload: unknown, opts: DispatchCallOptions = {}): Promise<HookOutcome> {
     if (!isHookPoint(point)) throw new Error(`"${point}" is not one of the 17 hook points`);
-    const decoded = decodeHookPayload(point, payload);
-    if (!decoded.ok) throw new Error(`invalid ${point} payload: ${decoded.message}`);
+    // Checked here, built once by the dispatcher.
+    const checked = checkHookPayload(point, payload);
+    if (!checked.ok) throw new Error(`invalid ${point} payload: ${checked.message}`);
     const known = opts.knownTools ? new Set(opts.knownTools) : undefined;
-    const outcome = await this.dispatcher().dispatch(
-      point,
-      decoded.value,
-      known ? { knownTools: (name) => known.has(name) } : {},
-    );
-    return outcome;
+    return this.dispatcher().dispatch(point, checked.value, {
+      ...(known ? { knownTools: (name: string) => known.has(name) } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+  }
+
+  interceptorsAt(point: string): HookMember[] {
+    return isHookPoint(point) ? this.dispatcher().members(point) : [];
   }
 
   /** What each sidecar of the current generation declared at handshake: the resolver's input. */

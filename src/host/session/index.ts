@@ -3,3 +3,4 @@
 export * from './types';
 export { createSessionEngine, type CompositionDeps, type HostSidecar } from './composition';
 export type { SidecarFactory } from '../generations';
+export { inactiveText, unmetText, type Unmet } from '../generations';

@@ -3,6 +3,7 @@
 // runtime, UI hub, intercepts and streams, so a change in one engine module touches one adapter.
 import type { ProviderDescriptor } from '../../protocol';
 import type { PluginSpec } from '../plugins';
+import type { Unmet } from '../generations';
 import type { FormValues } from '../../protocol';
 import type { UiFrontEnd } from '../ui';
 import type { Disposable } from '../emitter';
@@ -15,8 +16,12 @@ export type { ToolCallOptions, ToolCallOutcome, ToolFailureReason, ToolInfo, Too
 export type { FailureInfo } from '../sidecar';
 import type { FailureInfo } from '../sidecar';
 
-/** Sidecar states (src/host/sidecar) plus the states a plugin has without a process. */
-export type EngineState = 'idle' | 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed' | 'failed' | 'disabled';
+/**
+ * Sidecar states (src/host/sidecar) plus the states a plugin has without a process: `disabled`
+ * for this folder, `inactive` when a capability it requires is missing (HOST_SPEC_V2 §11).
+ */
+export type EngineState =
+  'idle' | 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed' | 'failed' | 'disabled' | 'inactive';
 
 export interface ActionInfo {
   actionId: string;
@@ -33,8 +38,10 @@ export interface PluginStatus {
   readyAt?: number;
   actions: ActionInfo[];
   lastFailure?: FailureInfo;
-  /** Readable reason for disabled / not runnable plugins. */
+  /** Readable reason for disabled, inactive and not runnable plugins. */
   detail?: string;
+  /** Inactive: every required capability it lacks, with Reasonix's reason (`dependency_unsatisfied`, `schema_mismatch`). */
+  inactive?: readonly Unmet[];
 }
 
 export interface ActionResult {
@@ -55,6 +62,20 @@ export interface ModelInfo {
 
 export interface DispatchCallOptions {
   knownTools?: readonly string[];
+  /**
+   * The caller gives up: the dispatch rejects with the signal's reason and every intercept still
+   * waiting is abandoned (its late answer ignored), so nothing keeps running for a caller that left.
+   */
+  signal?: AbortSignal;
+}
+
+/** One plugin asked at a hook point (the dispatcher's own list; see SessionEngine.interceptorsAt). */
+export interface HookMember {
+  pluginId: string;
+  required: boolean;
+  running: boolean;
+  /** Its state in words when not running ("crashed", "stopped", "failed"…). */
+  state?: string;
 }
 
 /** What a dispatched hook point came to (the engine's outcome, passed through). */
@@ -68,6 +89,8 @@ export interface HookOutcome {
   blockedBy?: string;
   /** Set when decision is 'failed': the required-class failure that aborted the operation. */
   error?: { reason: string; message: string; pluginId: string };
+  /** Optional chain members whose ruling could not be had (not running, too large, timed out…). */
+  skipped: { pluginId: string; reason: string; message: string }[];
 }
 
 export interface StreamHandle extends AsyncIterable<unknown> {
@@ -101,6 +124,8 @@ export interface SessionEngine {
    * tool then fails the call (contract violation, every plugin class). Omitted: any name passes.
    */
   dispatch(point: string, payload: unknown, opts?: DispatchCallOptions): Promise<HookOutcome>;
+  /** Who is asked at `point` in the current generation, in order, as the dispatcher walks it. */
+  interceptorsAt(point: string): HookMember[];
   /** Catalog entries the plugin also declared at handshake (each one resolves in openStream). */
   models(): Promise<ModelInfo[]>;
   /**

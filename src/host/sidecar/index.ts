@@ -16,4 +16,5 @@ export {
   acceptedUiActions,
 } from './handshake';
 export { resolveCommand, childEnv } from './spawn';
+export { installReaper, type ProcessGuard } from './reaper';
 export { StderrRing, STDERR_TAIL_BYTES } from './stderr';

@@ -6,6 +6,7 @@ import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { commandProblem, isShell, windowsTreeKill } from '../plugins';
 import type { PluginSpec } from '../plugins';
+import { processGuard } from './reaper';
 
 const ROOT_VAR = '${REASONIX_PLUGIN_ROOT}';
 
@@ -65,7 +66,7 @@ export function childEnv(plugin: PluginSpec): NodeJS.ProcessEnv {
 }
 
 export function launch(plugin: PluginSpec, command: string): ChildProcessWithoutNullStreams {
-  return spawn(command, plugin.runtime.args, {
+  const child = spawn(command, plugin.runtime.args, {
     cwd: plugin.root,
     env: childEnv(plugin),
     shell: false,
@@ -73,6 +74,9 @@ export function launch(plugin: PluginSpec, command: string): ChildProcessWithout
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
+  // If this process dies without stopping it, the watchdog (when one is installed) kills its group.
+  if (child.pid !== undefined) processGuard()?.add(child.pid);
+  return child;
 }
 
 /**
@@ -82,6 +86,8 @@ export function launch(plugin: PluginSpec, command: string): ChildProcessWithout
 export function killTree(child: ChildProcessWithoutNullStreams): void {
   const pid = child.pid;
   if (pid === undefined) return;
+  // Every stop ends here with the group killed: the watchdog must forget the pid (it may be reused).
+  processGuard()?.remove(pid);
   if (process.platform !== 'win32') {
     try {
       process.kill(-pid, 'SIGKILL');

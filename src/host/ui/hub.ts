@@ -4,12 +4,16 @@
 // at; then strict payload decoding → invalid_params. Everything stored or shown is redacted.
 // Params and results arrive schema-valid: the connection checks every frame once, and the hub
 // only adds what the schema leaves open (the strict payload decoders).
+// During a build the next generation's sidecars are bound as *staged* beside the current binding
+// (HOST_SPEC_V2 §2.4: stage → ready → commit): the current generation keeps its surfaces until
+// `commit`, and what a staged sidecar's UI calls get is its contract's `stagedUi` policy.
 import {
   ProtocolError,
   promptFields,
   type FormValues,
   type PromptRequest,
   type SurfaceOrigin,
+  type SurfacePayload,
   type UIActionParams,
   type UIActionResult,
   type UIPublishParams,
@@ -51,10 +55,27 @@ interface Binding {
   actions?: { source: string; set: ActionSet };
   /** The user was told once that this plugin hit its surface limit. */
   overBudgetWarned?: boolean;
+  /** Present while the binding is staged: what its UI calls get, and (for 'hold') what they wait for. */
+  staged?: {
+    policy: 'stale' | 'hold';
+    /** Publishes accepted while staged, by surface id (last one wins), shown at commit. */
+    held: Map<string, SurfacePayload>;
+    committed: Promise<void>;
+    commit(): void;
+  };
+}
+
+export interface BindOptions {
+  /**
+   * Bind as staged (a build not yet published) with this policy for its UI calls (the sidecar's
+   * `contract.features.stagedUi`); the current binding stays until `commit`. Default: current.
+   */
+  staged?: 'stale' | 'hold';
 }
 
 export class UiHub {
   private readonly bindings = new Map<string, Binding>();
+  private readonly stagedBindings = new Map<string, Binding>();
   private frontEnd: UiFrontEnd | undefined;
   private readonly frontEndWaiters = new Set<() => void>();
   private readonly heldNotifications: NotificationSurface[] = [];
@@ -88,29 +109,51 @@ export class UiHub {
     for (const wake of [...this.frontEndWaiters]) wake();
   }
 
-  /** Binds a plugin to the session's current (sessionId, generation); a new generation drops the old one's surfaces. */
-  bind(pluginId: string, sessionId: string, generation: number, client?: UiClient): void {
-    const old = this.bindings.get(pluginId);
-    if (old) {
-      old.life.abort();
-      if (old.generation !== generation || old.sessionId !== sessionId) {
-        this.store.markPluginStale(this.opts.sessionKey, pluginId);
-        this.store.clearStale(this.opts.sessionKey, pluginId);
-      }
+  /**
+   * Binds a plugin to the session's current (sessionId, generation); a new generation drops the
+   * old one's surfaces. With `staged`, binds it beside the current one until `commit`.
+   */
+  bind(pluginId: string, sessionId: string, generation: number, client?: UiClient, opts: BindOptions = {}): void {
+    const binding: Binding = { pluginId, sessionId, generation, client, crashed: false, life: new AbortController() };
+    if (opts.staged) {
+      this.stagedBindings.get(pluginId)?.life.abort();
+      let commit!: () => void;
+      const committed = new Promise<void>((resolve) => (commit = resolve));
+      binding.staged = { policy: opts.staged, held: new Map(), committed, commit };
+      this.stagedBindings.set(pluginId, binding);
+      return;
     }
-    this.bindings.set(pluginId, {
-      pluginId,
-      sessionId,
-      generation,
-      client,
-      crashed: false,
-      life: new AbortController(),
-    });
+    this.install(binding);
+  }
+
+  /**
+   * The build of `generation` was published: its staged bindings become current (the previous
+   * generation's surfaces go stale), held publishes are shown, held prompts go ahead.
+   */
+  commit(generation: number): void {
+    for (const b of [...this.stagedBindings.values()]) {
+      if (b.generation !== generation || !b.staged) continue;
+      const { held, commit } = b.staged;
+      this.stagedBindings.delete(b.pluginId);
+      b.staged = undefined;
+      this.install(b);
+      for (const [surfaceId, content] of held) {
+        try {
+          this.show(b, surfaceId, content);
+        } catch (err) {
+          this.log.warn(
+            `${b.pluginId}: a publish held until the runtime was published was not shown: ${(err as Error).message}`,
+          );
+        }
+      }
+      commit();
+    }
   }
 
   /** The plugin's connection crashed: later UI calls from it fail, its prompts are dropped, its surfaces go stale. */
-  markCrashed(pluginId: string): void {
-    const b = this.bindings.get(pluginId);
+  markCrashed(pluginId: string, generation?: number): void {
+    if (generation !== undefined && this.dropStaged(pluginId, generation)) return;
+    const b = this.bound(pluginId, generation);
     if (!b) return;
     b.crashed = true;
     b.life.abort();
@@ -118,8 +161,9 @@ export class UiHub {
   }
 
   /** The plugin stopped in an orderly way: its surfaces go stale and its prompts are dropped. */
-  markStopped(pluginId: string): void {
-    const b = this.bindings.get(pluginId);
+  markStopped(pluginId: string, generation?: number): void {
+    if (generation !== undefined && this.dropStaged(pluginId, generation)) return;
+    const b = this.bound(pluginId, generation);
     if (!b) return;
     b.life.abort();
     this.store.markPluginStale(this.opts.sessionKey, pluginId);
@@ -127,6 +171,7 @@ export class UiHub {
 
   /** Forgets the plugin; later calls from it are `internal` errors. */
   unbind(pluginId: string): void {
+    this.dropStaged(pluginId, undefined);
     const b = this.bindings.get(pluginId);
     if (!b) return;
     b.life.abort();
@@ -136,26 +181,35 @@ export class UiHub {
 
   /** `host/ui/publish` from `pluginId`. */
   publish(pluginId: string, p: UIPublishParams): UIPublishResult {
-    const b = this.gate(pluginId);
-    if (this.isStale(b, p)) {
+    const b = this.gate(pluginId, p);
+    if (this.isStale(b, p) || b.staged?.policy === 'stale') {
       this.log.debug(
-        `stale publish from ${pluginId} (session ${redact(p.sessionId)}, generation ${p.generation}) ignored`,
+        `stale publish from ${pluginId} (session ${redact(p.sessionId)}, generation ${p.generation}${b.staged ? ', not yet published' : ''}) ignored`,
       );
       return { accepted: false };
     }
     const content = decodePublishPayload(p.kind, p.payload);
-    if (content.kind !== 'notification') this.admit(b, p.surfaceId, content);
-    const surface = this.store.upsert(this.origin(b), p.surfaceId, content);
-    if (surface.kind === 'notification') this.deliverNotification(surface as NotificationSurface);
+    if (b.staged) {
+      b.staged.held.delete(p.surfaceId); // a re-publish moves to the end, as it would in the store
+      b.staged.held.set(p.surfaceId, content);
+      return { accepted: true };
+    }
+    this.show(b, p.surfaceId, content);
     return { accepted: true };
+  }
+
+  private show(b: Binding, surfaceId: string, content: SurfacePayload): void {
+    if (content.kind !== 'notification') this.admit(b, surfaceId, content);
+    const surface = this.store.upsert(this.origin(b), surfaceId, content);
+    if (surface.kind === 'notification') this.deliverNotification(surface as NotificationSurface);
   }
 
   /** `host/ui/request` from `pluginId`; `signal` aborts when the sidecar's connection ends. Never throws after the gate. */
   async request(pluginId: string, p: UIRequestParams, signal: AbortSignal): Promise<UIRequestResult> {
-    const b = this.gate(pluginId);
-    if (this.isStale(b, p)) {
+    const b = this.gate(pluginId, p);
+    if (this.isStale(b, p) || b.staged?.policy === 'stale') {
       this.log.debug(
-        `stale request from ${pluginId} (session ${redact(p.sessionId)}, generation ${p.generation}) cancelled`,
+        `stale request from ${pluginId} (session ${redact(p.sessionId)}, generation ${p.generation}${b.staged ? ', not yet published' : ''}) cancelled`,
       );
       return { cancelled: true };
     }
@@ -163,6 +217,8 @@ export class UiHub {
     const payload = { ...form, fields: promptFields({ kind: p.kind, payload: form }) };
     const req: PromptRequest = { ...this.origin(b), surfaceId: p.surfaceId, kind: p.kind, payload };
     const life = AbortSignal.any([signal, b.life.signal]);
+    // Held while staged ('hold'): asked once the build is published, cancelled if it never is.
+    if (b.staged && !(await untilOrAborted(b.staged.committed, life))) return { cancelled: true };
     const frontEnd = await this.waitForFrontEnd(life);
     if (!frontEnd) return { cancelled: true };
     let answer;
@@ -251,7 +307,7 @@ export class UiHub {
 
   /** Drops every binding and wakes held prompts (they answer cancelled). */
   dispose(): void {
-    for (const id of [...this.bindings.keys()]) this.unbind(id);
+    for (const id of new Set([...this.bindings.keys(), ...this.stagedBindings.keys()])) this.unbind(id);
     this.budget.dispose();
   }
 
@@ -270,8 +326,10 @@ export class UiHub {
     }
   }
 
-  private gate(pluginId: string): Binding {
-    const b = this.bindings.get(pluginId);
+  /** The binding a call belongs to: the staged one when it names the staged generation, else the current one. */
+  private gate(pluginId: string, p: { sessionId: string; generation: number }): Binding {
+    const staged = this.stagedBindings.get(pluginId);
+    const b = staged && !this.isStale(staged, p) ? staged : (this.bindings.get(pluginId) ?? staged);
     if (!b) throw new ProtocolError('internal', `plugin ${pluginId} is not bound to this session`);
     if (b.crashed) throw new ProtocolError('provider_interrupted', `plugin ${pluginId} crashed`);
     return b;
@@ -279,6 +337,34 @@ export class UiHub {
 
   private isStale(b: Binding, p: { sessionId: string; generation: number }): boolean {
     return p.generation !== b.generation || p.sessionId !== b.sessionId;
+  }
+
+  /** Makes `b` the plugin's current binding, retiring the previous one. */
+  private install(b: Binding): void {
+    const old = this.bindings.get(b.pluginId);
+    if (old) {
+      old.life.abort();
+      if (old.generation !== b.generation || old.sessionId !== b.sessionId) {
+        this.store.markPluginStale(this.opts.sessionKey, b.pluginId);
+        this.store.clearStale(this.opts.sessionKey, b.pluginId);
+      }
+    }
+    this.bindings.set(b.pluginId, b);
+  }
+
+  /** Drops the staged binding of `generation` (any when undefined): its build failed or it stopped first. */
+  private dropStaged(pluginId: string, generation: number | undefined): boolean {
+    const b = this.stagedBindings.get(pluginId);
+    if (!b || (generation !== undefined && b.generation !== generation)) return false;
+    b.life.abort();
+    this.stagedBindings.delete(pluginId);
+    return true;
+  }
+
+  /** The current binding, when it is the one of `generation` (any when undefined). */
+  private bound(pluginId: string, generation: number | undefined): Binding | undefined {
+    const b = this.bindings.get(pluginId);
+    return b && (generation === undefined || b.generation === generation) ? b : undefined;
   }
 
   private origin(b: Binding): SurfaceOrigin {
@@ -337,4 +423,17 @@ export class UiHub {
 
 function isStringRecord(v: unknown): v is Record<string, string> {
   return !!v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
+}
+
+/** True once `done` settles, false if `signal` aborts first. */
+function untilOrAborted(done: Promise<void>, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => resolve(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void done.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    });
+  });
 }

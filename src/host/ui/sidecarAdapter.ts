@@ -21,21 +21,37 @@ export interface UiSidecar {
   readonly pluginId: string;
   readonly state: string;
   readonly session: { sessionId: string; generation: number };
+  /** What its UI calls get while its generation is staged (HOST_SPEC_V2 §2.4). */
+  readonly contract: { readonly features: { readonly stagedUi: 'stale' | 'hold' } };
   readonly uiActions: readonly UIActionDecl[];
   request<R>(method: string, params: object, opts?: UiRequestOptions): Promise<R>;
   onStateChange(listener: (state: string, previous: string) => void): Disposable;
   onCrash(listener: (info: unknown) => void): Disposable;
 }
 
-/** Binds the sidecar's (sessionId, generation) in the hub; call before `start()` so early publishes pass the gate. */
-export function attachSidecar(hub: UiHub, sidecar: UiSidecar): Disposable {
-  hub.bind(sidecar.pluginId, sidecar.session.sessionId, sidecar.session.generation, sidecar);
-  const crash = sidecar.onCrash(() => hub.markCrashed(sidecar.pluginId));
+/**
+ * Binds the sidecar's (sessionId, generation) in the hub; call before `start()` so early publishes
+ * pass the gate. `isStaged(generation)` tells whether that generation is a build not yet published
+ * (the hub then binds it beside the current one until `UiHub.commit`); default: never.
+ */
+export function attachSidecar(
+  hub: UiHub,
+  sidecar: UiSidecar,
+  isStaged: (generation: number) => boolean = () => false,
+): Disposable {
+  const bind = () => {
+    const { sessionId, generation } = sidecar.session;
+    const staged = isStaged(generation) ? sidecar.contract.features.stagedUi : undefined;
+    hub.bind(sidecar.pluginId, sessionId, generation, sidecar, { staged });
+  };
+  bind();
+  const generation = () => sidecar.session.generation;
+  const crash = sidecar.onCrash(() => hub.markCrashed(sidecar.pluginId, generation()));
   const state = sidecar.onStateChange((s) => {
     // A (re)start may carry a new session/generation: bind it before the handshake lets traffic in.
-    if (s === 'starting') hub.bind(sidecar.pluginId, sidecar.session.sessionId, sidecar.session.generation, sidecar);
-    else if (s === 'crashed') hub.markCrashed(sidecar.pluginId);
-    else if (s === 'stopped' || s === 'failed') hub.markStopped(sidecar.pluginId);
+    if (s === 'starting') bind();
+    else if (s === 'crashed') hub.markCrashed(sidecar.pluginId, generation());
+    else if (s === 'stopped' || s === 'failed') hub.markStopped(sidecar.pluginId, generation());
   });
   return {
     dispose: () => {

@@ -238,7 +238,7 @@ export class ValidatedConnection {
     this.reader.onClose(() =>
       this.finishAfterDrain({ reason: 'provider_interrupted', message: 'the sidecar closed its stdout', local: false }),
     );
-    this.writer.onError(([err]) => this.finish({ reason: 'provider_interrupted', message: err.message, local: false }));
+    this.writer.onError((err) => this.finish({ reason: 'provider_interrupted', message: err.message, local: false }));
     this.reader.listen((raw) => this.receive(raw));
   }
 

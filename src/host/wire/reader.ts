@@ -2,15 +2,11 @@
 // Splitting happens on bytes, so a multi-byte UTF-8 character cut across chunks is decoded only
 // once its line is whole. The frame cap counts the newline; an oversize line is connection-fatal.
 import type { Readable } from 'node:stream';
-import {
-  AbstractMessageReader,
-  Emitter,
-  type DataCallback,
-  type Disposable,
-  type Event,
-  type Message,
-} from './jsonrpcBase';
 import { LIMITS, ProtocolError } from '../../protocol';
+import { Emitter, type Disposable } from '../emitter';
+
+/** Receives every JSON value read, whatever its shape: judging envelopes is the connection's job. */
+export type DataCallback = (value: unknown) => void;
 
 const NL = 0x0a;
 const CR = 0x0d;
@@ -20,9 +16,15 @@ export interface NdjsonReaderOptions {
   maxFrameBytes?: number;
 }
 
-export class NdjsonMessageReader extends AbstractMessageReader {
+export class NdjsonMessageReader {
   private readonly maxLine: number; // longest line content, newline excluded
   private readonly unparsable = new Emitter<string>();
+  private readonly errors = new Emitter<Error>();
+  private readonly closed = new Emitter<void>();
+  /** The stream failed, or a line passed the frame cap (then the reader has stopped). */
+  readonly onError = this.errors.event;
+  /** The stream ended, or the reader stopped after a fatal error; fires at most once per cause. */
+  readonly onClose = this.closed.event;
   private callback: DataCallback | undefined;
   // Bytes of the current line that arrived in earlier chunks (usually empty).
   private parts: Buffer[] = [];
@@ -31,20 +33,17 @@ export class NdjsonMessageReader extends AbstractMessageReader {
   private lineText: string | undefined;
   private readonly onData = (chunk: Buffer) => this.feed(chunk);
   private readonly onEnd = () => this.finish();
-  private readonly onStreamError = (err: Error) => this.fireError(err);
+  private readonly onStreamError = (err: Error) => this.errors.fire(err);
 
   constructor(
     private readonly readable: Readable,
     options: NdjsonReaderOptions = {},
   ) {
-    super();
     this.maxLine = (options.maxFrameBytes ?? LIMITS.frameBytes) - 1;
   }
 
   /** A line that is not JSON; the reader keeps going (the connection answers -32700). */
-  get onUnparsable(): Event<string> {
-    return this.unparsable.event;
-  }
+  readonly onUnparsable = this.unparsable.event;
 
   /**
    * The text of the line whose value is being delivered, readable only during the callback (the
@@ -54,10 +53,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     return this.lineText;
   }
 
-  /**
-   * Delivers every parsed JSON value. It is typed `Message` for vscode-jsonrpc, but arrays and
-   * primitives come through as well: judging envelopes is the connection's job.
-   */
+  /** Delivers every parsed JSON value: objects, and arrays and primitives as well. */
   listen(callback: DataCallback): Disposable {
     this.callback = callback;
     this.readable.on('data', this.onData);
@@ -76,10 +72,11 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     if (!this.stopped) this.readable.resume();
   }
 
-  override dispose(): void {
+  dispose(): void {
     this.stop();
-    super.dispose();
-    this.unparsable.dispose();
+    this.errors.clear();
+    this.closed.clear();
+    this.unparsable.clear();
   }
 
   private stop(): void {
@@ -97,7 +94,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
   private finish(): void {
     if (this.stopped) return;
     this.stop();
-    this.fireClose();
+    this.closed.fire();
   }
 
   private feed(chunk: Buffer): void {
@@ -145,7 +142,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     }
     this.lineText = text;
     try {
-      this.callback?.(value as Message);
+      this.callback?.(value);
     } finally {
       this.lineText = undefined;
     }
@@ -153,12 +150,12 @@ export class NdjsonMessageReader extends AbstractMessageReader {
 
   private tooLarge(bytes: number): void {
     this.stop();
-    this.fireError(
+    this.errors.fire(
       new ProtocolError(
         'frame_too_large',
         `inbound frame of at least ${bytes} bytes exceeds the ${this.maxLine + 1}-byte limit`,
       ),
     );
-    this.fireClose();
+    this.closed.fire();
   }
 }

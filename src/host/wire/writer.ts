@@ -2,7 +2,7 @@
 // interleave, back-pressure is honoured, nothing over the frame cap ever leaves, and a peer that
 // stops reading is detected by a stall watchdog instead of buffering forever.
 import type { Writable } from 'node:stream';
-import { AbstractMessageWriter, type Message, type MessageWriter } from './jsonrpcBase';
+import { Emitter } from '../emitter';
 import { LIMITS, ProtocolError } from '../../protocol';
 
 export interface NdjsonWriterOptions {
@@ -68,8 +68,11 @@ const SLICE_BYTES = 256 * 1024;
 // A string of at most this many UTF-16 units is at most SLICE_BYTES of UTF-8: written whole.
 const WHOLE_STRING_UNITS = Math.floor(SLICE_BYTES / 3);
 
-export class NdjsonMessageWriter extends AbstractMessageWriter implements MessageWriter {
+export class NdjsonMessageWriter {
   readonly maxFrameBytes: number;
+  private readonly errors = new Emitter<Error>();
+  /** The writer failed (stream error, stall): every later write rejects with the same error. */
+  readonly onError = this.errors.event;
   private readonly stallMs: number;
   private readonly capacity: number;
   private readonly bestEffortCap: number;
@@ -97,7 +100,6 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     private readonly stream: Writable,
     options: NdjsonWriterOptions = {},
   ) {
-    super();
     this.maxFrameBytes = options.maxFrameBytes ?? LIMITS.frameBytes;
     this.stallMs = options.writeStallMs ?? 10_000;
     this.capacity = options.queueFrames ?? 256;
@@ -156,7 +158,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
    * Reliable write: resolves once the frame is handed to the stream. An oversize frame rejects
    * with `frame_too_large` and leaves the connection usable; a failed writer rejects everything.
    */
-  write(msg: Message): Promise<void> {
+  write(msg: object): Promise<void> {
     let frame: string;
     try {
       frame = this.encodeText(msg);
@@ -293,12 +295,12 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     if (!this.failure && this.idle) this.stream.end();
   }
 
-  override dispose(): void {
+  dispose(): void {
     this.clearStall();
     this.stream.off('drain', this.onDrain);
     this.stream.off('error', this.onStreamError);
     this.rejectQueued(this.failure ?? new ProtocolError('provider_interrupted', 'the connection was closed'));
-    super.dispose();
+    this.errors.clear();
   }
 
   private put(frame: Frame, entry: Entry | undefined): void {
@@ -389,7 +391,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     this.failure = err;
     this.clearStall();
     this.rejectQueued(err);
-    this.fireError(err);
+    this.errors.fire(err);
   }
 
   private rejectQueued(err: Error): void {

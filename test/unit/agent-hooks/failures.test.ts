@@ -4,12 +4,14 @@
 // user cannot connect.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   budgetFor,
   ensurePrivateDir,
   hooksDir,
+  hooksDirs,
   listWindows,
   privacyProblem,
   RUNTIME_FILE,
@@ -62,7 +64,7 @@ describe('agent-hooks bridge: failure rules', function () {
   it('no window has ever run (no hooks directory) → no decision', async () => {
     const r = await runHook(join(root, 'never-created'), 'PreToolUse', pre(ws));
     noDecision(r);
-    assert.match(r.stderr, /no VS Code window with Reasonix is reachable.*missing/);
+    assert.match(r.stderr, /no VS Code window with Reasonix serves .*; no decision/);
     quick(r.ms);
   });
 
@@ -79,10 +81,11 @@ describe('agent-hooks bridge: failure rules', function () {
         folders: [ws],
         startedAt: Date.now(),
       }),
+      { mode: 0o600 },
     );
     const r = await runHook(dir, 'PreToolUse', pre(ws));
     noDecision(r);
-    assert.match(r.stderr, /did not answer: .*ENOENT.*; no decision/);
+    assert.match(r.stderr, /cannot be reached: .*gone\.sock is missing \(ENOENT\); no decision/);
     quick(r.ms);
   });
 
@@ -141,7 +144,7 @@ describe('agent-hooks bridge: failure rules', function () {
     assert.ok(r.ms < budgetFor('PreToolUse') + 1000, `the bridge kept to its budget (${Math.round(r.ms)} ms)`);
   });
 
-  it('an optional extension that does not answer in time → no decision, and the bridge never hangs past the budget', async () => {
+  it('an optional extension that does not answer in time → never silent: a system message, and the bridge never hangs past the budget', async () => {
     await open(ws, [
       {
         name: 'dawdler',
@@ -150,8 +153,12 @@ describe('agent-hooks bridge: failure rules', function () {
         points: { 'input.receive': { never: true } },
       },
     ]);
+    const w = windows[windows.length - 1];
     const r = await runHook(dir, 'UserPromptSubmit', fixture('vscode-user-prompt-submit', ws));
-    noDecision(r);
+    assert.equal(r.code, 0);
+    assert.match(String(r.answer?.systemMessage), /Reasonix could not ask dawdler \(intercept_timeout: .*\)/);
+    assert.equal(r.answer?.decision, undefined, 'the prompt is not blocked for an optional extension');
+    assert.match(String(w.decisions[0]?.record.unheard), /^dawdler \(intercept_timeout/);
     assert.ok(r.ms < budgetFor('UserPromptSubmit') + 1000, `the bridge kept to its budget (${Math.round(r.ms)} ms)`);
   });
 
@@ -246,12 +253,34 @@ describe('agent-hooks bridge: failure rules', function () {
       chownSync(dir, NOBODY, NOBODY);
       assert.match(String(privacyProblem(dir)), /belongs to another user/);
     }
-    assert.equal(listWindows(dir).length, 1, 'the planted record is readable, yet never used');
+    assert.equal(listWindows(dir).length, 0, "a record that is not its owner's own 0600 file is not even listed");
   });
 
-  it('the default directory is per user and outside TMPDIR (both a GUI and a terminal agree on it)', () => {
-    const uid = process.getuid?.() ?? 0;
-    assert.equal(hooksDir({ TMPDIR: '/somewhere/else' }), `/tmp/reasonix-host-${uid}`);
-    assert.equal(hooksDir({ REASONIX_HOOKS_DIR: '/x/y' }), '/x/y');
+  it('the default directories belong to the user alone: $XDG_RUNTIME_DIR/reasonix-host, else the state directory, never /tmp', () => {
+    const home = mkdtempSync(join(tmpdir(), 'rx-home-'));
+    try {
+      const runtime = join(home, 'run');
+      mkdirSync(runtime, { mode: 0o700 });
+      chmodSync(runtime, 0o700);
+      const state = process.platform === 'darwin' ? join(home, 'Library', 'Caches') : join(home, '.local', 'state');
+      assert.deepEqual(hooksDirs({ HOME: home, XDG_RUNTIME_DIR: runtime, TMPDIR: '/somewhere/else' }), [
+        join(runtime, 'reasonix-host'),
+        join(state, 'reasonix-host', 'hooks'),
+      ]);
+      assert.equal(hooksDir({ HOME: home }), join(state, 'reasonix-host', 'hooks'));
+      if (process.platform !== 'darwin')
+        assert.equal(
+          hooksDir({ HOME: home, XDG_STATE_HOME: join(home, 's') }),
+          join(home, 's', 'reasonix-host', 'hooks'),
+        );
+      // A runtime directory others may enter is not used.
+      chmodSync(runtime, 0o755);
+      assert.deepEqual(hooksDirs({ HOME: home, XDG_RUNTIME_DIR: runtime }), [join(state, 'reasonix-host', 'hooks')]);
+      assert.deepEqual(hooksDirs({ REASONIX_HOOKS_DIR: '/x/y' }), ['/x/y']);
+      for (const d of hooksDirs({ HOME: home, XDG_RUNTIME_DIR: runtime }))
+        assert.ok(!d.startsWith('/tmp/reasonix-host'));
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

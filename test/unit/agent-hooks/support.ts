@@ -59,8 +59,8 @@ export class TestWindow {
     this.recordFile = recordFile;
   }
 
-  /** Starts a session for `folder` with `plugins` and opens its endpoint in `dir`. */
-  static async open(dir: string, folder: string, plugins: PluginDef[]): Promise<TestWindow> {
+  /** Starts a session for `folder` with `plugins` and opens its endpoint in `dir` (or the first of `dirs` that works). */
+  static async open(dir: string, folder: string, plugins: PluginDef[], dirs: string[] = [dir]): Promise<TestWindow> {
     mkdirSync(folder, { recursive: true });
     const base = mkdtempSync(join(tmpdir(), 'rx-agent-hooks-plugins-'));
     const recordFile = join(base, 'record.jsonl');
@@ -102,7 +102,7 @@ export class TestWindow {
     await engine.start();
     const holder: { w?: TestWindow } = {};
     const window = await HookWindow.open({
-      dir,
+      dirs,
       runtime: process.execPath,
       folders: () => [folder],
       sessions: () => [{ folder, session: engine }],

@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixturePlugin, HELLO, parseJson, runCli, SHOWCASE, tempDir } from './support';
+import { fixturePlugin, HELLO, parseJson, runCli, SHOWCASE, SIDECARS, tempDir } from './support';
+import { pluginFolderV2 } from '../../support/plugins';
 
 interface Report {
   ok: boolean;
@@ -21,6 +22,7 @@ interface Report {
   timings: { readyMs: number | null; shutdownMs: number | null };
   violations: { reason: string; stage: string; message: string }[];
   stderrTail: string;
+  dependencies: { state: string; unmet: { key: string; reason: string }[]; text: string } | null;
 }
 
 const KEYS = [
@@ -34,6 +36,7 @@ const KEYS = [
   'timings',
   'violations',
   'stderrTail',
+  'dependencies',
 ];
 
 async function check(args: string[]): Promise<{ code: number | null; report: Report; stderr: string }> {
@@ -75,6 +78,43 @@ describe('reasonix-host check', function () {
     assert.equal(fixture.code, 0, fixture.report.message);
     assert.equal(fixture.report.plugin, 'good');
     assert.equal(fixture.report.initialize?.name, 'fixture');
+  });
+
+  it('a v2 consumer: Inactive alone (missing required capability), Active --with its provider; its sidecar is checked either way', async () => {
+    const dependent = join(SIDECARS, 'dependent.js');
+    const need = { namespace: 'acme', kind: 'index', id: 'search', versionRange: '>=1.0.0,<2.0.0' };
+    const consumer = pluginFolderV2(
+      join(tmp.dir, 'consumer'),
+      'consumer',
+      { command: process.execPath, args: [dependent] },
+      { requires: [need] },
+    );
+    const provider = pluginFolderV2(
+      join(tmp.dir, 'provider'),
+      'provider',
+      { command: process.execPath, args: [dependent] },
+      {
+        provides: [{ namespace: 'acme', kind: 'index', id: 'search', version: '1.4.0' }],
+      },
+    );
+    const alone = await check([consumer]);
+    assert.equal(alone.code, 0, alone.report.message);
+    assert.equal(alone.report.dependencies?.state, 'inactive');
+    assert.deepEqual(
+      alone.report.dependencies?.unmet.map((u) => [u.key, u.reason]),
+      [['acme/index/search', 'dependency_unsatisfied']],
+    );
+    assert.equal(alone.report.dependencies?.text, 'Inactive — missing required capability acme/index/search');
+    const beside = await check([consumer, '--with', provider]);
+    assert.equal(beside.report.dependencies?.state, 'active');
+    assert.equal(beside.report.dependencies?.text, 'Active — acme/index/search from provider');
+    const text = await runCli(['check', consumer]);
+    assert.match(
+      text.stdout,
+      /dependencies: Inactive — missing required capability acme\/index\/search \(the extension would not start it; checked anyway\)/,
+    );
+    const v1 = await check([HELLO]);
+    assert.equal(v1.report.dependencies, null, 'nothing required, nothing to say');
   });
 
   it('prints a human report without --json', async () => {

@@ -22,6 +22,14 @@ describe('display states: what the views say of each plugin', () => {
     assert.equal(toDisplayState('crashed'), 'crashed');
     assert.equal(toDisplayState('failed'), 'failed');
     assert.equal(toDisplayState('disabled'), 'disabled');
+    assert.equal(toDisplayState('inactive'), 'inactive');
+  });
+
+  it('an inactive plugin (a dependency missing) is counted and outranks running, never a failure', () => {
+    const s = summarize([row('a', 'running'), row('b', 'inactive')]);
+    assert.equal(s.worst, 'inactive');
+    assert.equal(s.text, '1 inactive, 1 running');
+    assert.equal(summarize([row('a', 'inactive'), row('b', 'failed')]).worst, 'failed');
   });
 
   it('reports the worst state and counts', () => {
@@ -66,5 +74,37 @@ describe('display states: what the views say of each plugin', () => {
     assert.match(text, /Replaces slots: system_prompt/);
     assert.match(text, /Capabilities: ui, providers/);
     assert.match(text, /Required: yes/);
+    assert.doesNotMatch(text, /Tools an agent may call|Requires:|Provides:/, 'v1 has neither');
+  });
+
+  it("a v2 plugin's block names its tools (read-only marked) and what it requires and provides", () => {
+    const lines = fullTrustLines({
+      id: 'v2demo',
+      root: '/p/v2demo',
+      protocol: 2,
+      requires: [
+        { namespace: 'acme', kind: 'index', id: 'search', versionRange: '>=1.0.0,<2.0.0' },
+        { namespace: 'acme', kind: 'clock', id: 'now', optional: true },
+      ],
+      provides: [{ namespace: 'acme', kind: 'lint', id: 'rules', version: '1.4.0' }],
+      runtime: {
+        command: 'python3',
+        args: ['sidecar.py'],
+        env: {},
+        required: false,
+        priority: 0,
+        intercepts: [],
+        replaces: [],
+        capabilities: ['tools'],
+        timeoutMillis: 0,
+        tools: [
+          { name: 'word_count', description: 'counts', inputSchema: { type: 'object' }, readOnly: true },
+          { name: 'write_note', description: 'writes', inputSchema: { type: 'object' }, readOnly: false },
+        ],
+      },
+    });
+    assert.ok(lines.includes('Tools an agent may call: word_count (read-only), write_note'), lines.join('\n'));
+    assert.ok(lines.includes('Requires: acme/index/search >=1.0.0,<2.0.0, acme/clock/now (optional)'));
+    assert.ok(lines.includes('Provides: acme/lint/rules 1.4.0'));
   });
 });

@@ -1,6 +1,5 @@
 // In-memory stream helpers for the wire tests.
 import { PassThrough, Writable } from 'node:stream';
-import type { Message } from 'vscode-jsonrpc/node';
 import { NdjsonMessageReader, type NdjsonReaderOptions } from '../../../src/host/wire';
 
 export interface ReadOutcome {
@@ -18,7 +17,7 @@ export function readAll(chunks: Buffer[], options?: NdjsonReaderOptions): Promis
   reader.onError((e) => out.errors.push(e));
   return new Promise((resolve) => {
     reader.onClose(() => resolve(out));
-    reader.listen((m: Message) => out.values.push(m));
+    reader.listen((m) => out.values.push(m));
     for (const c of chunks) input.write(c);
     input.end();
   });

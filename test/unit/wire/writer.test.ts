@@ -136,7 +136,7 @@ describe('wire: NdjsonMessageWriter', () => {
     const sink = new GatedSink(false, 64);
     const w = new NdjsonMessageWriter(sink, { writeStallMs: 50 });
     const errors: Error[] = [];
-    w.onError(([e]) => errors.push(e));
+    w.onError((e) => errors.push(e));
     const started = Date.now();
     void w.write(note(1, 1000));
     const queued = w.write(note(2));
