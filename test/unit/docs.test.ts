@@ -15,6 +15,16 @@ function testFiles(dir: string): string[] {
   );
 }
 
+/** Every .ts/.js/.mjs/.md file under `dir` (no node_modules, no generated output). */
+function sourceFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    if (e.isDirectory())
+      return ['node_modules', 'out', 'dist', 'generated'].includes(e.name) ? [] : sourceFiles(join(dir, e.name));
+    return /\.(ts|js|mjs|md)$/.test(e.name) ? [join(dir, e.name)] : [];
+  });
+}
+
 /** The V2-n cases of the digest's §14, in order. */
 function digestCases(): string[] {
   return [...read('docs/protocol/HOST_SPEC_V2.md').matchAll(/^\* (V2-\d+)\. /gm)].map((m) => m[1]);
@@ -64,5 +74,35 @@ describe('docs: the protocol citations resolve', () => {
       for (const m of new Set([...readFileSync(file, 'utf8').matchAll(/V2-(\d+)(?!\d)/g)].map((x) => `V2-${x[1]}`)))
         assert.ok(rows.get(m)?.files.includes(rel), `${rel} names ${m} but docs/conformance.md does not list it there`);
     }
+  });
+
+  it('every HOST_SPEC / HOST_SPEC_V2 § citation in the code and docs names a section the digest has', () => {
+    // Headings (`## 11.`, `### 2.4`) and the numbered items of a section (§11.6 = item 6 of §11).
+    const sections = (file: string) => {
+      const ids = new Set<string>();
+      let section = '';
+      for (const line of read(`docs/protocol/${file}`).split('\n')) {
+        const heading = /^#{2,3} (\d+(?:\.\d+)*)[. ]/.exec(line);
+        if (heading) ids.add((section = heading[1]));
+        const item = /^(\d+)\. /.exec(line);
+        if (item && section && !section.includes('.')) ids.add(`${section}.${item[1]}`);
+      }
+      return ids;
+    };
+    const known = { HOST_SPEC: sections('HOST_SPEC.md'), HOST_SPEC_V2: sections('HOST_SPEC_V2.md') };
+    const files = ['src', 'test', 'bench', 'scripts', 'docs', 'examples'].flatMap((d) => sourceFiles(join(REPO, d)));
+    files.push(join(REPO, 'README.md'));
+    let cited = 0;
+    const broken: string[] = [];
+    for (const file of files) {
+      if (file.includes(`${sep}protocol${sep}HOST_SPEC`) || file.includes(`${sep}fixtures${sep}`)) continue;
+      for (const m of readFileSync(file, 'utf8').matchAll(/\b(HOST_SPEC(?:_V2)?) ?§ ?(\d+(?:\.\d+)*)/g)) {
+        cited++;
+        const spec = m[1] as keyof typeof known;
+        if (!known[spec].has(m[2])) broken.push(`${relative(REPO, file)}: ${m[0]}`);
+      }
+    }
+    assert.ok(cited > 100, `found ${cited} citations`);
+    assert.deepEqual(broken, [], 'citations of sections the digests do not have');
   });
 });
