@@ -18,6 +18,7 @@ export type {
   SurfaceKind,
   ViewNode,
   ViewPayload,
+  ViewTone,
 } from '../protocol/surfaces';
 export { surfaceKey, viewText } from '../protocol/surfaces';
 

@@ -60,7 +60,12 @@ export class SurfaceModel {
       this.generations.set(scope, Math.max(this.generations.get(scope) ?? 0, s.generation));
     }
     const current = surfaces.filter((s) => s.generation === this.generations.get(pluginScope(s)));
-    const sorted = [...current].sort((a, b) => a.updatedAt - b.updatedAt || a.revision - b.revision);
+    const sorted = [...current].sort(
+      (a, b) =>
+        (a.firstRevision !== undefined && b.firstRevision !== undefined ? a.firstRevision - b.firstRevision : 0) ||
+        a.updatedAt - b.updatedAt ||
+        a.revision - b.revision,
+    );
     for (const s of sorted) this.entries.set(surfaceKey(s), { surface: s, order: ++this.counter });
   }
 
@@ -116,7 +121,11 @@ export class SurfaceModel {
       f.plugins = f.plugins.map((g) => {
         const p = plugins.get(g.id)!;
         const order = (s: Surface) => p.orders.get(surfaceKey(s)) ?? 0;
-        const sorted = p.surfaces.sort((a, b) => KIND_RANK[a.kind] - KIND_RANK[b.kind] || order(b) - order(a));
+        // Panels in first-publication order (they hold their place); the rest newest first.
+        const sorted = p.surfaces.sort(
+          (a, b) =>
+            KIND_RANK[a.kind] - KIND_RANK[b.kind] || (a.kind === 'panel' ? order(a) - order(b) : order(b) - order(a)),
+        );
         let notes = 0;
         const surfaces = sorted.filter((s) => s.kind !== 'notification' || ++notes <= RECENT_NOTIFICATIONS);
         return { id: p.id, sessionKey: p.sessionKey, pluginId: p.pluginId, stale: p.stale, surfaces };
