@@ -119,6 +119,14 @@ export function surfaceKey(s: { sessionKey: string; pluginId: string; surfaceId:
   return JSON.stringify([s.sessionKey, s.pluginId, s.surfaceId]);
 }
 
+/**
+ * The owner of a surface: one plugin in one session, as a string key. Every per-plugin table of
+ * surfaces (the engine's budget, the webview's groups, their remembered collapse) keys by this.
+ */
+export function surfaceOwner(s: { sessionKey: string; pluginId: string }): string {
+  return JSON.stringify([s.sessionKey, s.pluginId]);
+}
+
 /** What a surface store reports to its front ends. */
 export type SurfaceChange = { type: 'upsert'; surface: Surface } | { type: 'remove'; key: string } | { type: 'reset' };
 

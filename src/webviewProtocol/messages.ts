@@ -20,7 +20,7 @@ export type {
   ViewPayload,
   ViewTone,
 } from '../protocol/surfaces';
-export { surfaceKey, viewText } from '../protocol/surfaces';
+export { surfaceKey, surfaceOwner, viewText } from '../protocol/surfaces';
 
 export type EmptyState = 'no-extensions' | 'untrusted' | 'all-stopped' | null;
 

@@ -5,7 +5,7 @@
 // place instead of jumping to the top (no layout jumps). Generations: per (session, plugin) only
 // the newest generation seen is shown; anything older is dropped on arrival, so a late message
 // from a stopped generation can never resurrect it.
-import { surfaceKey, type Surface, type SurfaceKind } from '../../src/webviewProtocol/messages';
+import { surfaceKey, surfaceOwner, type Surface, type SurfaceKind } from '../../src/webviewProtocol/messages';
 
 export interface PluginGroup {
   /** Stable id of the group: JSON [sessionKey, pluginId]. */
@@ -28,9 +28,8 @@ export const RECENT_NOTIFICATIONS = 5;
 // Panels hold their place at the top of their extension's area (HOST_SPEC_V2 §7.2).
 const KIND_RANK: Record<SurfaceKind, number> = { panel: -1, status: 0, form: 1, card: 1, view: 1, notification: 2 };
 
-export function pluginScope(s: { sessionKey: string; pluginId: string }): string {
-  return JSON.stringify([s.sessionKey, s.pluginId]);
-}
+/** A plugin group's id: the surface owner key of the contract floor (written once, there). */
+export const pluginScope = surfaceOwner;
 
 export type UpsertOutcome = { applied: false } | { applied: true; inserted: boolean; dropped: string[] };
 
