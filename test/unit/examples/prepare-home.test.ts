@@ -43,7 +43,7 @@ describe('scripts/prepare-home.mjs', function () {
         {
           name: 'showcase',
           root: path.join(EXAMPLES, 'showcase'),
-          version: '0.1.0',
+          version: '0.2.0',
           manifestKind: 'reasonix',
           enabled: true,
         },
