@@ -47,6 +47,11 @@ export interface CheckReport {
   initialize: InitializeResult | null;
   timings: { readyMs: number | null; shutdownMs: number | null };
   violations: CheckViolation[];
+  /**
+   * Deviations the host tolerates as Reasonix does, reported without failing the check: today one,
+   * an `extension/shutdown` answer the schema refuses (such as `{}`, see docs/conformance.md).
+   */
+  warnings: CheckViolation[];
   stderrTail: string;
   /** What its `requires` come to beside the --with plugins (HOST_SPEC_V2 §11); null when it requires nothing. */
   dependencies: CheckDependencies | null;
@@ -114,6 +119,7 @@ export async function runCheck(
     initialize: null,
     timings: { readyMs: null, shutdownMs: null },
     violations: [],
+    warnings: [],
     stderrTail: '',
     dependencies: null,
   };
@@ -188,6 +194,13 @@ export async function runCheck(
   report.timings.shutdownMs = Math.round(performance.now() - stopping);
   report.stderrTail = sidecar.stderrTail();
   const stop = sidecar.lastStop;
+  if (stop?.invalidAnswer) {
+    report.warnings.push({
+      reason: 'protocol_error',
+      stage: 'shutdown',
+      message: `answered extension/shutdown with a result the ${report.protocol} schema refuses (${stop.invalidAnswer}); the host ignores a shutdown answer, as Reasonix does, and closed it normally. Answer {"accepted": true} instead`,
+    });
+  }
   if (stop?.problem) {
     report.violations.push({ reason: stop.problem.reason, stage: 'shutdown', message: stop.problem.message });
   } else if (stop && !stop.exitedWithinGrace) {
@@ -207,7 +220,9 @@ export async function runCheck(
     return report;
   }
   report.ok = true;
-  report.message = `${spec.id} ${report.initialize?.version ?? ''} conforms: ready in ${report.timings.readyMs} ms, shut down in ${report.timings.shutdownMs} ms`;
+  const n = report.warnings.length;
+  const except = n ? ` except for ${n} warning${n === 1 ? '' : 's'}` : '';
+  report.message = `${spec.id} ${report.initialize?.version ?? ''} conforms${except}: ready in ${report.timings.readyMs} ms, shut down in ${report.timings.shutdownMs} ms`;
   return report;
 }
 
@@ -249,6 +264,7 @@ export async function checkCommand(argv: string[]): Promise<number> {
       );
     }
     for (const v of report.violations) out.line(`  violation (${v.reason}, ${v.stage}): ${term(v.message)}`);
+    for (const w of report.warnings) out.line(`  warning (${w.reason}, ${w.stage}): ${term(w.message)}`);
     if (!report.ok && report.stderrTail)
       out.line(
         `  stderr (last lines, redacted):\n${report.stderrTail

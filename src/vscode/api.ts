@@ -2,7 +2,16 @@
 // (documented in docs/api.md). It reads the live sessions; it never starts anything itself.
 import type { Surface, SurfaceChange } from '../protocol';
 import type { RunActionArgs, RunOutcome } from './actions';
-import type { ActionInfo, Disposable, HookOutcome, ModelInfo, StreamHandle, SurfaceFeed } from '../host/session';
+import type {
+  ActionInfo,
+  Disposable,
+  HookOutcome,
+  ModelInfo,
+  StreamHandle,
+  SurfaceFeed,
+  ToolCallOutcome,
+  ToolInfo,
+} from '../host/session';
 import { rowsOf } from './rows';
 import type { FolderSession, SessionManager } from './sessions';
 
@@ -51,6 +60,20 @@ export interface ReasonixApi {
     request: unknown,
     opts?: { folder?: string; model?: string; signal?: AbortSignal },
   ): Promise<StreamHandle>;
+  /** Tools the running protocol v2 extensions of a folder serve (`ext__<plugin>__<tool>`). */
+  listTools(opts?: { folder?: string }): ToolInfo[];
+  /**
+   * Calls one by its model-facing name (or plugin id and tool name): the folder's tool.before and
+   * permission.decision interceptors first, then the tool, then tool.after. Never rejects for the
+   * call itself: a result (`isError` = the tool's own failure), a refusal or a failed call.
+   */
+  callTool(
+    tool: string | { pluginId: string; name: string },
+    args?: Record<string, unknown>,
+    opts?: { folder?: string; signal?: AbortSignal },
+  ): Promise<ToolCallOutcome>;
+  /** The tool listing of some folder changed (an extension started, stopped or crashed, a reload). */
+  onDidChangeTools(listener: () => void): Disposable;
   runAction(args: RunActionArgs): Promise<RunOutcome>;
   surfaces(): Surface[];
   onDidChangeSurfaces(listener: (change: SurfaceChange) => void): Disposable;
@@ -131,6 +154,29 @@ export function createApi(
     listModels: (opts) => pick(opts?.folder).engine.models(),
     openStream: (ref, request, opts) =>
       pick(opts?.folder).engine.openStream(ref, request, { model: opts?.model, signal: opts?.signal }),
+    listTools: (opts) => pick(opts?.folder).engine.tools(),
+    callTool: (tool, args, opts) => pick(opts?.folder).engine.callTool(tool, args, { signal: opts?.signal }),
+    onDidChangeTools: (l) => {
+      // Every session's listing, including sessions that start later; a removed one is let go.
+      const subs = new Map<FolderSession, Disposable>();
+      const follow = () => {
+        const now = new Set(sessions.sessions());
+        for (const [s, d] of subs)
+          if (!now.has(s)) {
+            d.dispose();
+            subs.delete(s);
+          }
+        for (const s of now) if (!subs.has(s)) subs.set(s, s.engine.onDidChangeTools(l));
+      };
+      follow();
+      const onSessions = sessions.onDidChange(follow);
+      return {
+        dispose: () => {
+          onSessions.dispose();
+          for (const d of subs.values()) d.dispose();
+        },
+      };
+    },
     runAction: run,
     diagnostics,
     surfaces: () => surfaces.snapshot(),

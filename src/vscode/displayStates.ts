@@ -93,6 +93,11 @@ export function formatUptime(ms: number): string {
   return `${Math.floor(h / 24)}d ${h % 24}h`;
 }
 
+/** "a, b" or "none": one way to list in the FULL TRUST block. */
+function list(xs: readonly string[]): string {
+  return xs.length ? xs.join(', ') : 'none';
+}
+
 /**
  * The FULL TRUST block (HOST_SPEC §10): what a plugin's runtime may do, shown wherever a user
  * decides about or inspects a plugin. Lines of plain text; callers render them.
@@ -102,7 +107,6 @@ export function fullTrustLines(
     Partial<Pick<PluginSpec, 'protocol' | 'requires' | 'provides'>> & { source?: PluginSpec['source'] },
 ): string[] {
   const r = plugin.runtime;
-  const list = (xs: readonly string[]) => (xs.length ? xs.join(', ') : 'none');
   return [
     'FULL TRUST: runs unsandboxed with your user account and environment.',
     `Command: ${r.command}${r.args.length ? ' ' + r.args.join(' ') : ''}`,
@@ -123,7 +127,6 @@ function v2Lines(plugin: Partial<Pick<PluginSpec, 'protocol' | 'requires' | 'pro
     const version = c.version ?? c.versionRange;
     return `${capabilityKey(c)}${version ? ` ${version}` : ''}${c.optional ? ' (optional)' : ''}`;
   };
-  const list = (xs: readonly string[]) => (xs.length ? xs.join(', ') : 'none');
   return [
     `Tools an agent may call: ${list(tools.map((t) => `${t.name}${t.readOnly ? ' (read-only)' : ''}`))}`,
     `Requires: ${list((plugin.requires ?? []).map(cap))}`,

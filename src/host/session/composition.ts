@@ -33,6 +33,19 @@ import {
   type ProviderRequestInput,
 } from '../streams';
 import { attachSidecar, uiHandlers, UiHub, type SurfaceStore } from '../ui';
+import {
+  callTool,
+  listTools,
+  toolClientFor,
+  ToolCaller,
+  toolListKey,
+  type ToolCallerOptions,
+  type ToolCallOptions,
+  type ToolCallOutcome,
+  type ToolClient,
+  type ToolInfo,
+  type ToolRef,
+} from '../tools';
 import type { EngineState } from './types';
 import type { UIActionDecl } from '../../protocol';
 import type {
@@ -58,6 +71,8 @@ export interface CompositionDeps {
   logger: Logger;
   /** Sidecar timeouts (tests shrink them). */
   timeouts?: SidecarOptions['timeouts'];
+  /** Tool-call budget and concurrency bound (tests shrink them; defaults HOST_SPEC_V2 §12). */
+  tools?: Omit<ToolCallerOptions, 'logger'>;
 }
 
 export function createSessionEngine(opts: SessionEngineOptions, deps: CompositionDeps): SessionEngine {
@@ -75,6 +90,11 @@ class ComposedSession implements SessionEngine {
   private readonly changed = new Emitter<void>();
   private readonly crashed = new Emitter<FailureInfo>();
   private readonly startFailed = new Emitter<FailureInfo>();
+  private readonly toolsChanged = new Emitter<void>();
+  private toolsKey = toolListKey([]);
+  /** Per sidecar object (a restart keeps it, a reload makes new ones): its tool port and call queue. */
+  private readonly toolClientOf = new WeakMap<Sidecar, ToolClient>();
+  private readonly toolCallerOf = new WeakMap<ToolClient, ToolCaller>();
   private readonly log: Logger;
   private cachedDispatcher?: { generation: unknown; sidecars: Sidecar[]; dispatcher: InterceptDispatcher };
   private cachedOffline?: { plugins: PluginSpec[]; dispatcher: InterceptDispatcher };
@@ -112,6 +132,13 @@ class ComposedSession implements SessionEngine {
       if (e.kind === 'generation') this.hub.commit(e.generation);
       this.changed.fire();
     });
+    // Discovery, generation swaps and every sidecar state change fire `changed`; the tool listing follows.
+    this.changed.event(() => {
+      const key = toolListKey(this.tools());
+      if (key === this.toolsKey) return;
+      this.toolsKey = key;
+      this.toolsChanged.fire();
+    });
   }
 
   private async discover(): Promise<PluginSpec[]> {
@@ -138,7 +165,9 @@ class ComposedSession implements SessionEngine {
     this.streamHubs.get(id)?.dispose();
     this.streamHubs.set(id, new StreamHub(s, { logger: this.log }));
     this.crashes.delete(id);
-    attachSidecar(this.hub, s, (generation) => this.runtime.staging === generation);
+    attachSidecar(this.hub, s, (generation) =>
+      this.runtime.staging !== generation ? undefined : this.runtime.current ? 'reload' : 'boot',
+    );
     s.onCrash((info) => {
       this.crashes.set(id, info);
       this.crashed.fire(info);
@@ -444,6 +473,43 @@ class ComposedSession implements SessionEngine {
       request: request as ProviderRequestInput,
       signal: o.signal,
     });
+  }
+
+  /** The sidecar's tool port, made once per sidecar object with its call queue. */
+  private toolClient(s: Sidecar): ToolClient {
+    let client = this.toolClientOf.get(s);
+    if (!client) {
+      client = toolClientFor(s);
+      this.toolClientOf.set(s, client);
+      this.toolCallerOf.set(client, new ToolCaller(client, { ...this.deps.tools, logger: this.log }));
+    }
+    return client;
+  }
+
+  /** Every sidecar of the published generation, running or not (a staged one is never offered). */
+  private toolClients(): ToolClient[] {
+    return [...(this.runtime.current?.sidecars.values() ?? [])].map((s) => this.toolClient(s));
+  }
+
+  tools(): ToolInfo[] {
+    return listTools(this.toolClients());
+  }
+
+  callTool(ref: ToolRef, args?: unknown, opts?: ToolCallOptions): Promise<ToolCallOutcome> {
+    return callTool(
+      {
+        clients: () => this.toolClients(),
+        callerFor: (c) => this.toolCallerOf.get(c) as ToolCaller,
+        dispatch: (point, payload, o) => this.dispatcher().dispatch(point, payload, o),
+      },
+      ref,
+      args,
+      opts,
+    );
+  }
+
+  onDidChangeTools(l: () => void): Disposable {
+    return this.toolsChanged.event(l);
   }
 
   onDidChange(l: () => void): Disposable {

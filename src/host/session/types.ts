@@ -7,8 +7,10 @@ import type { Unmet } from '../generations';
 import type { FormValues } from '../../protocol';
 import type { UiFrontEnd } from '../ui';
 import type { Disposable } from '../emitter';
+import type { ToolCallOptions, ToolCallOutcome, ToolInfo, ToolRef } from '../tools';
 
 export type { Disposable };
+export type { ToolCallOptions, ToolCallOutcome, ToolFailureReason, ToolInfo, ToolPoint, ToolRef } from '../tools';
 
 /** Why a sidecar failed to start or crashed (redacted; declared with the sidecar). */
 export type { FailureInfo } from '../sidecar';
@@ -136,6 +138,21 @@ export interface SessionEngine {
     request: unknown,
     opts?: { model?: string; signal?: AbortSignal },
   ): Promise<StreamHandle>;
+  /**
+   * The tools the running extensions of the published generation serve (HOST_SPEC_V2 §12):
+   * declared in `runtime.tools` and named in `InitializeResult.tools`, with the model-facing name
+   * `ext__<plugin>__<tool>` and the manifest's description, input schema and readOnly hint.
+   */
+  tools(): ToolInfo[];
+  /** Fires when `tools()` would answer differently: an extension started, stopped, crashed, or a reload. */
+  onDidChangeTools(listener: () => void): Disposable;
+  /**
+   * Calls a tool by its model-facing name or by plugin id and tool name; never rejects. Unless
+   * `opts.interceptors` is `'caller'`, the call first passes the folder's `tool.before` and
+   * `permission.decision` chain with the model-facing name, and its result `tool.after`.
+   * `args`: a JSON object, `{}` when absent.
+   */
+  callTool(tool: ToolRef, args?: unknown, opts?: ToolCallOptions): Promise<ToolCallOutcome>;
   onDidChange(listener: () => void): Disposable;
   onCrash(listener: (info: FailureInfo) => void): Disposable;
   onStartFailure(listener: (info: FailureInfo) => void): Disposable;

@@ -6,7 +6,7 @@ import { ContentStore } from '../content';
 import { scopedLogger, silentLogger, type Logger } from '../log';
 import type { PluginSpec, ToolDecl } from '../plugins';
 import { redact } from '../redact';
-import { ValidatedConnection, type ConnectionEnd, type RequestOptions } from '../wire';
+import { InvalidResultError, ValidatedConnection, type ConnectionEnd, type RequestOptions } from '../wire';
 import {
   contractFor,
   ProtocolError,
@@ -80,6 +80,12 @@ export interface StopOutcome {
   answered: boolean;
   /** Why it did not answer: the process died, or the request timed out. */
   problem?: { reason: ErrorReason; message: string };
+  /**
+   * It answered with a result the schema refuses (e.g. `{}`, no `accepted`): like the reference,
+   * shutdown ignores the answer and goes on closing (HOST_SPEC §2.6, HOST_SPEC_V2 V2-53); `check`
+   * reports it as a warning. Redacted.
+   */
+  invalidAnswer?: string;
   /** It exited by itself within the grace after its stdin closed. */
   exitedWithinGrace: boolean;
   exitCode: number | null;
@@ -574,7 +580,11 @@ export class Sidecar {
         );
         outcome.answered = true;
       } catch (err) {
-        outcome.problem = shutdownProblem(err, endedHow(proc));
+        if (err instanceof InvalidResultError) {
+          outcome.answered = true;
+          outcome.invalidAnswer = err.message;
+          this.log.debug(`extension/shutdown answered with ${err.message}; ignored, closing as usual`);
+        } else outcome.problem = shutdownProblem(err, endedHow(proc));
         this.log.debug(`extension/shutdown: ${redact((err as Error).message)}`);
       }
     } else if (wasRunning) {

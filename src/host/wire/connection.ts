@@ -56,6 +56,22 @@ export class PeerError extends Error {
   }
 }
 
+/**
+ * The peer answered a request with a result its method's schema refuses (HOST_SPEC_V2 §12: a tool
+ * result without `content` or with an unknown member). Kept apart from a `protocol_error` the peer
+ * itself reported in error data: callers that tolerate a bad answer (shutdown) or name it
+ * (tool calls) can tell the two apart.
+ */
+export class InvalidResultError extends ProtocolError {
+  constructor(
+    readonly method: string,
+    readonly problem: string,
+  ) {
+    super('protocol_error', `invalid ${method} result: ${problem}`);
+    this.name = 'InvalidResultError';
+  }
+}
+
 /** Why and how the connection ended. */
 export interface ConnectionEnd {
   reason: ErrorReason;
@@ -304,8 +320,7 @@ export class ValidatedConnection {
           cleanup();
           try {
             const problem = out.result(value);
-            if (problem !== undefined)
-              throw new ProtocolError('protocol_error', `invalid ${method} result: ${redact(problem)}`);
+            if (problem !== undefined) throw new InvalidResultError(method, redact(problem));
             opts.onResult?.(value);
             resolve(value as R);
           } catch (err) {

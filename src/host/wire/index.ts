@@ -5,6 +5,7 @@ export { FrameParts, NdjsonMessageWriter, frameBuffer, type NdjsonWriterOptions,
 export {
   ValidatedConnection,
   PeerError,
+  InvalidResultError,
   type ConnectionEnd,
   type InboundHandler,
   type InboundHandlers,

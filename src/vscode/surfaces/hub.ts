@@ -5,6 +5,7 @@
 import type { Disposable } from '../../host/emitter';
 import type { SurfaceFeed } from '../../host/session';
 import {
+  offersAction,
   surfaceKey,
   type FormValues,
   type PromptAnswer,
@@ -232,10 +233,12 @@ export class SurfacesHub implements Disposable {
         accepted: v.accepted,
         ...(v.message ? { message: v.message } : {}),
       });
-    if (!s || s.kind !== 'card' || !(s.payload.actions ?? []).some((a) => a.actionId === actionId)) {
-      return reply({ accepted: false, message: 'This card no longer offers that action.' });
+    // Card, panel and view buttons take the one action path; the engine sends nothing for an
+    // action the plugin did not declare (HOST_SPEC_V2 §7.3, V2-50) and says so.
+    if (!s || !offersAction(s, actionId)) {
+      return reply({ accepted: false, message: `This ${s?.kind ?? 'card'} no longer offers that action.` });
     }
-    if (s.stale) return reply({ accepted: false, message: 'The extension that published this card has stopped.' });
+    if (s.stale) return reply({ accepted: false, message: `The extension that published this ${s.kind} has stopped.` });
     reply(
       await this.safely(() => this.deps.sink.runAction({ sessionKey: s.sessionKey, pluginId: s.pluginId }, actionId)),
     );

@@ -20,7 +20,16 @@ export interface CodeServerOptions {
   extensionsDir?: string;
   /** User settings on top of the quiet defaults (e.g. `workbench.colorTheme`). */
   settings?: Record<string, unknown>;
+  /** The profile's keybindings.json entries (`{key, command, args?}`), e.g. a command run with fixed arguments. */
+  keybindings?: Keybinding[];
   readyTimeoutMs?: number;
+}
+
+export interface Keybinding {
+  key: string;
+  command: string;
+  args?: unknown;
+  when?: string;
 }
 
 export interface CodeServer {
@@ -116,6 +125,8 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
       2,
     ),
   );
+  if (opts.keybindings)
+    writeFileSync(join(userDataDir, 'User', 'keybindings.json'), JSON.stringify(opts.keybindings, null, 2));
   const logFile = join(sandbox, 'code-server.log');
   const args = [
     opts.provisioned.codeServerEntry,

@@ -9,7 +9,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { waitForNoDescendants } from '../../support/orphans';
 import { saveArtifacts } from './artifacts';
 import { launchBrowser } from './browser';
-import { installVsix, startCodeServer, type CodeServer } from './codeServer';
+import { installVsix, startCodeServer, type CodeServer, type Keybinding } from './codeServer';
 import { readProvisioned } from './paths';
 import { removeOnExit } from './processes';
 import { Workbench, defaultTimeouts, type WorkbenchTimeouts } from './workbench';
@@ -24,6 +24,8 @@ export interface UiSessionOptions {
   timeouts?: WorkbenchTimeouts;
   /** User settings of the test profile, on top of the quiet defaults. */
   settings?: Record<string, unknown>;
+  /** Keybindings of the test profile (keybindings.json). */
+  keybindings?: Keybinding[];
   /** Artifact folder name if start-up fails (useUiSession passes the test's title). */
   name?: string;
 }
@@ -50,7 +52,14 @@ export class UiSession {
       for (const vsix of opts.vsix ?? []) await installVsix(provisioned, sandbox, vsix, extensionsDir);
       const env = typeof opts.env === 'function' ? opts.env(sandbox) : (opts.env ?? {});
       const workspace = typeof opts.workspace === 'function' ? opts.workspace(sandbox) : opts.workspace;
-      server = await startCodeServer({ provisioned, sandbox, env, extensionsDir, settings: opts.settings });
+      server = await startCodeServer({
+        provisioned,
+        sandbox,
+        env,
+        extensionsDir,
+        settings: opts.settings,
+        keybindings: opts.keybindings,
+      });
       context = await launchBrowser(provisioned.chromium, sandbox);
       const page = context.pages()[0] ?? (await context.newPage());
       const workbench = new Workbench(page, opts.timeouts ?? defaultTimeouts);

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixturePlugin, HELLO, parseJson, runCli, SHOWCASE, SIDECARS, tempDir } from './support';
+import { fixturePlugin, HELLO, parseJson, REPO, runCli, SHOWCASE, SIDECARS, tempDir } from './support';
 import { pluginFolderV2 } from '../../support/plugins';
 
 interface Report {
@@ -37,6 +37,7 @@ const KEYS = [
   'violations',
   'stderrTail',
   'dependencies',
+  'warnings',
 ];
 
 async function check(args: string[]): Promise<{ code: number | null; report: Report; stderr: string }> {
@@ -58,7 +59,7 @@ describe('reasonix-host check', function () {
     assert.equal(report.plugin, 'showcase');
     assert.equal(report.reason, null);
     assert.equal(report.initialize?.name, 'showcase');
-    assert.equal(report.initialize?.protocolVersion, '1');
+    assert.equal(report.initialize?.protocolVersion, '2');
     assert.deepEqual(
       report.initialize?.providers?.map((p) => p.ref),
       ['plugin/showcase/echo/echo-1'],
@@ -115,6 +116,18 @@ describe('reasonix-host check', function () {
     );
     const v1 = await check([HELLO]);
     assert.equal(v1.report.dependencies, null, 'nothing required, nothing to say');
+  });
+
+  it('a {} answer to extension/shutdown (the public Python sidecars) conforms with a warning, as Reasonix ignores it', async () => {
+    const { code, report } = await check([join(REPO, 'test', 'fixtures', 'v2', 'python-tools')]);
+    assert.equal(code, 0, report.message);
+    assert.equal(report.ok, true);
+    assert.match(report.message, /conforms except for 1 warning/);
+    assert.deepEqual(report.violations, []);
+    const warnings = (report as unknown as { warnings: { reason: string; stage: string; message: string }[] }).warnings;
+    assert.equal(warnings.length, 1);
+    assert.equal(warnings[0].stage, 'shutdown');
+    assert.match(warnings[0].message, /schema refuses .*Answer \{"accepted": true\} instead/);
   });
 
   it('prints a human report without --json', async () => {

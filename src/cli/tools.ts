@@ -1,0 +1,134 @@
+// `reasonix-host tools` and `reasonix-host tool`: the tools protocol v2 extensions serve
+// (HOST_SPEC_V2 §12), listed and called through the same session engine the VS Code extension uses.
+import { resolve } from 'node:path';
+import { resolveReasonixHome } from '../host/plugins';
+import type { ToolCallOutcome, ToolInfo } from '../host/session';
+import { jsonOption, makeOut, parse, UsageError, type Out } from './args';
+import { openHeadlessSession, stderrLogger, type HeadlessSession } from './headless';
+import { loadPlugins } from './loadPlugin';
+import { jsonLine, term, termKeepLines } from './terminal';
+
+export const TOOLS_HELP = `Usage: reasonix-host tools [--plugin DIR]... [--workspace DIR] [--json] [--verbose]
+
+Starts the plugins, lists the tools their running sidecars serve (declared in runtime.tools and
+named at the handshake) and stops them: the model-facing name ext__<plugin>__<tool>, whether it
+only reads, its description and input schema.
+
+  --plugin DIR      a plugin folder (repeatable); without any, the plugins installed in the
+                    Reasonix home ($REASONIX_HOME, default ~/.reasonix)
+  --workspace DIR   the workspace root sent in the session (default: current directory)
+  --json            print {"tools": [...]} instead of text
+  --verbose         engine log lines on stderr
+
+Exit status: 0 listed (also when there are none), 1 the plugins could not start, 2 usage error.`;
+
+export const TOOL_HELP = `Usage: reasonix-host tool <plugin> <name> [--args JSON] [--plugin DIR]... [--workspace DIR] [--json] [--verbose]
+
+Starts the plugins, calls one tool exactly as the host does for a model and stops them: the
+folder's tool.before and permission.decision interceptors first (with the name ext__<plugin>__<name>;
+a block or deny refuses the call, a replacement changes the arguments), then extension/tool/call
+with a 5-minute budget, then tool.after over the result. Prints the result text (cut at 100,000
+characters with a note), or why the call was refused or failed. Ctrl+C cancels the call.
+
+  <plugin> <name>   the plugin id and the tool's own name (as \`reasonix-host tools\` lists them)
+  --args JSON       the tool's arguments, a JSON object (default {})
+  --plugin DIR      a plugin folder (repeatable); without any, the installed plugins
+  --workspace DIR   the workspace root sent in the session (default: current directory)
+  --json            print the outcome as one JSON object ({"kind": "result" | "refused" | "failed", ...})
+  --verbose         engine log lines on stderr
+
+Exit status: 0 the tool answered, 1 it answered with isError, was refused or failed, 2 usage error.`;
+
+/** The headless session over the named folders, or over the installed plugins when none is named. */
+export async function openToolSession(values: Record<string, unknown>): Promise<HeadlessSession> {
+  const plugins = (values.plugin as string[] | undefined) ?? [];
+  if (plugins.length) await loadPlugins(plugins); // a folder that cannot run is a clear error first
+  return openHeadlessSession({
+    pluginDirs: plugins,
+    workspace: resolve(String(values.workspace ?? process.cwd())),
+    home: plugins.length ? undefined : resolveReasonixHome(),
+    logger: stderrLogger(values.verbose === true),
+    frontEnd: { notify: () => {}, prompt: async () => ({ cancelled: true }) },
+  });
+}
+
+export const TOOL_SESSION_OPTIONS = {
+  plugin: { type: 'string', multiple: true },
+  workspace: { type: 'string' },
+  json: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+} as const;
+
+export async function toolsCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, TOOL_SESSION_OPTIONS);
+  if (values.help) {
+    console.log(TOOLS_HELP);
+    return 0;
+  }
+  if (positionals.length) throw new UsageError('tools takes no positional arguments (use --plugin DIR)');
+  const s = await openToolSession(values);
+  try {
+    await s.engine.start();
+    const tools = s.engine.tools();
+    const out = makeOut(values.json === true);
+    if (out.json) out.object({ tools });
+    else printTools(out, tools, s.engine.plugins().length);
+    return 0;
+  } finally {
+    await s.dispose();
+  }
+}
+
+function printTools(out: Out, tools: ToolInfo[], plugins: number): void {
+  if (!tools.length) {
+    out.line(`no extension tools (${plugins} plugin${plugins === 1 ? '' : 's'} found)`);
+    return;
+  }
+  for (const t of tools) {
+    out.line(`${term(t.modelName)}${t.readOnly ? '  (read-only)' : ''}`);
+    out.line(`  ${term(t.description)}`);
+    out.line(`  input: ${jsonLine(t.inputSchema)}`);
+  }
+}
+
+export async function toolCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, { ...TOOL_SESSION_OPTIONS, args: { type: 'string' } });
+  if (values.help) {
+    console.log(TOOL_HELP);
+    return 0;
+  }
+  if (positionals.length !== 2) throw new UsageError('tool takes a plugin id and a tool name (see --help)');
+  const args = jsonOption<unknown>(values.args ?? '{}', 'args');
+  if (typeof args !== 'object' || args === null || Array.isArray(args))
+    throw new UsageError('--args must be a JSON object, e.g. \'{"text":"a b"}\'');
+  const [pluginId, name] = positionals;
+  const s = await openToolSession(values);
+  const abort = new AbortController();
+  const onSigint = () => abort.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    await s.engine.start();
+    const outcome = await s.engine.callTool({ pluginId, name }, args, { signal: abort.signal });
+    printOutcome(makeOut(values.json === true), outcome);
+    return outcome.kind === 'result' && !outcome.isError ? 0 : 1;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await s.dispose();
+  }
+}
+
+function printOutcome(out: Out, o: ToolCallOutcome): void {
+  if (out.json) return out.object(o);
+  switch (o.kind) {
+    case 'result':
+      // The result text is the content itself: its newlines stay, anything else that could drive
+      // the terminal is shown visibly.
+      out.line(termKeepLines(o.content));
+      if (o.isError) out.line(`[error result: ${term(o.modelName)} reported a failure of its own]`);
+      return;
+    case 'refused':
+      return out.line(`[refused at ${o.point}: ${term(o.message)}]`);
+    case 'failed':
+      return out.line(`[failed (${o.reason}${o.code === undefined ? '' : ` ${o.code}`}): ${term(o.message)}]`);
+  }
+}

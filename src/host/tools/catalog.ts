@@ -1,0 +1,63 @@
+// The folder's tools (HOST_SPEC_V2 §12 "activation", "model-facing name"): only tools a running
+// sidecar of the published generation serves are offered; description and input schema come from
+// the manifest. The faces list this and fire their change event when `toolListKey` changes.
+import type { ToolDecl } from '../plugins';
+import type { ToolClient } from './ports';
+import type { ToolInfo, ToolRef } from './types';
+
+/** `ext__<installed plugin id>__<tool name>`, the name the model and the interceptors see. */
+export function modelFacingName(pluginId: string, tool: string): string {
+  return `ext__${pluginId}__${tool}`;
+}
+
+function info(pluginId: string, t: ToolDecl): ToolInfo {
+  return {
+    pluginId,
+    name: t.name,
+    modelName: modelFacingName(pluginId, t.name),
+    description: t.description,
+    inputSchema: t.inputSchema,
+    readOnly: t.readOnly,
+  };
+}
+
+/** The tools the running clients serve, in client order, then manifest order. */
+export function listTools(clients: readonly ToolClient[]): ToolInfo[] {
+  const out: ToolInfo[] = [];
+  for (const c of clients) if (c.state === 'running') for (const t of c.tools) out.push(info(c.pluginId, t));
+  return out;
+}
+
+/** Equal keys mean an equal listing (names, descriptions, schemas, hints, in order). */
+export function toolListKey(tools: readonly ToolInfo[]): string {
+  return JSON.stringify(tools.map((t) => [t.modelName, t.description, t.readOnly, t.inputSchema]));
+}
+
+/** A tool of the folder by reference, and the client that serves (or, if down, last served) it. */
+export interface ResolvedTool {
+  client: ToolClient;
+  tool: ToolInfo;
+}
+
+/**
+ * Looks a ref up among every client of the generation, running or not: a tool of a crashed sidecar
+ * is no longer listed, but a call by its name resolves, so it fails as interrupted rather than as
+ * unknown. Exact names only (a plugin id may itself contain `__`, so the prefix is never parsed).
+ */
+export function resolveTool(clients: readonly ToolClient[], ref: ToolRef): ResolvedTool | undefined {
+  for (const client of clients) {
+    for (const t of client.tools) {
+      const hit =
+        typeof ref === 'string'
+          ? modelFacingName(client.pluginId, t.name) === ref
+          : ref.pluginId === client.pluginId && ref.name === t.name;
+      if (hit) return { client, tool: info(client.pluginId, t) };
+    }
+  }
+  return undefined;
+}
+
+/** The model-facing name of a ref (for an outcome whose ref resolved to nothing). */
+export function refName(ref: ToolRef): string {
+  return typeof ref === 'string' ? ref : modelFacingName(ref.pluginId, ref.name);
+}

@@ -1,0 +1,15 @@
+// Extension tools (HOST_SPEC_V2 §12): the folder's catalog, `extension/tool/call` with its budget,
+// concurrency bound and failure kinds, and the interceptor chain every call passes.
+export { callTool, type ToolCallDeps } from './call';
+export {
+  ToolCaller,
+  TOOL_CALL_BUDGET_MS,
+  MAX_CONCURRENT_TOOL_CALLS,
+  type ToolCallerOptions,
+  type ToolRun,
+} from './caller';
+export { listTools, modelFacingName, resolveTool, toolListKey, type ResolvedTool } from './catalog';
+export { contentForModel, MAX_TOOL_CONTENT_CHARS, truncationNote, type ModelContent } from './content';
+export type { ToolChainDispatch, ToolClient, ToolClientState, ToolFailureReason, ToolPoint } from './ports';
+export { toolClientFor } from './sidecarAdapter';
+export type { ToolCallOptions, ToolCallOutcome, ToolInfo, ToolRef } from './types';

@@ -1,0 +1,52 @@
+// The narrow view of one sidecar that tool calls need, and of the folder's interceptor chain. The
+// real `Sidecar` is adapted by sidecarAdapter.ts; unit tests may supply in-process fakes.
+import type { ErrorReason, ToolCallParams } from '../../protocol';
+import type { Disposable } from '../emitter';
+import type { DispatchOptions, DispatchOutcome, HookPayloadMap } from '../intercepts';
+import type { ToolDecl } from '../plugins';
+
+export type { Disposable };
+
+/** Lifecycle states of a client; only `running` serves calls. */
+export type ToolClientState = 'idle' | 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed' | 'failed';
+
+export interface ToolClient {
+  readonly pluginId: string;
+  readonly state: ToolClientState;
+  /**
+   * The tools the process serves: manifest declarations it named at its last handshake (kept after
+   * it stops or crashes, so a later call by name fails as interrupted, not as unknown).
+   */
+  readonly tools: readonly ToolDecl[];
+  /**
+   * Resolves only with a schema-valid ToolCallResult (the connection checks every result once);
+   * rejects with InvalidResultError, ProtocolError or PeerError. Aborting `signal` abandons the
+   * request: it rejects at once and a late answer is ignored.
+   */
+  request<R>(method: 'extension/tool/call', params: ToolCallParams, opts: { signal: AbortSignal }): Promise<R>;
+  onStateChange(listener: (state: ToolClientState, previous: ToolClientState) => void): Disposable;
+}
+
+/** The three points every tool call passes (HOST_SPEC_V2 §12 "interceptors"). */
+export type ToolPoint = 'tool.before' | 'permission.decision' | 'tool.after';
+
+/** The folder's dispatcher, as the engine has it for the current generation. */
+export type ToolChainDispatch = <P extends ToolPoint>(
+  point: P,
+  payload: HookPayloadMap[P],
+  opts: DispatchOptions,
+) => Promise<DispatchOutcome<P>>;
+
+/** Why a tool call could not run (the call failed; the tool never answered with a result). */
+export type ToolFailureReason =
+  /** A protocol reason: the sidecar crashed or stopped (`provider_interrupted`), answered with an
+   * invalid result (`protocol_error`), or reported this reason in its structured error data. */
+  | ErrorReason
+  /** The sidecar answered with a JSON-RPC error without valid data; `code` holds its code. */
+  | 'extension_error'
+  /** The budget passed without an answer; a late answer is ignored. */
+  | 'timeout'
+  /** The caller aborted its signal. */
+  | 'cancelled'
+  /** No extension of the folder serves a tool by that name. */
+  | 'not_offered';

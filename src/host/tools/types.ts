@@ -1,0 +1,77 @@
+// What the faces see of the folder's tools: the listing and how one call ended.
+import type { ToolFailureReason, ToolPoint } from './ports';
+
+/** One tool a running extension of the folder serves (HOST_SPEC_V2 §12 "catalog"). */
+export interface ToolInfo {
+  pluginId: string;
+  /** The tool's own (unprefixed) name, sent in `extension/tool/call`. */
+  name: string;
+  /** `ext__<plugin id>__<tool name>`: the name models, interceptors and agents see. */
+  modelName: string;
+  /** From the manifest. */
+  description: string;
+  /** From the manifest: a JSON Schema object. */
+  inputSchema: Record<string, unknown>;
+  readOnly: boolean;
+}
+
+/** A tool by its model-facing name, or by plugin id and tool name. */
+export type ToolRef = string | { pluginId: string; name: string };
+
+export interface ToolCallOptions {
+  signal?: AbortSignal;
+  /**
+   * Who runs the folder's `tool.before` / `permission.decision` / `tool.after` chain for this call:
+   * `'engine'` (default) runs all three around the call, as Reasonix does. `'caller'` says the
+   * caller has already dispatched `tool.before` and `permission.decision` for this very call, with
+   * the model-facing name and exactly the arguments it now passes, and will dispatch `tool.after`
+   * with the result itself (VS Code's agent runs our PreToolUse/PostToolUse hooks around an MCP
+   * call): the engine then sends the arguments as given and returns the result, so no interceptor
+   * sees the call twice. Anything else is refused.
+   */
+  interceptors?: 'engine' | 'caller';
+}
+
+interface CallIdentity {
+  pluginId: string;
+  /** The unprefixed tool name (after any `tool.before` rename). */
+  name: string;
+  modelName: string;
+}
+
+/**
+ * How one call ended. `result`: the tool answered; `isError: true` is the tool's own failure, which
+ * the model reads as an error result. `refused`: an interceptor blocked or denied it (or could not
+ * be asked); at `tool.after` the tool ran but its result is withheld. `failed`: the call could not
+ * run (a protocol error: the extension is down, answered with a JSON-RPC error or an invalid
+ * result, timed out, or the call was cancelled or names no tool the folder offers).
+ */
+export type ToolCallOutcome =
+  | (CallIdentity & {
+      kind: 'result';
+      /** What the model reads, cut at MAX_TOOL_CONTENT_CHARS with a note. */
+      content: string;
+      isError: boolean;
+      /** Set when the content was cut: its length in characters before. */
+      truncatedFrom?: number;
+      /** Interceptors whose `tool.after` replacement was applied. */
+      changedBy?: string[];
+    })
+  | (CallIdentity & {
+      kind: 'refused';
+      point: ToolPoint;
+      /** The extension that blocked or denied it (or that could not be asked). */
+      by: string;
+      /** Redacted; the text the model and the user see. */
+      message: string;
+    })
+  | (Partial<CallIdentity> & {
+      /** Always known; plugin id and tool name are absent when the ref named no tool of the folder. */
+      modelName: string;
+      kind: 'failed';
+      reason: ToolFailureReason;
+      /** The JSON-RPC code the extension answered with, for `extension_error`. */
+      code?: number;
+      /** Redacted; names the tool, the extension and what to do next. */
+      message: string;
+    });
