@@ -16,6 +16,7 @@ import { checkSubmission, promptFields } from '../../webviewProtocol/forms';
 import { isAllowedLink } from '../../webviewProtocol/links';
 import type { Drafts, EmptyState, HostToView, ViewPrompt, ViewToHost } from '../../webviewProtocol/messages';
 import { promptDraftKey } from '../../webviewProtocol/messages';
+import { HUB_MESSAGES, type HubMessages, type ViewStrings } from '../../webviewProtocol/strings';
 import { decodeViewMessage } from '../../webviewProtocol/validate';
 
 export interface Origin {
@@ -50,6 +51,8 @@ export interface HubDeps {
   manageTrust(): void;
   /** Where drafts outlive the window (workspace state); optional. */
   draftStore?: { get(): Drafts | undefined; set(drafts: Drafts): void };
+  /** The view's labels and the hub's verdicts in the display language; English when absent. */
+  strings?: () => { view: ViewStrings; hub: HubMessages };
 }
 /** One connected webview. `post` is fire-and-forget; a closed view simply drops messages. */
 export interface ViewPort {
@@ -133,6 +136,10 @@ export class SurfacesHub implements Disposable {
     for (const s of this.deps.source.snapshot()) this.surfaces.set(surfaceKey(s), s);
   }
 
+  private hubText(): HubMessages {
+    return this.deps.strings?.().hub ?? HUB_MESSAGES;
+  }
+
   private snapshot(): HostToView {
     return {
       type: 'snapshot',
@@ -140,6 +147,7 @@ export class SurfacesHub implements Disposable {
       emptyState: this.deps.source.emptyState(),
       prompts: [...this.prompts.values()].map((p) => p.prompt),
       drafts: this.drafts,
+      ...(this.deps.strings ? { strings: this.deps.strings().view } : {}),
     };
   }
 
@@ -233,9 +241,9 @@ export class SurfacesHub implements Disposable {
         ...(v.message ? { message: v.message } : {}),
       });
     if (!s || s.kind !== 'card' || !(s.payload.actions ?? []).some((a) => a.actionId === actionId)) {
-      return reply({ accepted: false, message: 'This card no longer offers that action.' });
+      return reply({ accepted: false, message: this.hubText().cardActionGone });
     }
-    if (s.stale) return reply({ accepted: false, message: 'The extension that published this card has stopped.' });
+    if (s.stale) return reply({ accepted: false, message: this.hubText().cardStale });
     reply(
       await this.safely(() => this.deps.sink.runAction({ sessionKey: s.sessionKey, pluginId: s.pluginId }, actionId)),
     );
@@ -251,8 +259,8 @@ export class SurfacesHub implements Disposable {
         accepted: v.accepted,
         ...(v.message ? { message: v.message } : {}),
       });
-    if (!s || s.kind !== 'form') return reply({ accepted: false, message: 'This form is no longer available.' });
-    if (s.stale) return reply({ accepted: false, message: 'The extension that published this form has stopped.' });
+    if (!s || s.kind !== 'form') return reply({ accepted: false, message: this.hubText().formGone });
+    if (s.stale) return reply({ accepted: false, message: this.hubText().formStale });
     const problem = checkSubmission(s.payload, values);
     if (problem) return reply({ accepted: false, message: problem });
     reply(
