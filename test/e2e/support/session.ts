@@ -24,6 +24,8 @@ export interface UiSessionOptions {
   timeouts?: WorkbenchTimeouts;
   /** User settings of the test profile, on top of the quiet defaults. */
   settings?: Record<string, unknown>;
+  /** VS Code's display language (code-server `--locale`); default English. */
+  locale?: string;
   /** Artifact folder name if start-up fails (useUiSession passes the test's title). */
   name?: string;
 }
@@ -50,7 +52,14 @@ export class UiSession {
       for (const vsix of opts.vsix ?? []) await installVsix(provisioned, sandbox, vsix, extensionsDir);
       const env = typeof opts.env === 'function' ? opts.env(sandbox) : (opts.env ?? {});
       const workspace = typeof opts.workspace === 'function' ? opts.workspace(sandbox) : opts.workspace;
-      server = await startCodeServer({ provisioned, sandbox, env, extensionsDir, settings: opts.settings });
+      server = await startCodeServer({
+        provisioned,
+        sandbox,
+        env,
+        extensionsDir,
+        settings: opts.settings,
+        locale: opts.locale,
+      });
       context = await launchBrowser(provisioned.chromium, sandbox);
       const page = context.pages()[0] ?? (await context.newPage());
       const workbench = new Workbench(page, opts.timeouts ?? defaultTimeouts);
