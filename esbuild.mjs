@@ -64,6 +64,8 @@ if (existsSync('webview/main.ts')) {
     ...common,
     entryPoints: ['webview/main.ts'],
     outfile: 'dist/webview.js',
+    // linkify is off in the view's Markdown parser: drop the matcher (webview/logic/linkifyOff.ts).
+    alias: { 'linkify-it': './webview/logic/linkifyOff.ts' },
     platform: 'browser',
     format: 'iife',
     target: 'es2022',

@@ -29,15 +29,21 @@ export async function benchIntercepts(quick: boolean): Promise<InterceptFigures>
   const sidecars: Sidecar[] = [];
   try {
     for (let i = 1; i <= 4; i++) sidecars.push(await startSidecar(benchPlugin(`bench-${i}`)));
-    const ones = sidecars.map((s) => createDispatcher([interceptClientFor(s, 0)]));
+    // The same sidecar code spoken to in protocol v2: its figure against the same floor.
+    const v2 = [];
+    for (let i = 1; i <= 4; i++) v2.push(await startSidecar(benchPlugin(`bench-v2-${i}`, {}, {}, 2)));
+    sidecars.push(...v2);
+    const onesV2 = v2.map((s) => createDispatcher([interceptClientFor(s, 0)]));
+    const ones = sidecars.slice(0, 4).map((s) => createDispatcher([interceptClientFor(s, 0)]));
     const one = ones[0];
-    const four = createDispatcher(sidecars.map((s, i) => interceptClientFor(s, i)));
+    const four = createDispatcher(sidecars.slice(0, 4).map((s, i) => interceptClientFor(s, i)));
     let seq = 0;
 
     const roundTrip: InterceptFigures['roundTrip'] = {};
-    const sizes: [string, number, number][] = [
-      ['small_200B', 200, quick ? 400 : 3000],
-      ['large_60KiB', 60 * 1024, quick ? 60 : 400],
+    const sizes: [string, number, number, typeof ones][] = [
+      ['small_200B', 200, quick ? 400 : 3000, ones],
+      ['large_60KiB', 60 * 1024, quick ? 60 : 400, ones],
+      ['small_200B_v2', 200, quick ? 400 : 3000, onesV2],
     ];
     // Which core a child lands on relative to this process moves a round trip by tens of percent
     // on a small machine, so both sides rotate over 4 processes, one block each in turn.
@@ -45,10 +51,10 @@ export async function benchIntercepts(quick: boolean): Promise<InterceptFigures>
     let hostCalls = 0;
     let rawCalls = 0;
     const pick = <T>(list: readonly T[], calls: number): T => list[Math.floor(calls / BLOCK) % list.length];
-    for (const [name, bytes, samples] of sizes) {
+    for (const [name, bytes, samples, dispatchers] of sizes) {
       const payload = payloadOf(bytes);
       const host = async () => {
-        const out = await pick(ones, hostCalls++).dispatch('input.receive', payload);
+        const out = await pick(dispatchers, hostCalls++).dispatch('input.receive', payload);
         if (out.decision !== 'continue') throw new Error(`unexpected ${out.decision}`);
       };
       const floor = async () => {

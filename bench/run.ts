@@ -10,6 +10,7 @@ import { benchMemory } from './memory';
 import { benchActivation } from './activation';
 import { benchAgentHooks } from './agentHooks';
 import { benchLm } from './lm';
+import { benchSurfaces } from './surfaces';
 
 async function main(): Promise<void> {
   const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
@@ -57,6 +58,8 @@ async function main(): Promise<void> {
   if (want('agentHooks')) result.agentHooks = await benchAgentHooks(quick);
   settle();
   if (want('lm')) result.lmOverhead = benchLm(quick);
+  settle();
+  if (want('surfaces')) result.panelUpdate = await benchSurfaces(quick);
   result.loadAverageAtEnd = os.loadavg().map((n) => Math.round(n * 100) / 100);
   process.stdout.write(JSON.stringify(result, null, 2) + '\n');
 }

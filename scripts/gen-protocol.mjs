@@ -121,6 +121,34 @@ for (const s of hostSchemas)
   }
 // Size: the extension bundle has a 300 KB budget and ajv writes every failure as a full error
 // object literal. Share one constructor instead (same error objects, minus the unused schemaPath).
+/**
+ * With allErrors off every failure returns at once ($fail), except a failed $ref, which ajv records
+ * and then skips the rest of the function by checking its error count at each step. Returning at
+ * once there too (the same first error, the same false) leaves the count always 0, so the counting
+ * and every check of it are dead code: removed here (about a third of the minified validators).
+ */
+function dropErrorCounting(code) {
+  const fn = /function (validate\d+)\(data, \{instancePath=""\}=\{\}\)\{/g;
+  const starts = [...code.matchAll(fn)].map((m) => ({ at: m.index, name: m[1] }));
+  let out = code.slice(0, starts[0]?.at ?? code.length);
+  starts.forEach(({ at, name }, i) => {
+    let body = code.slice(at, starts[i + 1]?.at ?? code.length);
+    body = body.replace(
+      /\{vErrors = vErrors === null \? (validate\d+)\.errors : vErrors\.concat\(\1\.errors\);errors = vErrors\.length;\}/g,
+      (_m, sub) => `{return $up(${name},${sub});}`,
+    );
+    body = body
+      .replace('let vErrors = null;let errors = 0;', '')
+      .replace(/const _errs\d+ = errors;/g, '')
+      .replace(/\b_errs\d+ === errors\b|\berrors === _errs\d+\b|\berrors === 0\b/g, 'true')
+      .replace(`${name}.errors = vErrors;return true;`, `${name}.errors = null;return true;`);
+    out += body;
+  });
+  if (/\bvErrors\b|(?<![.\w])errors\b/.test(out.replace(/\$fail|\.errors/g, '')))
+    throw new Error('gen-protocol: error counting left in the validators; update dropErrorCounting()');
+  return out;
+}
+
 function compact(code) {
   const failure =
     /(validate\d+)\.errors = \[\{instancePath(?::(.+?))?,schemaPath:"[^"]*",keyword:"(\w+)",params:(\{[^{}]*\})\}\];return false;/g;
@@ -139,9 +167,23 @@ function compact(code) {
     throw new Error('gen-protocol: a validator reads parentData/rootData; update compact()');
   out = out.replace(
     '"use strict";',
-    '"use strict";function $fail(v,instancePath,keyword,params){v.errors=[{instancePath,keyword,params}];return false;}',
+    '"use strict";function $fail(v,instancePath,keyword,params){v.errors=[{instancePath,keyword,params}];return false;}' +
+      'function $up(v,sub){v.errors=sub.errors;return false;}' +
+      'function $type(v,instancePath,type){return $fail(v,instancePath,"type",{type});}' +
+      'function $req(v,instancePath,missingProperty){return $fail(v,instancePath,"required",{missingProperty});}' +
+      'function $extra(v,instancePath,additionalProperty){return $fail(v,instancePath,"additionalProperties",{additionalProperty});}' +
+      'function $short(v,instancePath){return $fail(v,instancePath,"minLength",{});}',
   );
-  return out;
+  // The commonest failures in a shorter spelling (the same error objects).
+  out = out
+    .replace(/\$fail\((validate\d+),([^;]*?),"type",\{type: ("[^"]*")\}\)/g, '$type($1,$2,$3)')
+    .replace(/\$fail\((validate\d+),([^;]*?),"minLength",\{limit: 1\}\)/g, '$short($1,$2)')
+    .replace(/\$fail\((validate\d+),([^;]*?),"required",\{missingProperty: (\w+)\}\)/g, '$req($1,$2,$3)')
+    .replace(
+      /\$fail\((validate\d+),([^;]*?),"additionalProperties",\{additionalProperty: (\w+)\}\)/g,
+      '$extra($1,$2,$3)',
+    );
+  return dropErrorCounting(out);
 }
 const validatorsJs = banner + '/* eslint-disable */\n' + compact(standaloneCode(ajv, exportsMap));
 const names = Object.keys(exportsMap);

@@ -5,6 +5,7 @@ import { fireCommand, FIRE_HELP } from './cli/fire';
 import { hookCommand, HOOK_HELP } from './cli/hook';
 import { modelsCommand, MODELS_HELP, streamCommand, STREAM_HELP } from './cli/models';
 import { toolCommand, TOOL_HELP, toolsCommand, TOOLS_HELP } from './cli/tools';
+import { mcpCommand, MCP_HELP } from './cli/mcp';
 import { UsageError } from './cli/args';
 
 const HELP = `Usage: reasonix-host <command> [options]
@@ -19,6 +20,7 @@ Commands:
   stream                   open a provider stream and print its chunks in order
   tools                    list the tools plugins serve (protocol v2)
   tool <plugin> <name>     call one tool through the interceptor chain, print its result
+  mcp                      serve the extensions' tools to any MCP client on stdio
   hook <Event>             answer one agent hook (Claude-Code-style JSON on stdin) via Reasonix
 
 Run \`reasonix-host <command> --help\` for a command's options.`;
@@ -31,6 +33,7 @@ const commands: Record<string, { run: (argv: string[]) => Promise<number>; help:
   stream: { run: streamCommand, help: STREAM_HELP },
   tools: { run: toolsCommand, help: TOOLS_HELP },
   tool: { run: toolCommand, help: TOOL_HELP },
+  mcp: { run: mcpCommand, help: MCP_HELP },
   hook: { run: hookCommand, help: HOOK_HELP },
 };
 

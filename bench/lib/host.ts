@@ -1,6 +1,6 @@
 // The measured side: the real host (Sidecar, dispatcher, hubs) against the bench sidecar.
 import * as path from 'node:path';
-import type { PluginSpec, RuntimeBlock } from '../../src/host/plugins/types';
+import type { PluginSpec, ProtocolVersion, RuntimeBlock } from '../../src/host/plugins/types';
 import { Sidecar, type HostHandlers, type SidecarTimeouts } from '../../src/host/sidecar';
 import { scriptPlugin } from '../../test/support/plugins';
 
@@ -22,8 +22,9 @@ export function benchPlugin(
   id: string,
   runtime: Partial<RuntimeBlock> = {},
   env: Record<string, string> = {},
+  protocol: ProtocolVersion = 1,
 ): PluginSpec {
-  return scriptPlugin(id, BENCH_SIDECAR, { runtime: { env, intercepts: ['input.receive'], ...runtime } });
+  return scriptPlugin(id, BENCH_SIDECAR, { protocol, runtime: { env, intercepts: ['input.receive'], ...runtime } });
 }
 
 export async function startSidecar(

@@ -204,7 +204,13 @@ function onMessage(msg) {
       send({
         jsonrpc: '2.0',
         id: msg.id,
-        result: { name: 'bench', version: '1.0.0', protocolVersion: '1', stateSchemaVersion: 0 },
+        // Answers in the protocol it is asked in (v1 or v2): the same sidecar code measures both contracts.
+        result: {
+          name: 'bench',
+          version: '1.0.0',
+          protocolVersion: msg.params && msg.params.protocolVersion === '2' ? '2' : '1',
+          stateSchemaVersion: 0,
+        },
       });
       if (noRead) stopReading();
       return;

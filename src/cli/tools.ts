@@ -40,7 +40,7 @@ characters with a note), or why the call was refused or failed. Ctrl+C cancels t
 Exit status: 0 the tool answered, 1 it answered with isError, was refused or failed, 2 usage error.`;
 
 /** The headless session over the named folders, or over the installed plugins when none is named. */
-async function openSession(values: Record<string, unknown>): Promise<HeadlessSession> {
+export async function openToolSession(values: Record<string, unknown>): Promise<HeadlessSession> {
   const plugins = (values.plugin as string[] | undefined) ?? [];
   if (plugins.length) await loadPlugins(plugins); // a folder that cannot run is a clear error first
   return openHeadlessSession({
@@ -52,7 +52,7 @@ async function openSession(values: Record<string, unknown>): Promise<HeadlessSes
   });
 }
 
-const COMMON = {
+export const TOOL_SESSION_OPTIONS = {
   plugin: { type: 'string', multiple: true },
   workspace: { type: 'string' },
   json: { type: 'boolean' },
@@ -60,13 +60,13 @@ const COMMON = {
 } as const;
 
 export async function toolsCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, COMMON);
+  const { values, positionals } = parse(argv, TOOL_SESSION_OPTIONS);
   if (values.help) {
     console.log(TOOLS_HELP);
     return 0;
   }
   if (positionals.length) throw new UsageError('tools takes no positional arguments (use --plugin DIR)');
-  const s = await openSession(values);
+  const s = await openToolSession(values);
   try {
     await s.engine.start();
     const tools = s.engine.tools();
@@ -92,7 +92,7 @@ function printTools(out: Out, tools: ToolInfo[], plugins: number): void {
 }
 
 export async function toolCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { ...COMMON, args: { type: 'string' } });
+  const { values, positionals } = parse(argv, { ...TOOL_SESSION_OPTIONS, args: { type: 'string' } });
   if (values.help) {
     console.log(TOOL_HELP);
     return 0;
@@ -102,7 +102,7 @@ export async function toolCommand(argv: string[]): Promise<number> {
   if (typeof args !== 'object' || args === null || Array.isArray(args))
     throw new UsageError('--args must be a JSON object, e.g. \'{"text":"a b"}\'');
   const [pluginId, name] = positionals;
-  const s = await openSession(values);
+  const s = await openToolSession(values);
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);

@@ -84,6 +84,8 @@ export type Surface = SurfaceOrigin &
     surfaceId: string;
     /** Monotonic per store; newest first ordering and cheap change detection. */
     revision: number;
+    /** The revision of its first publication: the order a front end places it in (panels hold their place). */
+    firstRevision?: number;
     updatedAt: number;
     /** True once the plugin stopped or crashed; cleared when its next generation starts. */
     stale: boolean;
@@ -115,6 +117,14 @@ export function promptFields(req: { kind: FieldKind; payload: FormPayload }): Fo
 /** The identity of a surface: re-publishing the same key replaces it in place. */
 export function surfaceKey(s: { sessionKey: string; pluginId: string; surfaceId: string }): string {
   return JSON.stringify([s.sessionKey, s.pluginId, s.surfaceId]);
+}
+
+/**
+ * The owner of a surface: one plugin in one session, as a string key. Every per-plugin table of
+ * surfaces (the engine's budget, the webview's groups, their remembered collapse) keys by this.
+ */
+export function surfaceOwner(s: { sessionKey: string; pluginId: string }): string {
+  return JSON.stringify([s.sessionKey, s.pluginId]);
 }
 
 /** What a surface store reports to its front ends. */
@@ -157,4 +167,20 @@ export function viewText(nodes: readonly ViewNode[], depth = 0): string[] {
     }
   }
   return out;
+}
+
+/** The action ids of every `button` in a view, at any depth. */
+export function viewActionIds(nodes: readonly ViewNode[], out = new Set<string>()): Set<string> {
+  for (const n of nodes) {
+    if (n.kind === 'button' && n.actionId) out.add(n.actionId);
+    if (n.children) viewActionIds(n.children, out);
+  }
+  return out;
+}
+
+/** Whether a surface shows a button for `actionId` (a card's or panel's actions, a view's buttons). */
+export function offersAction(s: Surface, actionId: string): boolean {
+  if (s.kind === 'card' || s.kind === 'panel') return (s.payload.actions ?? []).some((a) => a.actionId === actionId);
+  if (s.kind === 'view') return viewActionIds(s.payload.body).has(actionId);
+  return false;
 }

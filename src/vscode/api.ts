@@ -157,10 +157,16 @@ export function createApi(
     listTools: (opts) => pick(opts?.folder).engine.tools(),
     callTool: (tool, args, opts) => pick(opts?.folder).engine.callTool(tool, args, { signal: opts?.signal }),
     onDidChangeTools: (l) => {
-      // Every session's listing, including sessions that start later.
+      // Every session's listing, including sessions that start later; a removed one is let go.
       const subs = new Map<FolderSession, Disposable>();
       const follow = () => {
-        for (const s of sessions.sessions()) if (!subs.has(s)) subs.set(s, s.engine.onDidChangeTools(l));
+        const now = new Set(sessions.sessions());
+        for (const [s, d] of subs)
+          if (!now.has(s)) {
+            d.dispose();
+            subs.delete(s);
+          }
+        for (const s of now) if (!subs.has(s)) subs.set(s, s.engine.onDidChangeTools(l));
       };
       follow();
       const onSessions = sessions.onDidChange(follow);

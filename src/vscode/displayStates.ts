@@ -114,6 +114,11 @@ export function formatUptime(ms: number): string {
   return `${Math.floor(h / 24)}d ${h % 24}h`;
 }
 
+/** "a, b" or "none": one way to list in the FULL TRUST block. */
+function list(xs: readonly string[], l10n: L10n): string {
+  return xs.length ? xs.join(', ') : l10n.t('none');
+}
+
 /**
  * The FULL TRUST block (HOST_SPEC §10): what a plugin's runtime may do, shown wherever a user
  * decides about or inspects a plugin. Lines of plain text; callers render them.
@@ -124,14 +129,13 @@ export function fullTrustLines(
   l10n: L10n = english,
 ): string[] {
   const r = plugin.runtime;
-  const list = (xs: readonly string[]) => (xs.length ? xs.join(', ') : l10n.t('none'));
   return [
     l10n.t('FULL TRUST: runs unsandboxed with your user account and environment.'),
     l10n.t('Command: {0}', `${r.command}${r.args.length ? ' ' + r.args.join(' ') : ''}`),
     l10n.t('Folder: {0}', plugin.root),
-    l10n.t('Intercepts: {0}', list(r.intercepts)),
-    l10n.t('Replaces slots: {0}', list(r.replaces)),
-    l10n.t('Capabilities: {0}', list(r.capabilities)),
+    l10n.t('Intercepts: {0}', list(r.intercepts, l10n)),
+    l10n.t('Replaces slots: {0}', list(r.replaces, l10n)),
+    l10n.t('Capabilities: {0}', list(r.capabilities, l10n)),
     r.required ? l10n.t('Required: yes (a failure stops the whole runtime)') : l10n.t('Required: no'),
     ...v2Lines(plugin, l10n),
   ];
@@ -149,13 +153,15 @@ function v2Lines(
     const name = `${capabilityKey(c)}${version ? ` ${version}` : ''}`;
     return c.optional ? l10n.t('{0} (optional)', name) : name;
   };
-  const list = (xs: readonly string[]) => (xs.length ? xs.join(', ') : l10n.t('none'));
   return [
     l10n.t(
       'Tools an agent may call: {0}',
-      list(tools.map((t) => (t.readOnly ? l10n.t('{0} (read-only)', t.name) : t.name))),
+      list(
+        tools.map((t) => (t.readOnly ? l10n.t('{0} (read-only)', t.name) : t.name)),
+        l10n,
+      ),
     ),
-    l10n.t('Requires: {0}', list((plugin.requires ?? []).map(cap))),
-    l10n.t('Provides: {0}', list((plugin.provides ?? []).map(cap))),
+    l10n.t('Requires: {0}', list((plugin.requires ?? []).map(cap), l10n)),
+    l10n.t('Provides: {0}', list((plugin.provides ?? []).map(cap), l10n)),
   ];
 }

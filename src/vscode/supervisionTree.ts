@@ -1,6 +1,7 @@
 // The Extensions view: folders (in multi-root) → plugins with state, pid, uptime and the FULL
 // TRUST summary in the tooltip → the plugin's current `status` surfaces (severity icon, label,
-// progress, detail), so a status is visible without hovering the status bar. Inline
+// progress, detail), so a status is visible without hovering the status bar, then its protocol v2
+// panels' titles (with their progress). Inline
 // restart/stop/start/logs come from package.json menus keyed on `contextValue` =
 // `plugin.<state>[.linked]`.
 import * as vscode from 'vscode';
@@ -29,11 +30,15 @@ const SEVERITY_ICONS: Record<Severity, vscode.ThemeIcon> = {
 };
 
 type StatusSurface = Surface & { kind: 'status' };
+type PanelSurface = Surface & { kind: 'panel' };
+/** What a plugin's row lists under it: its status lines, then its panels' titles (protocol v2). */
+type RowSurface = StatusSurface | PanelSurface;
 
 export type Node =
   | { kind: 'folder'; session: FolderSession }
-  | { kind: 'plugin'; row: Row; statuses: StatusSurface[] }
-  | { kind: 'status'; row: Row; surface: StatusSurface };
+  | { kind: 'plugin'; row: Row; statuses: RowSurface[] }
+  | { kind: 'status'; row: Row; surface: StatusSurface }
+  | { kind: 'panel'; row: Row; surface: PanelSurface };
 
 /** Model names a plugin of a session offers (the language-model directory). */
 export interface PluginModels {
@@ -62,11 +67,9 @@ export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Di
   ) {
     this.subs.push(sessions.onDidChange(() => this.refresh()));
     if (extras.models) this.subs.push(extras.models.onDidChange(() => this.refresh()));
-    // Cards and notifications do not show here; only status changes (or removals) repaint.
+    // Cards and notifications do not show here; only status and panel changes (or removals) repaint.
     if (surfaces)
-      this.subs.push(
-        surfaces.onDidChange((c) => (c.type !== 'upsert' || c.surface.kind === 'status') && this.refresh()),
-      );
+      this.subs.push(surfaces.onDidChange((c) => (c.type !== 'upsert' || isRowSurface(c.surface)) && this.refresh()));
     // Uptime in descriptions: refresh twice a minute while something runs.
     this.tick = setInterval(() => this.refresh(), 30_000);
   }
@@ -82,19 +85,24 @@ export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Di
       return this.pluginNodes(sessions);
     }
     if (node.kind === 'folder') return this.pluginNodes([node.session]);
-    if (node.kind === 'plugin') return node.statuses.map((surface) => ({ kind: 'status', row: node.row, surface }));
+    if (node.kind === 'plugin')
+      return node.statuses.map((surface) =>
+        surface.kind === 'status'
+          ? { kind: 'status', row: node.row, surface }
+          : { kind: 'panel', row: node.row, surface },
+      );
     return [];
   }
 
   private pluginNodes(sessions: readonly FolderSession[]): Node[] {
-    const all = (this.surfaces?.snapshot() ?? []).filter((s): s is StatusSurface => s.kind === 'status' && !s.stale);
+    const all = (this.surfaces?.snapshot() ?? []).filter((s): s is RowSurface => isRowSurface(s) && !s.stale);
     return rowsOf(sessions).map((row) => ({
       kind: 'plugin',
       row,
-      // Stable order (by surface id) so a re-published status does not jump around.
+      // Stable order (statuses, then panels; by surface id) so a re-published one does not jump around.
       statuses: all
         .filter((s) => s.sessionKey === row.sessionKey && s.pluginId === row.pluginId)
-        .sort((a, b) => a.surfaceId.localeCompare(b.surfaceId)),
+        .sort((a, b) => (a.kind === b.kind ? a.surfaceId.localeCompare(b.surfaceId) : a.kind === 'status' ? -1 : 1)),
     }));
   }
 
@@ -107,6 +115,7 @@ export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Di
       return item;
     }
     if (node.kind === 'status') return statusItem(node.row, node.surface);
+    if (node.kind === 'panel') return panelItem(node.row, node.surface);
     const row = node.row;
     const item = pluginItem(row, Date.now(), {
       agentDecisions: this.extras.agentDecisions?.(row),
@@ -173,7 +182,7 @@ export function pluginItem(
 }
 
 /** "40%" for a progress in [0, 1]; undefined without one. */
-export function progressText(p: StatusPayload): string | undefined {
+export function progressText(p: { progress?: number }): string | undefined {
   if (typeof p.progress !== 'number' || !Number.isFinite(p.progress)) return undefined;
   return `${Math.round(Math.min(1, Math.max(0, p.progress)) * 100)}%`;
 }
@@ -183,6 +192,34 @@ function statusSpoken(pluginId: string, severity: StatusPayload['severity'], wor
   if (severity === 'warn') return vscode.l10n.t('{0} status: Warning: {1}', pluginId, words);
   if (severity === 'error') return vscode.l10n.t('{0} status: Error: {1}', pluginId, words);
   return vscode.l10n.t('{0} status: {1}', pluginId, words);
+}
+
+function isRowSurface(s: Surface): s is RowSurface {
+  return s.kind === 'status' || s.kind === 'panel';
+}
+
+/** A protocol v2 panel under its plugin's row: its title, and its progress as the description. */
+export function panelItem(row: Row, s: PanelSurface): vscode.TreeItem {
+  const p = s.payload;
+  const title = p.title || s.surfaceId;
+  const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.None);
+  item.id = `${row.sessionKey}#${row.pluginId}#panel#${s.surfaceId}`;
+  item.iconPath = new vscode.ThemeIcon('layout-panel');
+  const pct = progressText(p);
+  item.description = pct;
+  item.contextValue = 'panel';
+  // Sidecar text: plain text only, never Markdown or links.
+  item.tooltip = [
+    vscode.l10n.t('{0} panel: {1}', row.pluginId, title),
+    p.text,
+    pct ? vscode.l10n.t('progress {0}', pct) : undefined,
+  ]
+    .filter(Boolean)
+    .join('\n');
+  item.accessibilityInformation = {
+    label: vscode.l10n.t('{0} panel: {1}', row.pluginId, `${title}${pct ? `, ${pct}` : ''}`),
+  };
+  return item;
 }
 
 export function statusItem(row: Row, s: StatusSurface): vscode.TreeItem {

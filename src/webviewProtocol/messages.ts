@@ -19,8 +19,9 @@ export type {
   SurfaceKind,
   ViewNode,
   ViewPayload,
+  ViewTone,
 } from '../protocol/surfaces';
-export { surfaceKey, viewText } from '../protocol/surfaces';
+export { surfaceKey, surfaceOwner, viewText } from '../protocol/surfaces';
 
 export type EmptyState = 'no-extensions' | 'untrusted' | 'all-stopped' | null;
 

@@ -15,6 +15,11 @@ export const VIEW_STRINGS = {
   statusLabel: 'Status: {0}',
   notificationLabel: 'Notification: {0}',
   running: 'Running {0}…',
+  actionDone: '{0}: done',
+  actionNotAccepted: '{0}: not accepted',
+  ok: 'OK',
+  meter: 'Meter',
+  mark: 'mark',
   progressLabel: '{0} progress',
   itemOne: '{0} item',
   itemMany: '{0} items',
@@ -54,7 +59,11 @@ export type ViewStringKey = keyof ViewStrings;
 /** What the hub answers the view when an intent no longer has a target. */
 export const HUB_MESSAGES = {
   cardActionGone: 'This card no longer offers that action.',
+  panelActionGone: 'This panel no longer offers that action.',
+  viewActionGone: 'This view no longer offers that action.',
   cardStale: 'The extension that published this card has stopped.',
+  panelStale: 'The extension that published this panel has stopped.',
+  viewStale: 'The extension that published this view has stopped.',
   formGone: 'This form is no longer available.',
   formStale: 'The extension that published this form has stopped.',
 };

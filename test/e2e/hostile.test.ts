@@ -69,7 +69,11 @@ describe('Reasonix in the workbench: hostile surface content is rendered inert',
     // Still the same page, the same view, and the samples' content next to the hostile card.
     const again = await openSurfaces(wb);
     assert.equal(((await again.evaluate(PROBE)) as Probe).ran, null);
-    await card(again, 'Showcase').first().waitFor({ state: 'visible', timeout: 30_000 });
+    // The showcase's group is below the hostile one (and longer since it publishes a panel and a view).
+    const showcase = card(again, 'Showcase').first();
+    await showcase.waitFor({ state: 'attached', timeout: 30_000 });
+    await showcase.scrollIntoViewIfNeeded();
+    await showcase.waitFor({ state: 'visible', timeout: 10_000 });
     await waitForText(again.locator('.surface.status').filter({ hasText: 'ünïcødé' }), /שלום עולם/);
     assert.ok(await wb.page.locator('.monaco-workbench').isVisible(), 'the workbench is still open');
   });

@@ -8,6 +8,8 @@
 // and sendRequest streams from it.) On a VS Code without the API the suite has nothing to test
 // and says so by failing its first test, never by passing silently.
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ReasonixApi } from '../../src/vscode/api';
 import { waitFor } from '../support/wait';
@@ -88,7 +90,10 @@ describe('Reasonix models in VS Code (vscode.lm, vendor reasonix)', function () 
     assert.equal(model.vendor, 'reasonix');
     assert.equal(model.name, 'Showcase Echo');
     assert.equal(model.family, 'echo');
-    assert.equal(model.version, '0.1.0');
+    const showcase = JSON.parse(
+      readFileSync(path.resolve(__dirname, '../../../examples/showcase/reasonix-plugin.json'), 'utf8'),
+    ) as { version: string };
+    assert.equal(model.version, showcase.version, 'the extension’s own version');
     assert.equal(model.maxInputTokens, 8192);
     const caps = (
       model as unknown as { capabilities?: { supportsToolCalling?: boolean; supportsImageToText?: boolean } }

@@ -21,6 +21,11 @@ export function spokenText(s: Surface): string | undefined {
   if (s.kind === 'status')
     return `${s.pluginId}: ${severe(s.payload.severity, `${s.payload.label}${s.payload.detail ? `, ${s.payload.detail}` : ''}`)}`;
   if (s.kind === 'notification') return `${s.pluginId}: ${severe(s.payload.severity, s.payload.title)}`;
+  if (s.kind === 'panel') {
+    const p = s.payload;
+    const pct = typeof p.progress === 'number' ? `, ${Math.round(Math.min(1, Math.max(0, p.progress)) * 100)}%` : '';
+    return `${s.pluginId}: ${p.title || s.surfaceId}${p.text ? `, ${p.text}` : ''}${pct}`;
+  }
   return undefined;
 }
 
@@ -32,10 +37,54 @@ export function spokenText(s: Surface): string | undefined {
 export function shouldAnnounce(before: Surface | undefined, after: Surface): boolean {
   if (after.stale) return false;
   if (after.kind === 'notification') return !before;
+  if (after.kind === 'panel') return panelNews(before, after) !== 'none';
   if (after.kind !== 'status') return false;
   if (!before || before.kind !== 'status' || before.stale) return true;
   if (inProgress(before) && inProgress(after)) return false;
   return spokenText(before) !== spokenText(after);
+}
+
+/** The fraction a panel shows, or undefined (no bar or indeterminate). */
+function panelProgress(s: Surface | undefined): number | undefined {
+  return s?.kind === 'panel' && typeof s.payload.progress === 'number' ? s.payload.progress : undefined;
+}
+
+/**
+ * What a panel's change is as news: its first showing, a start (a bar appears) or an end (the bar
+ * reaches 100% or goes away) are said at once; any other change that sounds different is an
+ * update, said at most once a second (PanelPacer); a change nobody would hear is none.
+ */
+export function panelNews(before: Surface | undefined, after: Surface): 'now' | 'update' | 'none' {
+  if (after.stale || after.kind !== 'panel') return 'none';
+  if (!before || before.kind !== 'panel' || before.stale) return 'now';
+  if (spokenText(before) === spokenText(after)) return 'none';
+  const [a, b] = [panelProgress(before), panelProgress(after)];
+  const running = (p: number | undefined) => p !== undefined && p < 1;
+  if (running(a) !== running(b)) return 'now';
+  return 'update';
+}
+
+/** Panel updates said at most once per second per panel; starts and ends always. */
+export class PanelPacer {
+  private readonly said = new Map<string, number>();
+
+  constructor(
+    private readonly intervalMs = 1000,
+    private readonly now: () => number = () => Date.now(),
+  ) {}
+
+  admit(key: string, news: 'now' | 'update' | 'none'): boolean {
+    if (news === 'none') return false;
+    const t = this.now();
+    const last = this.said.get(key);
+    if (news === 'update' && last !== undefined && t - last < this.intervalMs) return false;
+    this.said.set(key, t);
+    return true;
+  }
+
+  forget(key: string): void {
+    this.said.delete(key);
+  }
 }
 
 export class Announcer {

@@ -15,7 +15,7 @@ import { isAllowedLink } from '../../src/webviewProtocol/links';
 import type { ViewState } from '../state';
 import type { VsCodeApi } from '../vscodeApi';
 import type { ResultMessage, ViewContext } from './context';
-import { Announcer, shouldAnnounce, spokenText } from './announcer';
+import { Announcer, PanelPacer, panelNews, shouldAnnounce, spokenText } from './announcer';
 import { renderEmptyState } from './emptyState';
 import { FormView } from './formView';
 import { h, icon, placeAt, srOnly } from './h';
@@ -53,6 +53,7 @@ export class App {
   private readonly groupsEl = h('div', { class: 'groups' });
   private readonly emptyEl = h('div', { class: 'empty', hidden: true });
   private readonly announcer = new Announcer();
+  private readonly pacer = new PanelPacer();
   private emptyState: EmptyState = null;
   private readonly ctx: ViewContext;
 
@@ -87,9 +88,14 @@ export class App {
         );
         break;
       case 'upsert': {
-        const before = this.model.get(surfaceKey(m.surface));
+        const key = surfaceKey(m.surface);
+        const before = this.model.get(key);
         const outcome = this.model.upsert(m.surface);
-        if (outcome.applied && shouldAnnounce(before, m.surface)) this.announcer.say(spokenText(m.surface) ?? '');
+        const say = () =>
+          m.surface.kind === 'panel'
+            ? this.pacer.admit(key, panelNews(before, m.surface))
+            : shouldAnnounce(before, m.surface);
+        if (outcome.applied && say()) this.announcer.say(spokenText(m.surface) ?? '');
         break;
       }
       case 'remove':

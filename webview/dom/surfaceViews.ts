@@ -1,7 +1,6 @@
 // One DOM view per surface, patched in place when the surface is re-published.
 import {
   surfaceKey,
-  viewText,
   type CardPayload,
   type NotificationPayload,
   type StatusPayload,
@@ -9,12 +8,15 @@ import {
 } from '../../src/webviewProtocol/messages';
 import { renderMarkdown } from '../logic/markdown';
 import { fieldText } from '../logic/surfaceModel';
-import { ResultLine, progressBar, severityIcon, staleBadge } from './common';
+import { ActionRow, ActionRunner } from './actionButtons';
+import { progressBar, severityIcon, staleBadge } from './common';
 import type { ViewContext } from './context';
 import { FormView } from './formView';
-import { h, newId, placeAt, replace } from './h';
+import { h, newId, replace } from './h';
 import { markdownToDom } from './markdownDom';
 import { text } from '../text';
+import { PanelView } from './panelView';
+import { ViewView } from './viewNodes';
 
 export interface SurfaceView {
   readonly el: HTMLElement;
@@ -81,44 +83,29 @@ class NotificationView implements SurfaceView {
   }
 }
 
-type ActionButton = HTMLElement & { disabled: boolean; secondary: boolean };
-
-/**
- * What a card view shows for a surface: a card as it is; a protocol v2 panel (a card without
- * Markdown) and view (its primitives as text lines) until they get views of their own.
- */
-function cardPayloadOf(s: Surface): CardPayload | undefined {
-  if (s.kind === 'card' || s.kind === 'panel') return s.payload;
-  if (s.kind === 'view') return { text: viewText(s.payload.body).join('\n') };
-  return undefined;
-}
-
 class CardView implements SurfaceView {
+  readonly kind = 'card';
   // A labelled region (its title), so a screen reader lists every card by name.
   readonly el = h('article', { class: 'surface card', role: 'region' });
   private readonly header = h('header', { class: 'surface-header' });
   private readonly body = h('div', { class: 'card-body' });
-  private readonly actions = h('div', { class: 'actions' });
-  private readonly result = new ResultLine();
+  private readonly runner: ActionRunner;
+  private readonly actions: ActionRow;
   private readonly titleId = newId('t');
-  /** Buttons by action id, patched in place so focus stays on a button across re-publishes. */
-  private buttons = new Map<string, ActionButton>();
-  /** Actions sent and not answered yet: a second press is ignored (the button keeps focus). */
-  private readonly running = new Set<string>();
   private last: Surface | undefined;
 
-  constructor(
-    private readonly ctx: ViewContext,
-    readonly kind: 'card' | 'panel' | 'view' = 'card',
-  ) {
+  constructor(ctx: ViewContext) {
+    this.runner = new ActionRunner(ctx);
+    this.actions = new ActionRow(h('div', { class: 'actions' }), this.runner);
     this.el.setAttribute('aria-labelledby', this.titleId);
-    this.el.append(this.header, this.body, this.actions, this.result.el);
+    this.el.append(this.header, this.body, this.actions.el, this.runner.result.el);
   }
 
   update(s: Surface): void {
-    const p = cardPayloadOf(s);
-    if (unchanged(this.last, s) || !p) return;
+    if (unchanged(this.last, s) || s.kind !== 'card') return;
     this.last = s;
+    this.runner.surface = s;
+    const p: CardPayload = s.payload;
     const title = p.title ?? s.surfaceId;
     this.el.classList.toggle('stale', s.stale);
     replace(
@@ -143,46 +130,7 @@ class CardView implements SurfaceView {
     const bar = progressBar(p, `${title} progress`);
     if (bar) body.push(bar);
     this.body.replaceChildren(...body);
-    this.updateButtons(p.actions ?? [], s.stale);
-  }
-
-  private updateButtons(actions: readonly { actionId: string; label: string }[], stale: boolean): void {
-    const next = new Map<string, ActionButton>();
-    actions.forEach((a, i) => {
-      let b = this.buttons.get(a.actionId);
-      if (!b) {
-        const button = document.createElement('vscode-button') as ActionButton;
-        button.secondary = true;
-        button.dataset.actionId = a.actionId;
-        button.addEventListener('click', () => this.run(button));
-        b = button;
-      }
-      if (b.textContent !== a.label) b.textContent = a.label;
-      b.dataset.label = a.label;
-      b.disabled = stale;
-      next.set(a.actionId, b);
-      placeAt(this.actions, b, i);
-    });
-    for (const [id, b] of this.buttons) if (!next.has(id)) b.remove();
-    this.buttons = next;
-    this.actions.hidden = actions.length === 0;
-  }
-
-  private run(button: ActionButton): void {
-    const actionId = button.dataset.actionId ?? '';
-    const label = button.dataset.label ?? actionId;
-    if (!this.last || this.last.stale || button.disabled || this.running.has(actionId)) return;
-    const requestId = newId('a');
-    this.running.add(actionId);
-    button.setAttribute('aria-busy', 'true');
-    this.result.busy(text('running', label));
-    this.ctx.expect(requestId, (r) => {
-      this.running.delete(actionId);
-      button.removeAttribute('aria-busy');
-      if (r.accepted) this.result.ok(r.message || `${label}: done`);
-      else this.result.error(r.message || `${label}: not accepted`);
-    });
-    this.ctx.post({ type: 'runAction', requestId, key: surfaceKey(this.last), actionId });
+    this.actions.update(p.actions ?? [], s.stale);
   }
 }
 
@@ -217,9 +165,11 @@ export function createSurfaceView(ctx: ViewContext, s: Surface): SurfaceView {
     case 'notification':
       return new NotificationView();
     case 'card':
+      return new CardView(ctx);
     case 'panel':
+      return new PanelView(ctx, surfaceKey(s));
     case 'view':
-      return new CardView(ctx, s.kind);
+      return new ViewView(ctx);
     case 'form':
       return new FormSurfaceView(ctx, surfaceKey(s));
   }

@@ -5,7 +5,7 @@
 // place instead of jumping to the top (no layout jumps). Generations: per (session, plugin) only
 // the newest generation seen is shown; anything older is dropped on arrival, so a late message
 // from a stopped generation can never resurrect it.
-import { surfaceKey, type Surface, type SurfaceKind } from '../../src/webviewProtocol/messages';
+import { surfaceKey, surfaceOwner, type Surface, type SurfaceKind } from '../../src/webviewProtocol/messages';
 
 export interface PluginGroup {
   /** Stable id of the group: JSON [sessionKey, pluginId]. */
@@ -28,9 +28,8 @@ export const RECENT_NOTIFICATIONS = 5;
 // Panels hold their place at the top of their extension's area (HOST_SPEC_V2 §7.2).
 const KIND_RANK: Record<SurfaceKind, number> = { panel: -1, status: 0, form: 1, card: 1, view: 1, notification: 2 };
 
-export function pluginScope(s: { sessionKey: string; pluginId: string }): string {
-  return JSON.stringify([s.sessionKey, s.pluginId]);
-}
+/** A plugin group's id: the surface owner key of the contract floor (written once, there). */
+export const pluginScope = surfaceOwner;
 
 export type UpsertOutcome = { applied: false } | { applied: true; inserted: boolean; dropped: string[] };
 
@@ -60,7 +59,12 @@ export class SurfaceModel {
       this.generations.set(scope, Math.max(this.generations.get(scope) ?? 0, s.generation));
     }
     const current = surfaces.filter((s) => s.generation === this.generations.get(pluginScope(s)));
-    const sorted = [...current].sort((a, b) => a.updatedAt - b.updatedAt || a.revision - b.revision);
+    const sorted = [...current].sort(
+      (a, b) =>
+        (a.firstRevision !== undefined && b.firstRevision !== undefined ? a.firstRevision - b.firstRevision : 0) ||
+        a.updatedAt - b.updatedAt ||
+        a.revision - b.revision,
+    );
     for (const s of sorted) this.entries.set(surfaceKey(s), { surface: s, order: ++this.counter });
   }
 
@@ -116,7 +120,11 @@ export class SurfaceModel {
       f.plugins = f.plugins.map((g) => {
         const p = plugins.get(g.id)!;
         const order = (s: Surface) => p.orders.get(surfaceKey(s)) ?? 0;
-        const sorted = p.surfaces.sort((a, b) => KIND_RANK[a.kind] - KIND_RANK[b.kind] || order(b) - order(a));
+        // Panels in first-publication order (they hold their place); the rest newest first.
+        const sorted = p.surfaces.sort(
+          (a, b) =>
+            KIND_RANK[a.kind] - KIND_RANK[b.kind] || (a.kind === 'panel' ? order(a) - order(b) : order(b) - order(a)),
+        );
         let notes = 0;
         const surfaces = sorted.filter((s) => s.kind !== 'notification' || ++notes <= RECENT_NOTIFICATIONS);
         return { id: p.id, sessionKey: p.sessionKey, pluginId: p.pluginId, stale: p.stale, surfaces };

@@ -1,6 +1,8 @@
 'use strict';
 // Rulings at `tool.before` and `provider.request`. At `tool.before` the host sends
-// `{name, arguments}` where `arguments` is the tool's JSON-object arguments as text. At
+// `{name, arguments}` where `arguments` is the tool's JSON-object arguments as text: a tool named
+// rm_rf is refused, and so is any tool whose arguments contain [showcase:block-tool] (a marker,
+// so a test can have any real tool refused without refusing it for everyone). At
 // `provider.request` it sends `{request}` (the ProviderRequest about to go to a model); a user
 // message containing [showcase:block] is refused and [showcase:rewrite] is replaced by
 // "(rewritten by showcase)" — markers, so ordinary requests pass untouched. Answers:
@@ -10,6 +12,7 @@
 
 const BLOCKED_TOOL = 'rm_rf';
 const REWRITTEN_TOOL = 'echo';
+const BLOCK_TOOL_MARKER = '[showcase:block-tool]';
 
 function parseArguments(text) {
   if (text === undefined || text === '') return {};
@@ -27,6 +30,12 @@ function toolBefore(payload) {
     return {
       decision: 'block',
       reason: `showcase blocked ${BLOCKED_TOOL}: recursive deletes are not allowed in this workspace`,
+    };
+  }
+  if (typeof payload.arguments === 'string' && payload.arguments.includes(BLOCK_TOOL_MARKER)) {
+    return {
+      decision: 'block',
+      reason: `showcase blocked ${payload.name}: its arguments are marked ${BLOCK_TOOL_MARKER}`,
     };
   }
   if (payload.name === REWRITTEN_TOOL) {

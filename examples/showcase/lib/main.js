@@ -1,7 +1,7 @@
 'use strict';
-// The showcase sidecar: wires every host feature of protocol v1 to a small piece of state.
-// Read top to bottom: handshake, start-up surfaces, observations, intercepts, provider, actions,
-// forms, shutdown.
+// The showcase sidecar: wires every host feature of protocol v2 to a small piece of state.
+// Read top to bottom: handshake, start-up surfaces, observations, intercepts, provider, tools,
+// actions, forms, shutdown.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -10,6 +10,7 @@ const { resolvePayload } = require('./content');
 const { rule } = require('./intercepts');
 const { EchoProvider } = require('./provider');
 const ui = require('./surfaces');
+const tools = require('./tools');
 
 const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'reasonix-plugin.json'), 'utf8'));
 
@@ -66,6 +67,10 @@ function main() {
     indexTimer: undefined,
     notices: 0,
     model: { streams: 0, completed: 0, cancelled: 0, toolCalls: 0, lastPrompt: '' },
+    indexing: undefined, // {done, total} while the indexing status counts up
+    toolCalls: {}, // tool name → calls served
+    toolNotes: [], // newest first, what add_note was given
+    toolNotesTotal: 0,
   };
   let stopping = false;
   const provider = new EchoProvider({
@@ -80,7 +85,10 @@ function main() {
       else m.completed++;
       if (end.toolCall) m.toolCalls++;
       m.lastPrompt = end.prompt.length > 120 ? `${end.prompt.slice(0, 117)}...` : end.prompt;
-      if (!stopping) publish('card', 'model', ui.modelCard(m));
+      if (!stopping) {
+        publish('card', 'model', ui.modelCard(m));
+        showLive();
+      }
     },
   });
 
@@ -115,6 +123,11 @@ function main() {
   const showChanges = () => publish('card', 'recent-changes', ui.recentChangesCard(state.changes));
   const showSession = () => publish('card', 'session', ui.sessionCard(state));
   const showNotes = () => publish('card', 'notes-summary', ui.notesCard(state.notes));
+  /** The panel and the view: re-published with the same surface ids, so the host updates them in place. */
+  const showLive = () => {
+    publish('panel', 'activity', ui.activityPanel(state));
+    publish('view', 'dashboard', ui.dashboardView(state));
+  };
 
   /** Publishes "Indexing… n%" a few times, then settles on the file count. */
   function startIndexing() {
@@ -124,7 +137,9 @@ function main() {
     const tick = (i) => {
       const done = i >= steps;
       const status = done ? ui.indexingStatus(total, total) : ui.indexingStatus(i, steps);
+      state.indexing = done ? undefined : { done: i, total: steps };
       publish('status', 'indexing', status);
+      showLive();
       if (!done) state.indexTimer = setTimeout(tick, tickMillis, i + 1);
     };
     tick(0);
@@ -154,6 +169,9 @@ function main() {
     };
     if (state.capabilities.includes('providers')) result.providers = provider.catalog().providers;
     if (state.capabilities.includes('ui')) result.uiActions = ui.ACTIONS;
+    // Serve only the tools the installed manifest declares (more fails with capability_not_declared).
+    if (state.capabilities.includes('tools'))
+      result.tools = tools.IMPLEMENTED.filter((t) => (expected.tools || []).includes(t));
     log(`initialize: session ${state.session.sessionId} generation ${state.session.generation}`);
     return result;
   });
@@ -221,6 +239,15 @@ function main() {
 
   rpc.onRequest('extension/provider/stream/cancel', ({ streamId }) => ({ cancelled: provider.cancel(streamId) }));
 
+  // ---- tools ---------------------------------------------------------------------------------
+
+  rpc.onRequest('extension/tool/call', ({ name, arguments: args }) => {
+    const out = tools.runTool(name, args, state);
+    if (!out) throw new RpcError('unknown_method', `showcase serves no tool named ${name}`);
+    showLive();
+    return out;
+  });
+
   // ---- actions and forms ---------------------------------------------------------------------
 
   function isCurrent(params) {
@@ -273,6 +300,7 @@ function main() {
     const message = await run(params.args);
     state.actionsRun += 1;
     showControls();
+    showLive();
     const label = ui.ACTIONS.find((a) => a.actionId === params.actionId).label;
     notify(`Showcase: ${label}`, message);
     return { accepted: true, message };

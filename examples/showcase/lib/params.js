@@ -1,5 +1,5 @@
 'use strict';
-// Strict checks of what the host sends, mirroring the v1 schema (reasonix.extension.v1): unknown
+// Strict checks of what the host sends, mirroring the v2 schema (reasonix.extension.v2): unknown
 // members, missing required members, `null` where a value is expected and bad enum values are all
 // rejected, like the Reasonix SDK does. A request that fails gets -32602 invalid_params; a
 // notification that fails is dropped.
@@ -59,6 +59,15 @@ const providerRequest = {
   optional: { temperature: 'number', responseFormat: { required: { type: 'nonempty' } } },
 };
 
+const capabilityRef = {
+  required: { namespace: 'nonempty', kind: 'nonempty', id: 'nonempty' },
+  optional: { version: 'string', schemaHash: 'string' },
+};
+const requirementRef = {
+  required: capabilityRef.required,
+  optional: { ...capabilityRef.optional, versionRange: 'string', optional: 'bool' },
+};
+
 /** Params of every host → extension method, as the schema defines them. */
 const METHOD_PARAMS = {
   'extension/initialize': {
@@ -72,17 +81,25 @@ const METHOD_PARAMS = {
           providers: ['string'],
           uiActions: ['string'],
           capabilities: ['string'],
+          tools: ['string'],
+          requires: [requirementRef],
+          provides: [capabilityRef],
         },
       },
-      session: { required: { sessionId: 'nonempty', workspaceRoot: 'nonempty', generation: 'int' } },
+      session: {
+        required: { sessionId: 'nonempty', workspaceRoot: 'nonempty', generation: 'int' },
+        optional: { epoch: 'string' },
+      },
       capabilities: {
         required: {
           contentRefs: 'bool',
           protocolVersion: 'nonempty',
           uiHost: { enum: ['acp', 'desktop', 'headless', 'tui'] },
         },
+        optional: { dependencySchemaVersion: 'uint' },
       },
     },
+    optional: { dependencySchemaVersion: 'uint' },
   },
   'extension/initialized': {},
   'extension/shutdown': { required: { timeoutMillis: 'uint' } },
@@ -95,13 +112,14 @@ const METHOD_PARAMS = {
   'extension/provider/catalog': {},
   'extension/provider/stream/open': {
     required: { streamId: 'nonempty', providerRef: 'nonempty', request: providerRequest, seqBase: 'uint' },
-    optional: { model: 'string', effort: 'string' },
+    optional: { model: 'string', effort: 'string', generation: 'int', epoch: 'string' },
   },
   'extension/provider/stream/cancel': { required: { streamId: 'nonempty' } },
   'extension/ui/action': {
     required: { actionId: 'nonempty', generation: 'int', sessionId: 'nonempty' },
     optional: { args: { mapOf: 'string' } },
   },
+  'extension/tool/call': { required: { name: 'nonempty', arguments: 'any', timeoutMillis: 'uint' } },
   'extension/ui/submit': {
     required: { generation: 'int', sessionId: 'nonempty', surfaceId: 'nonempty', values: 'object' },
   },

@@ -1,8 +1,9 @@
 'use strict';
 // A toy model provider: "echo-1" answers by repeating the last user message, streamed word by
-// word. When the request offers tools it calls the first one instead (a `tool_call` chunk whose
-// arguments are `{"text": <the user message>}`), and when the last message is that tool's result
-// it echoes the result — a complete tool round trip. It shows the stream contract a real
+// word. When the request offers tools it calls one instead: the tool a `call <tool> <json>` line
+// of the message names, with exactly those arguments (how tests drive an agent turn), else the
+// first one with `{"text": <the user message>}`. When the last message is the tool's result it
+// echoes the result — a complete tool round trip. It shows the stream contract a real
 // provider must keep:
 //   * chunks are numbered seqBase, seqBase+1, … with no gaps (seqBase is the first seq);
 //   * the stream ends with exactly one `extension/provider/stream/end` carrying the last seq;
@@ -35,21 +36,56 @@ function contentText(content) {
 }
 
 /**
- * What to answer: a tool result is echoed; a user message with tools on offer becomes a call of
- * the first tool; anything else is echoed as text.
+ * A scripted tool call: a line `call <tool> <json object>` in the last user message (agents wrap
+ * the user's words in a longer prompt, so any line of it counts). The arguments are sent exactly
+ * as written, so a test can make them fit the tool's input schema.
+ */
+const CALL_LINE = /^\s*call\s+([A-Za-z0-9_.:-]+)\s+(\{.*\})\s*$/m;
+
+/** `{name, arguments}` of a scripted call, `{problem}` when the line is there but unusable, else undefined. */
+function scriptedCall(text, tools) {
+  const m = CALL_LINE.exec(text);
+  if (!m) return undefined;
+  const [, name, args] = m;
+  if (!tools.some((t) => t.name === name)) {
+    const offered = tools.map((t) => t.name).join(', ') || 'none';
+    return { problem: `no tool named ${name} is on offer (offered: ${offered})` };
+  }
+  let parsed;
+  try {
+    parsed = JSON.parse(args);
+  } catch (err) {
+    return { problem: `the arguments for ${name} are not JSON (${err.message})` };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return { problem: `the arguments for ${name} are not a JSON object` };
+  return { name, arguments: args };
+}
+
+/**
+ * What to answer: a tool result is echoed (quoting it); a user message with a `call <tool>
+ * <json>` line calls that tool with exactly those arguments; any other user message with tools
+ * on offer becomes a call of the first tool; anything else is echoed as text.
  */
 function plan(request, callId) {
   const last = request.messages[request.messages.length - 1];
   if (last && last.role === 'tool')
     return { text: `Echo: tool result ${last.tool_call_id || '?'}: ${contentText(last.content)}` };
+  if (!last || last.role !== 'user') return { text: replyFor(request) };
+  const text = typeof last.content === 'string' ? last.content : contentText(last.content);
+  const scripted = scriptedCall(text, request.tools);
+  if (scripted && scripted.problem) return { text: `Echo: cannot call: ${scripted.problem}` };
+  if (scripted)
+    return {
+      text: `Calling ${scripted.name}. `,
+      call: { id: callId, name: scripted.name, arguments: scripted.arguments },
+    };
   const tool = request.tools[0];
-  if (tool && last && last.role === 'user') {
-    const text = typeof last.content === 'string' ? last.content : contentText(last.content);
+  if (tool)
     return {
       text: `Calling ${tool.name}. `,
       call: { id: callId, name: tool.name, arguments: JSON.stringify({ text }) },
     };
-  }
   return { text: replyFor(request) };
 }
 

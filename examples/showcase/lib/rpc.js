@@ -1,5 +1,5 @@
 'use strict';
-// JSON-RPC 2.0 over NDJSON on stdin/stdout: the whole wire side of a Reasonix v1 sidecar.
+// JSON-RPC 2.0 over NDJSON on stdin/stdout: the whole wire side of a Reasonix v2 sidecar.
 //
 // Copy this file into your own extension. It does what the Reasonix SDK's transport does:
 //   * one compact JSON object per line, in both directions (stdout carries nothing else);
@@ -13,13 +13,19 @@
 
 const { checkParams } = require('./params');
 
-const PROTOCOL_ID = 'reasonix.extension.v1';
-const PROTOCOL_MAJOR = 1;
+const PROTOCOL_ID = 'reasonix.extension.v2';
+const PROTOCOL_MAJOR = 2;
 /** Per-line limit in both directions, trailing newline included. */
 const FRAME_BYTES = 8 * 1024 * 1024;
 
-/** The frozen v1 error table (reason → JSON-RPC code, retryable, generic message). */
+/** The frozen v2 error table (reason → JSON-RPC code, retryable, generic message): v1's 14 and six more. */
 const ERRORS = {
+  activation_failed: [-32000, false, 'Component activation failed; the new generation was not published.'],
+  cleanup_failed: [-32000, true, 'Component cleanup failed while disposing scoped effects.'],
+  dependency_cycle: [-32000, false, 'The dependency graph contains a required cycle.'],
+  dependency_unsatisfied: [-32000, false, 'A required dependency is missing or not version-compatible.'],
+  schema_mismatch: [-32000, false, 'A capability schema hash does not match the expected pin.'],
+  stale_generation: [-32000, false, 'The message belongs to a superseded runtime generation.'],
   capability_not_declared: [-32000, false, 'The extension used a capability its manifest did not declare.'],
   content_ref_expired: [-32000, true, 'The referenced content has expired.'],
   frame_too_large: [-32000, false, 'The frame exceeds the frozen protocol size limit.'],
@@ -32,7 +38,7 @@ const ERRORS = {
   shutdown_timeout: [-32000, true, 'The extension did not shut down within the requested timeout.'],
   stream_cancelled: [-32000, false, 'The provider stream was cancelled.'],
   stream_gap: [-32000, true, 'A provider stream chunk is missing from the ordered sequence.'],
-  unknown_method: [-32601, false, 'The method is not registered in Extension Protocol v1.'],
+  unknown_method: [-32601, false, 'The method is not registered in Extension Protocol v2.'],
   unsupported_version: [-32000, false, "The peer's extension protocol version is not supported."],
 };
 

@@ -144,7 +144,64 @@ function readNotes(values) {
   return { title: title.trim(), mood, tags, pin };
 }
 
+/**
+ * The v2 panel: one place in the side rail, re-published in place whenever something changes
+ * (plain text, key/value fields, progress and buttons; no Markdown).
+ */
+function activityPanel(state) {
+  const calls = Object.entries(state.toolCalls);
+  const panel = {
+    title: 'Showcase activity',
+    text: state.indexing ? 'Walking the workspace…' : `Theme ${state.theme}; ${state.actionsRun} action(s) run.`,
+    fields: [
+      { key: 'Files changed', value: String(state.changes.distinct.size) },
+      { key: 'Model streams', value: String(state.model.streams) },
+      { key: 'Tool calls', value: calls.length ? calls.map(([n, c]) => `${n} ×${c}`).join(', ') : 'none yet' },
+      { key: 'Latest note', value: state.toolNotes[0] || '(add one with the add_note tool)' },
+    ],
+    actions: [
+      { actionId: 'refresh', label: 'Refresh' },
+      { actionId: 'pick-theme', label: 'Pick a theme…' },
+    ],
+  };
+  if (state.indexing) panel.progress = state.indexing.done / state.indexing.total;
+  return panel;
+}
+
+/** The v2 view: composed from the host's primitives, tone as meaning (ok, warn, dim…). */
+function dashboardView(state) {
+  const streams = state.model.streams;
+  const cancelled = state.model.cancelled;
+  const notes = state.toolNotes.map((n) => ({ kind: 'text', value: `• ${n}` }));
+  return {
+    body: [
+      {
+        kind: 'row',
+        children: [
+          { kind: 'pip', tone: state.indexing ? 'warn' : 'ok' },
+          { kind: 'text', value: state.indexing ? 'indexing' : 'idle', tone: 'strong' },
+          { kind: 'text', value: `generation ${state.session.generation}`, tone: 'dim' },
+        ],
+      },
+      { kind: 'meter', progress: state.indexing ? state.indexing.done / state.indexing.total : 1, label: 'Index' },
+      { kind: 'divider' },
+      {
+        kind: 'stack',
+        children: [
+          { kind: 'kv', key: 'Streams', value: String(streams) },
+          { kind: 'kv', key: 'Cancelled', value: String(cancelled) },
+          { kind: 'kv', key: 'Files changed', value: String(state.changes.distinct.size) },
+        ],
+      },
+      ...(notes.length ? [{ kind: 'divider' }, { kind: 'stack', children: notes }] : []),
+      { kind: 'button', actionId: 'greet', label: 'Say hello' },
+    ],
+  };
+}
+
 module.exports = {
+  activityPanel,
+  dashboardView,
   modelCard,
   ACTIONS,
   THEMES,

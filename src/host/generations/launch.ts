@@ -32,79 +32,109 @@ export type LaunchResult<S> =
   /** Not launched: these required providers did not start. */
   | { plugin: PluginSpec; ok: false; blockedBy: string[] };
 
+/**
+ * The one startup budget of a batch: when it runs out or the caller aborts, launching ends for
+ * every job at once (`over` resolves; `reason` and `atMs` say why and when).
+ */
+class LaunchBudget {
+  readonly began = Date.now();
+  reason: string | undefined;
+  atMs = 0;
+  readonly over: Promise<void>;
+  private cut!: () => void;
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly onAbort = () => this.end('startup was cancelled');
+
+  constructor(
+    budgetMs: number,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    this.over = new Promise<void>((resolve) => (this.cut = resolve));
+    this.timer = setTimeout(() => this.end(`startup budget of ${budgetMs} ms expired`), budgetMs);
+    if (signal?.aborted) this.onAbort();
+    signal?.addEventListener('abort', this.onAbort);
+  }
+
+  elapsed(): number {
+    return Date.now() - this.began;
+  }
+
+  end(why: string): void {
+    if (this.reason === undefined) {
+      this.reason = why;
+      this.atMs = this.elapsed();
+    }
+    this.cut();
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.signal?.removeEventListener('abort', this.onAbort);
+  }
+}
+
+/** Starts one sidecar inside the budget; never rejects. */
+async function startOne<S extends SidecarHandle>(
+  plugin: PluginSpec,
+  create: (plugin: PluginSpec) => S,
+  budget: LaunchBudget,
+): Promise<LaunchResult<S>> {
+  if (budget.reason !== undefined) {
+    // It failed when launching ended, even if a worker only gets to it now.
+    const message = `${STOPPED_BEFORE_LAUNCH} (${budget.reason})`;
+    return {
+      plugin,
+      ok: false,
+      info: {
+        pluginId: plugin.id,
+        stage: 'spawn',
+        reason: 'internal',
+        message,
+        stderrTail: '',
+        elapsedMs: budget.atMs,
+      },
+    };
+  }
+  let sidecar: S;
+  try {
+    sidecar = create(plugin);
+  } catch (err) {
+    return { plugin, ok: false, info: failureOf(err, plugin.id, budget.elapsed()) };
+  }
+  const started = sidecar.start().then(
+    () => ({ done: true as const }),
+    (err: unknown) => ({ done: true as const, err }),
+  );
+  const outcome = await Promise.race([started, budget.over.then(() => ({ done: false as const }))]);
+  if (outcome.done && !('err' in outcome)) {
+    // Finishing the handshake in the same tick the budget ran out still counts as started.
+    return { plugin, ok: true, sidecar };
+  }
+  if (outcome.done && 'err' in outcome) {
+    await sidecar.stop().catch(() => undefined); // make sure nothing of a failed start lingers
+    return { plugin, ok: false, info: failureOf(outcome.err, plugin.id, budget.elapsed()) };
+  }
+  // Still handshaking when launching ended: this start has failed. Stopping cancels the
+  // handshake and kills the process; the sidecar's own report still carries the stderr tail.
+  const failedAt = budget.elapsed();
+  await sidecar.stop().catch(() => undefined);
+  const late = await started;
+  const base = 'err' in late ? failureOf(late.err, plugin.id, failedAt) : undefined;
+  const info: FailureInfo = {
+    ...(base ?? { stderrTail: '' }),
+    pluginId: plugin.id,
+    stage: 'handshake',
+    reason: 'internal',
+    message: `${budget.reason ?? 'startup ended'} while "${plugin.id}" was still starting`,
+    elapsedMs: failedAt,
+  };
+  return { plugin, ok: false, info };
+}
+
 /** Launches every job; results come back in input order. Never rejects. */
 export async function launchAll<S extends SidecarHandle>(opts: LaunchOptions<S>): Promise<LaunchResult<S>[]> {
-  const began = Date.now();
-  let cutReason: string | undefined;
-  let cutAtMs = 0;
-  let cut!: () => void;
-  const budgetOver = new Promise<void>((resolve) => (cut = resolve));
-  const endLaunching = (why: string) => {
-    if (cutReason === undefined) {
-      cutReason = why;
-      cutAtMs = Date.now() - began;
-    }
-    cut();
-  };
-  const timer = setTimeout(() => endLaunching(`startup budget of ${opts.budgetMs} ms expired`), opts.budgetMs);
-  const onAbort = () => endLaunching('startup was cancelled');
-  if (opts.signal?.aborted) onAbort();
-  opts.signal?.addEventListener('abort', onAbort);
-
+  const budget = new LaunchBudget(opts.budgetMs, opts.signal);
   const results: LaunchResult<S>[] = new Array(opts.plugins.length);
-  const runOne = async (plugin: PluginSpec): Promise<LaunchResult<S>> => {
-    const elapsed = () => Date.now() - began;
-    if (cutReason !== undefined) {
-      // It failed when launching ended, even if a worker only gets to it now.
-      return {
-        plugin,
-        ok: false,
-        info: {
-          pluginId: plugin.id,
-          stage: 'spawn',
-          reason: 'internal',
-          message: `${STOPPED_BEFORE_LAUNCH} (${cutReason})`,
-          stderrTail: '',
-          elapsedMs: cutAtMs,
-        },
-      };
-    }
-    let sidecar: S;
-    try {
-      sidecar = opts.create(plugin);
-    } catch (err) {
-      return { plugin, ok: false, info: failureOf(err, plugin.id, elapsed()) };
-    }
-    const started = sidecar.start().then(
-      () => ({ done: true as const }),
-      (err: unknown) => ({ done: true as const, err }),
-    );
-    const outcome = await Promise.race([started, budgetOver.then(() => ({ done: false as const }))]);
-    if (outcome.done && !('err' in outcome)) {
-      // Finishing the handshake in the same tick the budget ran out still counts as started.
-      return { plugin, ok: true, sidecar };
-    }
-    if (outcome.done && 'err' in outcome) {
-      await sidecar.stop().catch(() => undefined); // make sure nothing of a failed start lingers
-      return { plugin, ok: false, info: failureOf(outcome.err, plugin.id, elapsed()) };
-    }
-    // Still handshaking when launching ended: this start has failed. Stopping cancels the
-    // handshake and kills the process; the sidecar's own report still carries the stderr tail.
-    const failedAt = elapsed();
-    await sidecar.stop().catch(() => undefined);
-    const late = await started;
-    const base = 'err' in late ? failureOf(late.err, plugin.id, failedAt) : undefined;
-    const info: FailureInfo = {
-      ...(base ?? { stderrTail: '' }),
-      pluginId: plugin.id,
-      stage: 'handshake',
-      reason: 'internal',
-      message: `${cutReason ?? 'startup ended'} while "${plugin.id}" was still starting`,
-      elapsedMs: failedAt,
-    };
-    return { plugin, ok: false, info };
-  };
-
   // Which plugins settled and how; a worker with nothing ready waits for the next settle.
   const index = new Map(opts.plugins.map((p, i) => [p.id, i]));
   const settled = new Map<string, boolean>();
@@ -120,16 +150,18 @@ export async function launchAll<S extends SidecarHandle>(opts: LaunchOptions<S>)
     const blockedBy = deps(plugin)
       .filter((d) => d.required && settled.get(d.id) === false)
       .map((d) => d.id);
-    return blockedBy.length && cutReason === undefined ? { plugin, ok: false, blockedBy } : runOne(plugin);
+    return blockedBy.length && budget.reason === undefined
+      ? { plugin, ok: false, blockedBy }
+      : startOne(plugin, opts.create, budget);
   };
   const worker = async () => {
     while (waiting.length) {
       // Once launching has ended every job fails at once, ready or not.
       const at = waiting.findIndex(
-        (i) => cutReason !== undefined || deps(opts.plugins[i]).every((d) => settled.has(d.id)),
+        (i) => budget.reason !== undefined || deps(opts.plugins[i]).every((d) => settled.has(d.id)),
       );
       if (at < 0) {
-        await Promise.race([settling, budgetOver]);
+        await Promise.race([settling, budget.over]);
         continue;
       }
       const [i] = waiting.splice(at, 1);
@@ -144,8 +176,7 @@ export async function launchAll<S extends SidecarHandle>(opts: LaunchOptions<S>)
     const workers = Math.max(1, Math.min(opts.maxConcurrent, opts.plugins.length));
     await Promise.all(Array.from({ length: workers }, worker));
   } finally {
-    clearTimeout(timer);
-    opts.signal?.removeEventListener('abort', onAbort);
+    budget.dispose();
   }
   return results;
 }

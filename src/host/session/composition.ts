@@ -133,7 +133,7 @@ class ComposedSession implements SessionEngine {
       if (e.kind === 'generation') this.hub.commit(e.generation);
       this.changed.fire();
     });
-    // Every start, stop, crash and publish fires `changed`; the tool listing follows from it.
+    // Discovery, generation swaps and every sidecar state change fire `changed`; the tool listing follows.
     this.changed.event(() => {
       const key = toolListKey(this.tools());
       if (key === this.toolsKey) return;

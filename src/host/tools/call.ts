@@ -52,16 +52,18 @@ export async function callTool(
   if (args !== undefined && !isPlainObject(args))
     return invalid(target, `the arguments of ${target.tool.modelName} must be a JSON object`);
   let sent: Record<string, unknown> = args ?? {};
+  // The arguments as the interceptors see them: made once, replaced only by a tool.before ruling.
+  let sentText = JSON.stringify(sent);
   try {
     if (mode === 'engine') {
-      const before = await beforeCall(deps, target, sent, opts.signal);
+      const before = await beforeCall(deps, target, { args: sent, text: sentText }, opts.signal);
       if ('kind' in before) return before;
-      ({ target, args: sent } = before);
+      ({ target, args: sent, text: sentText } = before);
     }
     const run = await deps.callerFor(target.client).call(target.tool.name, sent, { signal: opts.signal });
     if (run.kind === 'failed') return { ...identity(target), ...run };
     if (mode === 'caller') return resultOf(target, run.content, run.isError);
-    return await afterCall(deps, target, sent, run, opts.signal);
+    return await afterCall(deps, target, sentText, run, opts.signal);
   } catch (err) {
     // The dispatcher rejects only when the signal aborted during a chain.
     if (opts.signal?.aborted)
@@ -123,19 +125,19 @@ function refusal(target: ResolvedTool, point: ToolPoint, out: DispatchOutcome): 
 async function beforeCall(
   deps: ToolCallDeps,
   target: ResolvedTool,
-  args: Record<string, unknown>,
+  call: { args: Record<string, unknown>; text: string },
   signal: AbortSignal | undefined,
-): Promise<{ target: ResolvedTool; args: Record<string, unknown> } | ToolCallOutcome> {
+): Promise<{ target: ResolvedTool; args: Record<string, unknown>; text: string } | ToolCallOutcome> {
+  let { args, text } = call;
   const offered = listTools(deps.clients());
   const known = new Set(offered.map((t) => t.modelName));
   const before = await deps.dispatch(
     'tool.before',
-    { name: target.tool.modelName, arguments: JSON.stringify(args) },
+    { name: target.tool.modelName, arguments: text },
     { knownTools: (name) => known.has(name), signal },
   );
   const refused = refusal(target, 'tool.before', before);
   if (refused) return refused;
-  let text = JSON.stringify(args);
   if (before.changedBy.length) {
     // The dispatcher let through only non-empty JSON object text and an offered name.
     text = before.payload.arguments as string;
@@ -148,21 +150,21 @@ async function beforeCall(
     { name: target.tool.modelName, arguments: text, readOnly: target.tool.readOnly, hostDecision: 'allow' },
     { signal },
   );
-  return refusal(target, 'permission.decision', perm) ?? { target, args };
+  return refusal(target, 'permission.decision', perm) ?? { target, args, text };
 }
 
 /** tool.after sees what the model would read and may replace it (result text and isError). */
 async function afterCall(
   deps: ToolCallDeps,
   target: ResolvedTool,
-  args: Record<string, unknown>,
+  argsText: string,
   run: ToolRun & { kind: 'result' },
   signal: AbortSignal | undefined,
 ): Promise<ToolCallOutcome> {
   const shown = contentForModel(run.content);
   const after = await deps.dispatch(
     'tool.after',
-    { name: target.tool.modelName, arguments: JSON.stringify(args), result: shown.content, isError: run.isError },
+    { name: target.tool.modelName, arguments: argsText, result: shown.content, isError: run.isError },
     { signal },
   );
   const refused = refusal(target, 'tool.after', after);

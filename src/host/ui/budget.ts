@@ -3,7 +3,7 @@
 // either, the publish is refused with an error and nothing is stored; replacing a surface in place
 // only counts the difference. The budget follows the store (a removed or reset surface gives its
 // room back), so the hub only asks `admit` before it upserts.
-import { ProtocolError, surfaceKey } from '../../protocol';
+import { ProtocolError, surfaceKey, surfaceOwner } from '../../protocol';
 import type { Disposable } from '../emitter';
 import type { SurfaceStore } from './store';
 
@@ -50,7 +50,7 @@ export class SurfaceBudget {
    */
   admit(sessionKey: string, pluginId: string, surfaceId: string, payload: unknown): void {
     const key = surfaceKey({ sessionKey, pluginId, surfaceId });
-    const owner = JSON.stringify([sessionKey, pluginId]);
+    const owner = surfaceOwner({ sessionKey, pluginId });
     const bytes = Buffer.byteLength(JSON.stringify(payload) ?? '', 'utf8');
     const use = this.usage.get(owner) ?? { surfaces: 0, bytes: 0 };
     const old = this.held.get(key);

@@ -188,7 +188,7 @@ export class UiHub {
       );
       return { accepted: false };
     }
-    const content = decodePublishPayload(p.kind, p.payload);
+    const content = this.decodeOrLog(pluginId, p);
     if (b.staged) {
       b.staged.held.delete(p.surfaceId); // a re-publish moves to the end, as it would in the store
       b.staged.held.set(p.surfaceId, content);
@@ -196,6 +196,18 @@ export class UiHub {
     }
     this.show(b, p.surfaceId, content);
     return { accepted: true };
+  }
+
+  /** A refused payload is logged (what is shown keeps its last good version) and answered invalid_params. */
+  private decodeOrLog(pluginId: string, p: UIPublishParams): SurfacePayload {
+    try {
+      return decodePublishPayload(p.kind, p.payload);
+    } catch (err) {
+      this.log.warn(
+        `${pluginId}: ${p.kind} ${redact(p.surfaceId)} refused (${redact(err instanceof Error ? err.message : String(err))}); the last good version stays shown`,
+      );
+      throw err;
+    }
   }
 
   private show(b: Binding, surfaceId: string, content: SurfacePayload): void {
@@ -250,7 +262,7 @@ export class UiHub {
     if (!client || client.state !== 'running')
       throw new ProtocolError('provider_interrupted', `plugin ${pluginId} is not running`);
     if (!this.actionsOf(b).actions.some((a) => a.actionId === actionId)) {
-      throw new ProtocolError('invalid_params', `plugin ${pluginId} declares no action ${actionId}`);
+      throw new ProtocolError('invalid_params', `plugin ${pluginId} declared no action ${actionId}`);
     }
     if (args !== undefined && !isStringRecord(args))
       throw new ProtocolError('invalid_params', 'action args must map strings to strings');

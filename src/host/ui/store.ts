@@ -29,11 +29,14 @@ export class SurfaceStore implements SurfaceFeed {
 
   /** Inserts or replaces (in place, bumping `revision`) a status, card or form surface. */
   upsert(origin: SurfaceOrigin, surfaceId: string, content: SurfacePayload): Surface {
+    const revision = ++this.revision;
+    const first = this.surfaces.get(surfaceKey({ ...origin, surfaceId }))?.firstRevision ?? revision;
     const surface = {
       ...origin,
       ...content,
       surfaceId,
-      revision: ++this.revision,
+      revision,
+      firstRevision: first,
       updatedAt: this.now(),
       stale: false,
     } as Surface;

@@ -5,6 +5,7 @@
 import type { Disposable } from '../../host/emitter';
 import type { SurfaceFeed } from '../../host/session';
 import {
+  offersAction,
   surfaceKey,
   type FormValues,
   type PromptAnswer,
@@ -240,10 +241,18 @@ export class SurfacesHub implements Disposable {
         accepted: v.accepted,
         ...(v.message ? { message: v.message } : {}),
       });
-    if (!s || s.kind !== 'card' || !(s.payload.actions ?? []).some((a) => a.actionId === actionId)) {
-      return reply({ accepted: false, message: this.hubText().cardActionGone });
+    // Card, panel and view buttons take the one action path; the engine sends nothing for an
+    // action the plugin did not declare (HOST_SPEC_V2 §7.3, V2-50) and says so.
+    const text = this.hubText();
+    if (!s || !offersAction(s, actionId)) {
+      const gone =
+        s?.kind === 'panel' ? text.panelActionGone : s?.kind === 'view' ? text.viewActionGone : text.cardActionGone;
+      return reply({ accepted: false, message: gone });
     }
-    if (s.stale) return reply({ accepted: false, message: this.hubText().cardStale });
+    if (s.stale) {
+      const stale = s.kind === 'panel' ? text.panelStale : s.kind === 'view' ? text.viewStale : text.cardStale;
+      return reply({ accepted: false, message: stale });
+    }
     reply(
       await this.safely(() => this.deps.sink.runAction({ sessionKey: s.sessionKey, pluginId: s.pluginId }, actionId)),
     );

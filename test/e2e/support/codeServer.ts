@@ -26,7 +26,16 @@ export interface CodeServerOptions {
    * resolves it only for a language listed in the user data's languagepacks.json.
    */
   locale?: string;
+  /** The profile's keybindings.json entries (`{key, command, args?}`), e.g. a command run with fixed arguments. */
+  keybindings?: Keybinding[];
   readyTimeoutMs?: number;
+}
+
+export interface Keybinding {
+  key: string;
+  command: string;
+  args?: unknown;
+  when?: string;
 }
 
 export interface CodeServer {
@@ -145,6 +154,8 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
       2,
     ),
   );
+  if (opts.keybindings)
+    writeFileSync(join(userDataDir, 'User', 'keybindings.json'), JSON.stringify(opts.keybindings, null, 2));
   const logFile = join(sandbox, 'code-server.log');
   const args = [
     opts.provisioned.codeServerEntry,

@@ -9,7 +9,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { waitForNoDescendants } from '../../support/orphans';
 import { saveArtifacts } from './artifacts';
 import { launchBrowser } from './browser';
-import { installVsix, startCodeServer, type CodeServer } from './codeServer';
+import { installVsix, startCodeServer, type CodeServer, type Keybinding } from './codeServer';
 import { readProvisioned } from './paths';
 import { removeOnExit } from './processes';
 import { Workbench, defaultTimeouts, type WorkbenchTimeouts } from './workbench';
@@ -26,6 +26,8 @@ export interface UiSessionOptions {
   settings?: Record<string, unknown>;
   /** VS Code's display language (code-server `--locale`); default English. */
   locale?: string;
+  /** Keybindings of the test profile (keybindings.json). */
+  keybindings?: Keybinding[];
   /** Artifact folder name if start-up fails (useUiSession passes the test's title). */
   name?: string;
 }
@@ -59,6 +61,7 @@ export class UiSession {
         extensionsDir,
         settings: opts.settings,
         locale: opts.locale,
+        keybindings: opts.keybindings,
       });
       context = await launchBrowser(provisioned.chromium, sandbox);
       const page = context.pages()[0] ?? (await context.newPage());

@@ -59,7 +59,7 @@ describe('reasonix-host check', function () {
     assert.equal(report.plugin, 'showcase');
     assert.equal(report.reason, null);
     assert.equal(report.initialize?.name, 'showcase');
-    assert.equal(report.initialize?.protocolVersion, '1');
+    assert.equal(report.initialize?.protocolVersion, '2');
     assert.deepEqual(
       report.initialize?.providers?.map((p) => p.ref),
       ['plugin/showcase/echo/echo-1'],

@@ -5,6 +5,7 @@ import { strict as assert } from 'node:assert';
 import { Sidecar } from '../../../src/host/sidecar';
 import { attachSidecar, SurfaceStore, uiHandlers, UiHub } from '../../../src/host/ui';
 import type { ViewNode } from '../../../src/protocol';
+import { silentLogger } from '../../../src/host/log';
 import { fixtureSpec, ROOT } from '../streams/real-support';
 import { FakeFrontEnd } from '../ui/fakes';
 
@@ -17,8 +18,9 @@ const text = (value: string): ViewNode => ({ kind: 'text', value });
 const nest = (depth: number): ViewNode => (depth === 1 ? text('leaf') : { kind: 'stack', children: [nest(depth - 1)] });
 const KEY = 'sk-live-abcdef0123456789XYZ';
 
-function start(protocol: 1 | 2, store: SurfaceStore) {
-  const hub = new UiHub({ sessionKey: 'k1', folderName: 'proj', store, frontEnd: new FakeFrontEnd() });
+function start(protocol: 1 | 2, store: SurfaceStore, warnings: string[] = []) {
+  const logger = { ...silentLogger, warn: (m: string) => warnings.push(m) };
+  const hub = new UiHub({ sessionKey: 'k1', folderName: 'proj', store, frontEnd: new FakeFrontEnd(), logger });
   const sidecar = new Sidecar({
     plugin: { ...fixtureSpec('ui', 'ui/ui.js', [], ['ui']), protocol },
     session: { sessionId: 'boot-1', workspaceRoot: ROOT, generation: 1 },
@@ -35,10 +37,12 @@ describe('conformance: protocol v2 panels and views (HOST_SPEC_V2 §7)', functio
   let sidecar: Sidecar | undefined;
   let store: SurfaceStore;
   let hub: UiHub;
+  let warnings: string[];
 
   beforeEach(async () => {
     store = new SurfaceStore();
-    ({ hub, sidecar } = start(2, store));
+    warnings = [];
+    ({ hub, sidecar } = start(2, store, warnings));
     await sidecar.start();
   });
   afterEach(async () => {
@@ -174,6 +178,50 @@ describe('conformance: protocol v2 panels and views (HOST_SPEC_V2 §7)', functio
     assert.equal(row?.children?.[2].actionId, 'demo');
     assert.equal(row?.children?.[3].tone, undefined, 'an unknown tone renders as none');
     assert.equal(row?.children?.[4].tone, 'ok');
+  });
+
+  it('a refused view keeps the last good version shown, and the refusal reaches the extension and the log', async () => {
+    const good = { body: [{ kind: 'stack', children: [text('good')] }] };
+    assert.deepEqual((await publish('view', good, 'dash')).result, { accepted: true });
+    const over = { body: [{ kind: 'stack', children: Array.from({ length: 200 }, (_, i) => text(`n${i}`)) }] };
+    assertRejected(await publish('view', over, 'dash'), /more than 200 nodes/);
+    assertRejected(await publish('view', { body: [nest(9)] }, 'dash'), /nested 9 levels deep/);
+    const kept = shown();
+    assert.equal(kept.length, 1);
+    assert.deepEqual(kept[0].kind === 'view' && kept[0].payload.body, good.body);
+    assert.equal(warnings.length, 2, warnings.join('\n'));
+    assert.match(warnings[0], /^ui: view dash refused \(.*more than 200 nodes.*\); the last good version stays shown$/);
+  });
+
+  it('V2-47/V2-48: an anchor to no tool call of ours and an unknown slot are kept, to render in the default place', async () => {
+    const anchored = { anchor: 'tool:call-that-is-not-ours', body: [text('anchored')] };
+    const slotted = { slot: 'nowhere', body: [text('slotted')] };
+    const trailing = { slot: 'composer-trailing', body: [text('trailing')] };
+    for (const [id, v] of [
+      ['a', anchored],
+      ['b', slotted],
+      ['c', trailing],
+    ] as const)
+      assert.deepEqual((await publish('view', v, id)).result, { accepted: true });
+    const byId = new Map(shown().map((s) => [s.surfaceId, s]));
+    assert.deepEqual([...byId.keys()].sort(), ['a', 'b', 'c']);
+    const payload = (id: string) => {
+      const s = byId.get(id);
+      return s?.kind === 'view' ? s.payload : undefined;
+    };
+    assert.equal(payload('a')?.anchor, 'tool:call-that-is-not-ours');
+    assert.equal(payload('b')?.slot, 'nowhere');
+    assert.equal(payload('c')?.slot, 'composer-trailing');
+  });
+
+  it('V2-50: a view button whose actionId the plugin did not declare sends nothing and says "declared no action"', async () => {
+    const v = { body: [{ kind: 'button', actionId: 'not-declared', label: 'Nope' }] };
+    assert.deepEqual((await publish('view', v, 'btn')).result, { accepted: true });
+    await assert.rejects(hub.invokeAction('ui', 'not-declared'), /plugin ui declared no action not-declared/);
+    const r = await hub.invokeAction('ui', 'report');
+    const received = JSON.parse(r.message ?? '[]') as { params: { actionId: string } }[];
+    assert.ok(received.length > 0, 'the fixture records the actions it was sent');
+    assert.ok(!received.some((m) => m.params.actionId === 'not-declared'), JSON.stringify(received));
   });
 
   it('a v1 sidecar cannot publish a panel or a view: its schema has neither kind', async () => {

@@ -24,9 +24,11 @@ export interface Response {
   error?: { code: number; message: string; data?: { reason: string; retryable: boolean } };
 }
 export interface Manifest {
+  apiVersion: string;
   name: string;
   version: string;
   runtime: {
+    tools?: { name: string }[];
     command: string;
     args?: string[];
     env?: Record<string, string>;
@@ -213,20 +215,23 @@ export class SidecarDriver {
     } = {},
   ): InitializeParams {
     const rt = this.manifest.runtime;
+    // The protocol the manifest picks, as the host does: exactly reasonix.io/plugin/v2 → v2.
+    const major = this.manifest.apiVersion === 'reasonix.io/plugin/v2' ? '2' : '1';
     return {
-      protocolVersion: '1',
-      protocolId: 'reasonix.extension.v1',
+      protocolVersion: major,
+      protocolId: `reasonix.extension.v${major}`,
       manifest: over.manifest ?? {
         intercepts: rt.intercepts ?? [],
         replaces: rt.replaces ?? [],
         capabilities: rt.capabilities ?? [],
+        ...(major === '2' ? { tools: (rt.tools ?? []).map((t) => t.name) } : {}),
       },
       session: {
         sessionId: over.sessionId ?? 'session-1',
         workspaceRoot: over.workspaceRoot ?? REPO,
         generation: over.generation ?? 3,
       },
-      capabilities: { contentRefs: true, uiHost: 'desktop', protocolVersion: '1' },
+      capabilities: { contentRefs: true, uiHost: 'desktop', protocolVersion: major },
     };
   }
 

@@ -27,7 +27,7 @@ describe('scripts/prepare-home.mjs', function () {
     const home = path.join(dir, 'home');
     const ws = path.join(dir, 'ws');
     const first = await run(process.execPath, [SCRIPT, home, '--workspace', ws]);
-    assert.match(first.stdout, /wrote .*plugin-packages\.json \(showcase 0\.1\.0, hello 0\.1\.0\)/);
+    assert.match(first.stdout, /wrote .*plugin-packages\.json \(showcase 0\.2\.0, hello 0\.1\.0\)/);
     assert.match(first.stdout, /created README\.md/);
     const doc = JSON.parse(readFileSync(path.join(home, 'plugin-packages.json'), 'utf8'));
     assert.deepEqual(doc, {
@@ -43,7 +43,7 @@ describe('scripts/prepare-home.mjs', function () {
         {
           name: 'showcase',
           root: path.join(EXAMPLES, 'showcase'),
-          version: '0.1.0',
+          version: '0.2.0',
           manifestKind: 'reasonix',
           enabled: true,
         },

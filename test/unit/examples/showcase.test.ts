@@ -4,7 +4,7 @@ import { accessSync, constants, mkdtempSync, mkdirSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import {
-  V1,
+  V2,
   validateDef,
   type CardPayload,
   type StatusPayload,
@@ -14,7 +14,7 @@ import {
 import { ContentStore } from '../../../src/host/content/store';
 
 /** The protocol the showcase's manifest picks. */
-const showcaseProtocol = V1;
+const showcaseProtocol = V2;
 import { decodePublishPayload, decodeRequestPayload, ACTION_ID } from '../../../src/host/ui';
 import { EXAMPLES, SidecarDriver, expandedCommand, readManifest, type DriverOptions, type Frame } from './driver';
 
@@ -52,11 +52,15 @@ describe('examples/showcase', function () {
   }
 
   describe('package', () => {
-    it('has a v1 manifest whose command expands to an absolute, executable, non-shell file', () => {
+    it('has a v2 manifest whose command expands to an absolute, executable, non-shell file', () => {
       const m = readManifest(ROOT);
-      assert.equal((m as unknown as { apiVersion: string }).apiVersion, 'reasonix.io/plugin/v1');
+      assert.equal(m.apiVersion, 'reasonix.io/plugin/v2');
       assert.equal(m.name, 'showcase');
-      assert.deepEqual(m.runtime.capabilities, ['interceptors', 'providers', 'ui']);
+      assert.deepEqual(m.runtime.capabilities, ['interceptors', 'providers', 'ui', 'tools']);
+      assert.deepEqual(
+        m.runtime.tools?.map((t) => t.name),
+        ['count_words', 'add_note'],
+      );
       assert.deepEqual(m.runtime.intercepts, ['tool.before', 'session.start', 'provider.request']);
       const cmd = expandedCommand(ROOT, m);
       assert.ok(path.isAbsolute(cmd));
@@ -74,8 +78,9 @@ describe('examples/showcase', function () {
       const v = showcaseProtocol.validateResult('extension/initialize', r);
       assert.ok(v.ok, v.ok ? '' : v.message);
       assert.equal(r.name, 'showcase');
-      assert.equal(r.protocolVersion, '1');
+      assert.equal(r.protocolVersion, '2');
       assert.equal(r.stateSchemaVersion, 0);
+      assert.deepEqual(r.tools, ['count_words', 'add_note'], 'serves the tools its manifest declares');
       for (const s of r.subscriptions as string[]) assert.ok(d.manifest.runtime.intercepts?.includes(s), s);
       assert.deepEqual(
         (r.providers as { ref: string }[]).map((p) => p.ref),
@@ -103,7 +108,7 @@ describe('examples/showcase', function () {
 
     it('refuses another protocol version with unsupported_version and exits', async () => {
       const d = start();
-      const r = await d.request('extension/initialize', { ...d.initializeParams(), protocolVersion: '2' });
+      const r = await d.request('extension/initialize', { ...d.initializeParams(), protocolVersion: '1' });
       assert.equal(r.error?.code, -32000);
       assert.deepEqual(r.error?.data, { reason: 'unsupported_version', retryable: false });
       assert.notEqual((await d.exited).code, 0);
@@ -160,6 +165,50 @@ describe('examples/showcase', function () {
     });
   });
 
+  describe('tools, panel and view (protocol v2)', () => {
+    it('serves count_words and add_note with schema-valid results; a bad input is the tool’s own failure', async () => {
+      const d = await started();
+      const call = (name: string, args: unknown) =>
+        d.call<{ content: string; isError?: boolean }>('extension/tool/call', {
+          name,
+          arguments: args,
+          timeoutMillis: 300_000,
+        });
+      const counted = await call('count_words', { text: 'one two  three' });
+      assert.ok(showcaseProtocol.validateResult('extension/tool/call', counted).ok);
+      assert.deepEqual(counted, { content: '3 words; the longest is "three"' });
+      assert.deepEqual(await call('count_words', {}), {
+        content: 'count_words needs {"text": "<some text>"}',
+        isError: true,
+      });
+      assert.deepEqual(await call('add_note', { text: 'ship v2' }), { content: 'noted (1 note so far)' });
+      const unknown = await d.request('extension/tool/call', { name: 'nope', arguments: {}, timeoutMillis: 1000 });
+      assert.equal(unknown.error?.code, -32601);
+      assert.equal(unknown.error?.data?.reason, 'unknown_method');
+      const panel = await d.surface<{ fields: { key: string; value: string }[] }>('activity', (p) =>
+        p.fields.some((f) => f.key === 'Latest note' && f.value === 'ship v2'),
+      );
+      assert.ok(panel.fields.some((f) => f.key === 'Tool calls' && /count_words ×2, add_note ×1/.test(f.value)));
+    });
+
+    it('publishes its panel and view in place: the same surface ids, every payload one the host accepts', async () => {
+      const d = await started();
+      await d.surface('indexing', (p: StatusPayload) => p.progress === undefined);
+      await d.surface('activity', (p: { progress?: number }) => p.progress === undefined, 'the settled panel');
+      await d.surface('dashboard', (p: { body: { kind: string; progress?: number }[] }) =>
+        p.body.some((n) => n.kind === 'meter' && n.progress === 1),
+      );
+      const live = d.publishes().filter((p) => p.kind === 'panel' || p.kind === 'view');
+      assert.deepEqual([...new Set(live.map((p) => `${p.kind}:${p.surfaceId}`))].sort(), [
+        'panel:activity',
+        'view:dashboard',
+      ]);
+      for (const p of live) decodePublishPayload(p.kind as SurfaceKind, p.payload); // throws on any deviation
+      const panels = live.filter((p) => p.kind === 'panel').map((p) => p.payload as { progress?: number });
+      assert.ok(panels.some((p) => p.progress !== undefined) && panels.at(-1)?.progress === undefined);
+    });
+  });
+
   describe('surfaces', () => {
     it('publishes valid surfaces with its session and generation, and the status progress advances then settles', async () => {
       const d = await started();
@@ -194,7 +243,7 @@ describe('examples/showcase', function () {
       assert.ok(labels.includes('Indexing… 40%'), labels.join(' | '));
 
       const kinds = new Set(d.publishes().map((p) => p.kind));
-      assert.deepEqual([...kinds].sort(), ['card', 'form', 'notification', 'status']);
+      assert.deepEqual([...kinds].sort(), ['card', 'form', 'notification', 'panel', 'status', 'view']);
 
       const controls = await d.surface<CardPayload>('controls');
       const declared = ['refresh', 'pick-theme', 'reset-notes', 'greet'];

@@ -12,7 +12,7 @@ import { SurfaceStore } from '../../../src/host/ui';
 import { silentLogger } from '../../../src/host/log';
 import { LmResponseError, serveRequest, type PartSink } from '../../../src/vscode/lm/respond';
 import { waitFor } from '../../support/wait';
-import { pluginFolder } from '../../support/plugins';
+import { pluginFolder, pluginFolderV2 } from '../../support/plugins';
 
 const REPO = resolve(__dirname, '../../../..');
 const INTERCEPTOR = join(REPO, 'test/fixtures/interceptors/interceptor.js');
@@ -59,9 +59,9 @@ describe('vscode/lm: serving a request through the session engine (real sidecars
   function manifest(name: string, runtime: Record<string, unknown>): string {
     return pluginFolder(join(dir, name), name, runtime, '1.2.3');
   }
-  /** The showcase sample under its own name, with a chunk pace. */
+  /** The showcase sample (a v2 extension) under its own name, with a chunk pace. */
   const showcase = (chunkMs = 2) =>
-    manifest('showcase', {
+    pluginFolderV2(join(dir, 'showcase'), 'showcase', {
       command: SHOWCASE_BIN,
       capabilities: ['interceptors', 'providers', 'ui'],
       intercepts: ['tool.before', 'session.start', 'provider.request'],

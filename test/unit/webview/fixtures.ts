@@ -1,5 +1,13 @@
 // Surface builders shared by the Node and browser tests of the Surfaces webview.
-import type { CardPayload, FormPayload, NotificationPayload, StatusPayload, Surface } from '../../../src/protocol';
+import type {
+  CardPayload,
+  FormPayload,
+  NotificationPayload,
+  PanelPayload,
+  StatusPayload,
+  Surface,
+  ViewPayload,
+} from '../../../src/protocol';
 
 let revision = 0;
 let clock = 1_700_000_000_000;
@@ -41,4 +49,10 @@ export function notification(payload: NotificationPayload, o: Origin = {}): Surf
 /** The same surface re-published: a newer revision and time, everything else as given. */
 export function republish(s: Surface, change: Partial<Surface> = {}): Surface {
   return { ...s, ...change, revision: ++revision, updatedAt: ++clock } as Surface;
+}
+export function panel(payload: PanelPayload, o: Origin = {}): Surface {
+  return { ...base(o), kind: 'panel', payload };
+}
+export function view(payload: ViewPayload, o: Origin = {}): Surface {
+  return { ...base(o), kind: 'view', payload };
 }

@@ -8,7 +8,7 @@ import {
 } from '../../../src/protocol';
 import type { Drafts, EmptyState, HostToView } from '../../../src/webviewProtocol/messages';
 import { SurfacesHub, type HubDeps, type Origin, type Verdict } from '../../../src/vscode/surfaces/hub';
-import { card, form, republish, status } from './fixtures';
+import { card, form, panel, republish, status, view } from './fixtures';
 
 class FakeSource {
   surfaces: Surface[] = [];
@@ -124,6 +124,43 @@ describe('surfaces hub (extension side of the webview protocol)', () => {
       accepted: true,
       message: 'done',
     });
+  });
+
+  it('runs panel and view buttons through the same action path, and refuses a button the surface does not show', async () => {
+    const t = setup();
+    const pn = panel({ title: 'Deploy', actions: [{ actionId: 'ship', label: 'Ship' }] }, { pluginId: 'alpha' });
+    const vw = view(
+      {
+        body: [
+          {
+            kind: 'row',
+            children: [
+              { kind: 'text', value: 'x' },
+              { kind: 'button', actionId: 'retry', label: 'Retry' },
+            ],
+          },
+        ],
+      },
+      { pluginId: 'alpha' },
+    );
+    t.source.surfaces = [pn, vw];
+    const hub = t.make();
+    const p = t.port();
+    const conn = hub.connect(p);
+    await conn.receive({ type: 'ready' });
+    await conn.receive({ type: 'runAction', requestId: 'r1', key: surfaceKey(pn), actionId: 'ship' });
+    await conn.receive({ type: 'runAction', requestId: 'r2', key: surfaceKey(vw), actionId: 'retry' });
+    await conn.receive({ type: 'runAction', requestId: 'r3', key: surfaceKey(vw), actionId: 'ship' });
+    assert.deepEqual(
+      t.calls.map((c) => c.id),
+      ['ship', 'retry'],
+    );
+    const results = p.got.filter((m) => m.type === 'actionResult') as { accepted: boolean; message?: string }[];
+    assert.deepEqual(
+      results.map((m) => m.accepted),
+      [true, true, false],
+    );
+    assert.equal(results[2].message, 'This view no longer offers that action.');
   });
 
   it('refuses actions the card does not declare, unknown cards and stale ones, without calling the engine', async () => {
