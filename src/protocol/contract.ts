@@ -37,6 +37,8 @@ export interface ContractFeatures {
    * and nothing shown, as the reference binds the hub only at commit. 'hold' (v1): the reference
    * gave every build its own hub, so the call is accepted and shown at commit (dropped when the
    * build fails); v1 sidecars such as the hello sample publish once, right after initialized.
+   * Applies to a reload only: the session's first build holds for every contract
+   * (host/ui/sidecarAdapter.ts `attachSidecar`, docs/conformance.md).
    */
   readonly stagedUi: 'stale' | 'hold';
 }

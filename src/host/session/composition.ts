@@ -166,7 +166,9 @@ class ComposedSession implements SessionEngine {
     this.streamHubs.get(id)?.dispose();
     this.streamHubs.set(id, new StreamHub(s, { logger: this.log }));
     this.crashes.delete(id);
-    attachSidecar(this.hub, s, (generation) => this.runtime.staging === generation);
+    attachSidecar(this.hub, s, (generation) =>
+      this.runtime.staging !== generation ? undefined : this.runtime.current ? 'reload' : 'boot',
+    );
     s.onCrash((info) => {
       this.crashes.set(id, info);
       this.crashed.fire(info);

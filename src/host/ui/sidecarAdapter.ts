@@ -31,17 +31,22 @@ export interface UiSidecar {
 
 /**
  * Binds the sidecar's (sessionId, generation) in the hub; call before `start()` so early publishes
- * pass the gate. `isStaged(generation)` tells whether that generation is a build not yet published
- * (the hub then binds it beside the current one until `UiHub.commit`); default: never.
+ * pass the gate. `stagingOf(generation)` tells whether that generation is a build not yet published
+ * (the hub then binds it beside the current one until `UiHub.commit`): 'reload' while another
+ * generation is published (its UI calls get the contract's `stagedUi` policy, HOST_SPEC_V2 §2.4),
+ * 'boot' for the session's first build (held and shown at commit for every contract: there is no
+ * older UI to protect, and refusing would make an extension's first cards depend on how fast its
+ * neighbours start, docs/conformance.md "Our policies"); default: never staged.
  */
 export function attachSidecar(
   hub: UiHub,
   sidecar: UiSidecar,
-  isStaged: (generation: number) => boolean = () => false,
+  stagingOf: (generation: number) => 'boot' | 'reload' | undefined = () => undefined,
 ): Disposable {
   const bind = () => {
     const { sessionId, generation } = sidecar.session;
-    const staged = isStaged(generation) ? sidecar.contract.features.stagedUi : undefined;
+    const staging = stagingOf(generation);
+    const staged = staging === 'reload' ? sidecar.contract.features.stagedUi : staging === 'boot' ? 'hold' : undefined;
     hub.bind(sidecar.pluginId, sessionId, generation, sidecar, { staged });
   };
   bind();
