@@ -169,12 +169,20 @@ function compact(code) {
     '"use strict";',
     '"use strict";function $fail(v,instancePath,keyword,params){v.errors=[{instancePath,keyword,params}];return false;}' +
       'function $up(v,sub){v.errors=sub.errors;return false;}' +
-      'function $type(v,instancePath,type){return $fail(v,instancePath,"type",{type});}',
+      'function $type(v,instancePath,type){return $fail(v,instancePath,"type",{type});}' +
+      'function $req(v,instancePath,missingProperty){return $fail(v,instancePath,"required",{missingProperty});}' +
+      'function $extra(v,instancePath,additionalProperty){return $fail(v,instancePath,"additionalProperties",{additionalProperty});}' +
+      'function $short(v,instancePath){return $fail(v,instancePath,"minLength",{});}',
   );
   // The commonest failures in a shorter spelling (the same error objects).
   out = out
     .replace(/\$fail\((validate\d+),([^;]*?),"type",\{type: ("[^"]*")\}\)/g, '$type($1,$2,$3)')
-    .replace(/,"minLength",\{limit: 1\}\)/g, ',"minLength",{})');
+    .replace(/\$fail\((validate\d+),([^;]*?),"minLength",\{limit: 1\}\)/g, '$short($1,$2)')
+    .replace(/\$fail\((validate\d+),([^;]*?),"required",\{missingProperty: (\w+)\}\)/g, '$req($1,$2,$3)')
+    .replace(
+      /\$fail\((validate\d+),([^;]*?),"additionalProperties",\{additionalProperty: (\w+)\}\)/g,
+      '$extra($1,$2,$3)',
+    );
   return dropErrorCounting(out);
 }
 const validatorsJs = banner + '/* eslint-disable */\n' + compact(standaloneCode(ajv, exportsMap));

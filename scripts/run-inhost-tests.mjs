@@ -3,7 +3,7 @@
 //
 //   node scripts/run-inhost-tests.mjs [--extension <dir>] [--tests <compiled index.js>]
 //        [--workspace <dir or .code-workspace>]... [--env KEY=VALUE]... [--timeout <ms>]
-//        [--no-compile] [--verbose] [--name <artifact folder>]
+//        [--no-compile] [--verbose] [--name <artifact folder>] [--locale <VS Code display language>]
 //
 // Defaults: this repository's extension and out/test/vscode/index.js, on a fresh workspace
 // with a REASONIX_HOME holding the sample extensions (scripts/prepare-home.mjs). Several
@@ -22,7 +22,7 @@ import {
 } from './vscode/prepare.mjs';
 
 const { opts, rest } = parseArgs(process.argv.slice(2), {
-  flags: ['--extension', '--tests', '--timeout', '--name'],
+  flags: ['--extension', '--tests', '--timeout', '--name', '--locale'],
   multi: ['--workspace', '--env'],
   booleans: ['--no-compile', '--verbose'],
 });
@@ -42,6 +42,7 @@ if (!opts['no-compile'])
   compile([
     join(repoRoot, 'out', 'test', 'e2e', 'support', 'inHost.js'),
     join(repoRoot, 'out', 'test', 'vscode', 'index.js'),
+    join(repoRoot, 'out', 'test', 'vscode-zh-cn', 'index.js'),
   ]);
 if (!existsSync(tests)) die(`in-host tests entry ${tests} does not exist (compile first: npx tsc -p .)`);
 const pkgFile = join(extension, 'package.json');
@@ -70,7 +71,9 @@ try {
     writeFileSync(workspace, JSON.stringify({ folders: folders.map((path) => ({ path })) }, null, 2));
   }
   const { runInHostTests } = loadHarness('inHost');
-  console.log(`in-host tests: ${tests}\n  extension: ${extension}\n  workspace: ${workspace}`);
+  console.log(
+    `in-host tests: ${tests}\n  extension: ${extension}\n  workspace: ${workspace}${opts.locale ? `\n  locale: ${opts.locale}` : ''}`,
+  );
   code = await runInHostTests({
     extensionDevelopmentPath: extension,
     extensionTestsPath: tests,
@@ -79,6 +82,7 @@ try {
     timeoutMs: opts.timeout ? Number(opts.timeout) : undefined,
     name: opts.name ?? 'inhost',
     verbose: opts.verbose === true,
+    locale: opts.locale,
   });
 } finally {
   rmSync(scratch, { recursive: true, force: true });

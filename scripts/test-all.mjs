@@ -33,6 +33,20 @@ const realVsCode = [
   ['webview tests (Surfaces webview in Chromium)', 'npx', ['mocha', '--config', 'test/webview/.mocharc.json']],
   ['in-host suites (real extension host, code-server)', 'node', ['scripts/run-inhost-tests.mjs', '--no-compile']],
   [
+    'in-host suite in Simplified Chinese (display language zh-cn)',
+    'node',
+    [
+      'scripts/run-inhost-tests.mjs',
+      '--no-compile',
+      '--locale',
+      'zh-cn',
+      '--tests',
+      'out/test/vscode-zh-cn/index.js',
+      '--name',
+      'inhost-zh-cn',
+    ],
+  ],
+  [
     'UI tests (packaged .vsix in code-server, Chromium)',
     'node',
     ['scripts/run-ui-tests.mjs', '--no-compile', '--no-build'],

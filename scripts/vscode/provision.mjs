@@ -21,6 +21,8 @@ export const DEBIAN_PACKAGES = [
   'libxkbfile-dev',
   'libsecret-1-dev',
   'chromium',
+  // CJK glyphs for Chromium, so the zh-cn UI test's screenshot shows Chinese, not empty boxes.
+  'fonts-wqy-zenhei',
 ];
 const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 

@@ -5,6 +5,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { redact } from '../host/redact';
 import type { ActionResult } from '../host/session';
+import { stateWord, toDisplayState } from './displayStates';
+import { showLogsLabel } from './failures';
 import type { FolderSession, SessionManager } from './sessions';
 
 export interface RunActionArgs {
@@ -57,14 +59,19 @@ export async function runAction(sessions: SessionManager, a: RunActionArgs): Pro
   if (!session) {
     const msg =
       sessions.sessions().length === 0
-        ? `Cannot run ${name}: no Reasonix session is running (open a trusted folder first).`
-        : `Cannot run ${name}: no workspace folder matches "${a.folder}".`;
+        ? vscode.l10n.t('Cannot run {0}: no Reasonix session is running (open a trusted folder first).', name)
+        : vscode.l10n.t('Cannot run {0}: no workspace folder matches "{1}".', name, a.folder ?? '');
     void vscode.window.showWarningMessage(msg);
     return { ran: false, accepted: false, message: msg };
   }
   const plugin = session.engine.plugins().find((p) => p.pluginId === a.plugin);
   if (!plugin) {
-    const msg = `Cannot run ${name}: no Reasonix extension "${a.plugin}" in ${session.folder.name}.`;
+    const msg = vscode.l10n.t(
+      'Cannot run {0}: no Reasonix extension "{1}" in {2}.',
+      name,
+      a.plugin,
+      session.folder.name,
+    );
     void vscode.window.showWarningMessage(msg);
     return { ran: false, accepted: false, message: msg };
   }
@@ -75,16 +82,23 @@ export async function runAction(sessions: SessionManager, a: RunActionArgs): Pro
         ? ` (${plugin.detail})`
         : '';
     const msg = redact(
-      `Cannot run ${name}: extension "${a.plugin}" is ${plugin.state}${why}. Start it, then try again.`,
+      vscode.l10n.t(
+        'Cannot run {0}: extension "{1}" is {2}{3}. Start it, then try again.',
+        name,
+        a.plugin,
+        stateWord(toDisplayState(plugin.state), vscode.l10n),
+        why,
+      ),
     );
-    void vscode.window.showWarningMessage(msg, 'Start Extension', 'Show Logs').then((c) => {
-      if (c === 'Start Extension') void sessions.startPlugin(session.key, a.plugin);
-      else if (c === 'Show Logs') void vscode.commands.executeCommand('reasonix.showLogs');
+    const start = vscode.l10n.t('Start Extension');
+    void vscode.window.showWarningMessage(msg, start, showLogsLabel()).then((c) => {
+      if (c === start) void sessions.startPlugin(session.key, a.plugin);
+      else if (c === showLogsLabel()) void vscode.commands.executeCommand('reasonix.showLogs');
     });
     return { ran: false, accepted: false, message: msg };
   }
   if (!plugin.actions.some((x) => x.actionId === a.action)) {
-    const msg = `Cannot run ${name}: "${a.plugin}" declares no action "${a.action}".`;
+    const msg = vscode.l10n.t('Cannot run {0}: "{1}" declares no action "{2}".', name, a.plugin, a.action);
     void vscode.window.showWarningMessage(msg);
     return { ran: false, accepted: false, message: msg };
   }
@@ -92,17 +106,23 @@ export async function runAction(sessions: SessionManager, a: RunActionArgs): Pro
     const result = await session.engine.invokeAction(a.plugin, a.action, a.args);
     const text = result.message
       ? `${name}: ${result.message}`
-      : `${name} ${result.accepted ? 'done' : 'was not accepted'}.`;
+      : result.accepted
+        ? vscode.l10n.t('{0} done.', name)
+        : vscode.l10n.t('{0} was not accepted.', name);
     if (result.accepted) void vscode.window.showInformationMessage(text);
     else void vscode.window.showWarningMessage(text);
     return { ran: true, ...result };
   } catch (err) {
-    const msg = redact(`${name} failed: ${(err as Error).message}`);
+    const msg = redact(vscode.l10n.t('{0} failed: {1}', name, (err as Error).message));
     void vscode.window
-      .showErrorMessage(msg, 'Show Logs')
+      .showErrorMessage(msg, showLogsLabel())
       .then((c) => c && vscode.commands.executeCommand('reasonix.showLogs'));
     return { ran: true, accepted: false, message: msg };
   }
+}
+
+function actionCount(n: number): string {
+  return n === 1 ? vscode.l10n.t('1 action') : vscode.l10n.t('{0} actions', n);
 }
 
 /** Every declared action of a session, plus placeholders for plugins that are not running. */
@@ -113,7 +133,10 @@ export function actionItems(session: FolderSession): ActionItem[] {
       items.push({
         label: `/${p.pluginId}:${a.actionId}`,
         description: a.label,
-        detail: p.state === 'running' ? undefined : `$(circle-slash) ${p.pluginId} is ${p.state}`,
+        detail:
+          p.state === 'running'
+            ? undefined
+            : `$(circle-slash) ${vscode.l10n.t('{0} is {1}', p.pluginId, stateWord(toDisplayState(p.state), vscode.l10n))}`,
         session,
         pluginId: p.pluginId,
         actionId: a.actionId,
@@ -128,7 +151,7 @@ export async function pickAndRunAction(sessions: SessionManager): Promise<RunOut
   const all = sessions.sessions();
   if (all.length === 0) {
     void vscode.window.showInformationMessage(
-      'No Reasonix session is running: open a trusted folder with Reasonix extensions installed.',
+      vscode.l10n.t('No Reasonix session is running: open a trusted folder with Reasonix extensions installed.'),
     );
     return undefined;
   }
@@ -138,21 +161,26 @@ export async function pickAndRunAction(sessions: SessionManager): Promise<RunOut
       all.map((s) => ({
         label: s.folder.name,
         description: s.folder.uri.fsPath,
-        detail: `${actionItems(s).length} action(s)`,
+        detail: actionCount(actionItems(s).length),
         s,
       })),
-      { title: 'Run Extension Action: choose a folder', placeHolder: 'Workspace folder' },
+      { title: vscode.l10n.t('Run Extension Action: choose a folder'), placeHolder: vscode.l10n.t('Workspace folder') },
     );
     if (!picked) return undefined;
     session = picked.s;
   }
   const items = actionItems(session);
   if (items.length === 0) {
-    void vscode.window.showInformationMessage(`No Reasonix extension in ${session.folder.name} declares actions.`);
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('No Reasonix extension in {0} declares actions.', session.folder.name),
+    );
     return undefined;
   }
   const item = await vscode.window.showQuickPick(items, {
-    title: `Run Extension Action${all.length > 1 ? ` (${session.folder.name})` : ''}`,
+    title:
+      all.length > 1
+        ? vscode.l10n.t('Run Extension Action ({0})', session.folder.name)
+        : vscode.l10n.t('Run Extension Action'),
     placeHolder: '/<extension>:<action>',
     matchOnDescription: true,
   });

@@ -9,6 +9,7 @@ import type { DecisionRecord, HookWindow } from '../hooksWindow';
 import type { ExtensionLog } from './logging';
 import { agentHooksEnabled, workspaceValue } from './settings';
 import type { SessionManager } from './sessions';
+import { showLogsLabel } from './failures';
 
 type WindowModule = typeof import('../hooksWindow');
 
@@ -114,12 +115,17 @@ export class AgentHooks implements vscode.Disposable {
 
   /** The endpoint could not be opened: said in the log and once to the user, with what it means. */
   private unavailable(why: string, recorded: boolean): void {
-    const effect = recorded
-      ? 'Agents cannot be governed from this window: a required Reasonix extension refuses what it would rule on, the others give no ruling.'
-      : 'Agents run without Reasonix rulings.';
-    const text = `Reasonix: agent hooks cannot be answered in this window (${why}). ${effect} Fix the directory, then run Reasonix: Reload Runtime.`;
+    const text = recorded
+      ? vscode.l10n.t(
+          'Reasonix: agent hooks cannot be answered in this window ({0}). Agents cannot be governed from this window: a required Reasonix extension refuses what it would rule on, the others give no ruling. Fix the directory, then run Reasonix: Reload Runtime.',
+          why,
+        )
+      : vscode.l10n.t(
+          'Reasonix: agent hooks cannot be answered in this window ({0}). Agents run without Reasonix rulings. Fix the directory, then run Reasonix: Reload Runtime.',
+          why,
+        );
     this.log.error(text);
-    void vscode.window.showWarningMessage(text, 'Show Logs').then((pick) => {
+    void vscode.window.showWarningMessage(text, showLogsLabel()).then((pick) => {
       if (pick) this.log.show();
     });
   }

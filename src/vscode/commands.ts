@@ -3,7 +3,9 @@
 import * as vscode from 'vscode';
 import { SidecarFailure } from '../host/sidecar';
 import { pickAndRunAction, runAction, isRunActionArgs, type RunOutcome } from './actions';
+import { stateWord } from './displayStates';
 import type { Enablement } from './enablement';
+import { showLogsLabel } from './failures';
 import { linkFolderCommand, unlinkFolderCommand, type LinkedFolders } from './linking';
 import { rowsOf, type Row } from './rows';
 import type { SessionManager } from './sessions';
@@ -34,13 +36,17 @@ async function pickPlugin(
 ): Promise<Target | undefined> {
   const rows = rowsOf(sessions.sessions()).filter(filter);
   if (rows.length === 0) {
-    void vscode.window.showInformationMessage(`${title}: no Reasonix extension in a matching state.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('{0}: no Reasonix extension in a matching state.', title));
     return undefined;
   }
   const multi = sessions.sessions().length > 1;
   const picked = await vscode.window.showQuickPick(
-    rows.map((r) => ({ label: r.pluginId, description: `${r.state}${multi ? ` · ${r.folderName}` : ''}`, r })),
-    { title, placeHolder: 'Reasonix extension' },
+    rows.map((r) => ({
+      label: r.pluginId,
+      description: `${stateWord(r.state, vscode.l10n)}${multi ? ` · ${r.folderName}` : ''}`,
+      r,
+    })),
+    { title, placeHolder: vscode.l10n.t('Reasonix extension') },
   );
   return picked && { sessionKey: picked.r.sessionKey, pluginId: picked.r.pluginId };
 }
@@ -56,7 +62,10 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       } catch (err) {
         if (err instanceof SidecarFailure && err.reported) return; // its failure notification is already up
         void vscode.window
-          .showErrorMessage(`${title} "${t.pluginId}" failed: ${(err as Error).message}`, 'Show Logs')
+          .showErrorMessage(
+            vscode.l10n.t('{0} "{1}" failed: {2}', title, t.pluginId, (err as Error).message),
+            showLogsLabel(),
+          )
           .then((c) => c && d.showLogs());
       }
     };
@@ -66,7 +75,10 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         return pickAndRunAction(sessions);
       if (!isRunActionArgs(arg)) {
         void vscode.window.showErrorMessage(
-          'reasonix.runAction expects {"plugin": "<id>", "action": "<action>", "folder"?: "<name>", "args"?: {"k": "v"}}.',
+          vscode.l10n.t(
+            'reasonix.runAction expects {0}.',
+            '{"plugin": "<id>", "action": "<action>", "folder"?: "<name>", "args"?: {"k": "v"}}',
+          ),
         );
         return Promise.resolve(undefined);
       }
@@ -76,7 +88,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     vscode.commands.registerCommand(
       'reasonix.restartExtension',
       lifecycle(
-        'Restart Extension',
+        vscode.l10n.t('Restart Extension'),
         (r) => r.state !== 'disabled',
         (t) => sessions.restartPlugin(t.sessionKey, t.pluginId),
       ),
@@ -84,7 +96,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     vscode.commands.registerCommand(
       'reasonix.stopExtension',
       lifecycle(
-        'Stop Extension',
+        vscode.l10n.t('Stop Extension'),
         (r) => r.state === 'running' || r.state === 'starting',
         (t) => sessions.stopPlugin(t.sessionKey, t.pluginId),
       ),
@@ -92,7 +104,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     vscode.commands.registerCommand(
       'reasonix.startExtension',
       lifecycle(
-        'Start Extension',
+        vscode.l10n.t('Start Extension'),
         (r) => ['stopped', 'crashed', 'failed'].includes(r.state),
         (t) => sessions.startPlugin(t.sessionKey, t.pluginId),
       ),
@@ -120,13 +132,17 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       return ok;
     }),
     vscode.commands.registerCommand('reasonix.toggleEnablement', async (arg?: unknown) => {
-      const t = targetOf(arg) ?? (await pickPlugin(sessions, 'Enable/Disable Extension for This Folder', () => true));
+      const t =
+        targetOf(arg) ??
+        (await pickPlugin(sessions, vscode.l10n.t('Enable/Disable Extension for This Folder'), () => true));
       const s = t && sessions.get(t.sessionKey);
       if (!t || !s) return;
       const nowDisabled = d.enablement.isDisabled(s.folder.uri, t.pluginId);
       await d.enablement.set(s.folder.uri, t.pluginId, nowDisabled);
       void vscode.window.showInformationMessage(
-        `"${t.pluginId}" is now ${nowDisabled ? 'enabled' : 'disabled'} for ${s.folder.name}.`,
+        nowDisabled
+          ? vscode.l10n.t('"{0}" is now enabled for {1}.', t.pluginId, s.folder.name)
+          : vscode.l10n.t('"{0}" is now disabled for {1}.', t.pluginId, s.folder.name),
       );
       await sessions.reload(s.key);
     }),

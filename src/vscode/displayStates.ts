@@ -2,6 +2,7 @@
 // derived from engine states so every view agrees.
 import { capabilityKey, type CapabilityDecl, type PluginSpec } from '../host/plugins';
 import type { EngineState } from '../host/session';
+import { english, type L10n } from './l10nText';
 
 /** What the Extensions view shows for a plugin. */
 /** `inactive`: not started because a capability it requires is missing (HOST_SPEC_V2 §11). */
@@ -58,7 +59,27 @@ export interface Summary {
   text: string;
 }
 
-export function summarize(rows: readonly PluginRow[]): Summary {
+/** A state as a word in the display language ("running", "运行中"). */
+export function stateWord(state: DisplayState, l10n: L10n = english): string {
+  switch (state) {
+    case 'starting':
+      return l10n.t('starting');
+    case 'running':
+      return l10n.t('running');
+    case 'crashed':
+      return l10n.t('crashed');
+    case 'stopped':
+      return l10n.t('stopped');
+    case 'failed':
+      return l10n.t('failed');
+    case 'disabled':
+      return l10n.t('disabled');
+    case 'inactive':
+      return l10n.t('inactive');
+  }
+}
+
+export function summarize(rows: readonly PluginRow[], l10n: L10n = english): Summary {
   const counts: Record<DisplayState, number> = {
     starting: 0,
     running: 0,
@@ -77,8 +98,8 @@ export function summarize(rows: readonly PluginRow[]): Summary {
   const text =
     order
       .filter((s) => counts[s] > 0)
-      .map((s) => `${counts[s]} ${s}`)
-      .join(', ') || 'no extensions';
+      .map((s) => l10n.t('{0} {1}', counts[s], stateWord(s, l10n)))
+      .join(l10n.t(', ')) || l10n.t('no extensions');
   return { worst, counts, text };
 }
 
@@ -94,8 +115,8 @@ export function formatUptime(ms: number): string {
 }
 
 /** "a, b" or "none": one way to list in the FULL TRUST block. */
-function list(xs: readonly string[]): string {
-  return xs.length ? xs.join(', ') : 'none';
+function list(xs: readonly string[], l10n: L10n): string {
+  return xs.length ? xs.join(', ') : l10n.t('none');
 }
 
 /**
@@ -105,31 +126,42 @@ function list(xs: readonly string[]): string {
 export function fullTrustLines(
   plugin: Pick<PluginSpec, 'id' | 'root' | 'runtime'> &
     Partial<Pick<PluginSpec, 'protocol' | 'requires' | 'provides'>> & { source?: PluginSpec['source'] },
+  l10n: L10n = english,
 ): string[] {
   const r = plugin.runtime;
   return [
-    'FULL TRUST: runs unsandboxed with your user account and environment.',
-    `Command: ${r.command}${r.args.length ? ' ' + r.args.join(' ') : ''}`,
-    `Folder: ${plugin.root}`,
-    `Intercepts: ${list(r.intercepts)}`,
-    `Replaces slots: ${list(r.replaces)}`,
-    `Capabilities: ${list(r.capabilities)}`,
-    `Required: ${r.required ? 'yes (a failure stops the whole runtime)' : 'no'}`,
-    ...v2Lines(plugin),
+    l10n.t('FULL TRUST: runs unsandboxed with your user account and environment.'),
+    l10n.t('Command: {0}', `${r.command}${r.args.length ? ' ' + r.args.join(' ') : ''}`),
+    l10n.t('Folder: {0}', plugin.root),
+    l10n.t('Intercepts: {0}', list(r.intercepts, l10n)),
+    l10n.t('Replaces slots: {0}', list(r.replaces, l10n)),
+    l10n.t('Capabilities: {0}', list(r.capabilities, l10n)),
+    r.required ? l10n.t('Required: yes (a failure stops the whole runtime)') : l10n.t('Required: no'),
+    ...v2Lines(plugin, l10n),
   ];
 }
 
 /** Protocol v2's additions to the block: the tools an agent may call, and what it depends on. */
-function v2Lines(plugin: Partial<Pick<PluginSpec, 'protocol' | 'requires' | 'provides' | 'runtime'>>): string[] {
+function v2Lines(
+  plugin: Partial<Pick<PluginSpec, 'protocol' | 'requires' | 'provides' | 'runtime'>>,
+  l10n: L10n,
+): string[] {
   if (plugin.protocol !== 2) return [];
   const tools = plugin.runtime?.tools ?? [];
   const cap = (c: CapabilityDecl) => {
     const version = c.version ?? c.versionRange;
-    return `${capabilityKey(c)}${version ? ` ${version}` : ''}${c.optional ? ' (optional)' : ''}`;
+    const name = `${capabilityKey(c)}${version ? ` ${version}` : ''}`;
+    return c.optional ? l10n.t('{0} (optional)', name) : name;
   };
   return [
-    `Tools an agent may call: ${list(tools.map((t) => `${t.name}${t.readOnly ? ' (read-only)' : ''}`))}`,
-    `Requires: ${list((plugin.requires ?? []).map(cap))}`,
-    `Provides: ${list((plugin.provides ?? []).map(cap))}`,
+    l10n.t(
+      'Tools an agent may call: {0}',
+      list(
+        tools.map((t) => (t.readOnly ? l10n.t('{0} (read-only)', t.name) : t.name)),
+        l10n,
+      ),
+    ),
+    l10n.t('Requires: {0}', list((plugin.requires ?? []).map(cap), l10n)),
+    l10n.t('Provides: {0}', list((plugin.provides ?? []).map(cap), l10n)),
   ];
 }

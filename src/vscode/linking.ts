@@ -44,10 +44,13 @@ export type LinkCheck = { ok: true; name: string; details: string[] } | { ok: fa
 export async function checkLinkable(folder: string): Promise<LinkCheck> {
   const m = await readManifest(folder);
   if (m.status !== 'runnable') {
-    return { ok: false, message: `${path.join(folder, MANIFEST_FILE)} cannot be linked: ${m.reason}` };
+    return {
+      ok: false,
+      message: vscode.l10n.t('{0} cannot be linked: {1}', path.join(folder, MANIFEST_FILE), m.reason),
+    };
   }
   const name = m.name ?? path.basename(folder);
-  return { ok: true, name, details: fullTrustLines({ id: name, root: folder, ...m }) };
+  return { ok: true, name, details: fullTrustLines({ id: name, root: folder, ...m }, vscode.l10n) };
 }
 
 /** The Link Extension Folder… command. `pick` is injectable so tests skip the folder dialog. */
@@ -62,15 +65,18 @@ export async function linkFolderCommand(
     void vscode.window.showErrorMessage(check.message);
     return false;
   }
-  const consent = 'Link and Run';
+  const consent = vscode.l10n.t('Link and Run');
   const answer = await vscode.window.showWarningMessage(
-    `Link "${check.name}" as a Reasonix extension?`,
-    { modal: true, detail: `${check.details.join('\n')}\n\nIt starts in every trusted workspace until you unlink it.` },
+    vscode.l10n.t('Link "{0}" as a Reasonix extension?', check.name),
+    {
+      modal: true,
+      detail: `${check.details.join('\n')}\n\n${vscode.l10n.t('It starts in every trusted workspace until you unlink it.')}`,
+    },
     consent,
   );
   if (answer !== consent) return false;
   await linked.add(folder);
-  void vscode.window.showInformationMessage(`Linked "${check.name}" from ${folder}.`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Linked "{0}" from {1}.', check.name, folder));
   return true;
 }
 
@@ -79,8 +85,8 @@ async function pickFolder(): Promise<string | undefined> {
     canSelectFolders: true,
     canSelectFiles: false,
     canSelectMany: false,
-    openLabel: 'Link Folder',
-    title: `Choose a folder containing ${MANIFEST_FILE}`,
+    openLabel: vscode.l10n.t('Link Folder'),
+    title: vscode.l10n.t('Choose a folder containing {0}', MANIFEST_FILE),
   });
   return picked?.[0]?.fsPath;
 }
@@ -88,7 +94,7 @@ async function pickFolder(): Promise<string | undefined> {
 export async function unlinkFolderCommand(linked: LinkedFolders, folder?: string): Promise<boolean> {
   const all = linked.list();
   if (all.length === 0) {
-    void vscode.window.showInformationMessage('No extension folders are linked.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('No extension folders are linked.'));
     return false;
   }
   const target =
@@ -97,8 +103,8 @@ export async function unlinkFolderCommand(linked: LinkedFolders, folder?: string
       await vscode.window.showQuickPick(
         all.map((f) => ({ label: path.basename(f), description: f, folder: f })),
         {
-          title: 'Unlink Extension Folder',
-          placeHolder: 'The extension stops and no longer starts',
+          title: vscode.l10n.t('Unlink Extension Folder'),
+          placeHolder: vscode.l10n.t('The extension stops and no longer starts'),
         },
       )
     )?.folder;

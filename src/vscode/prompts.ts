@@ -91,14 +91,15 @@ export class VsCodePrompts implements UiFrontEnd {
     const detail = [req.payload.message, q.label && q.label !== req.payload.message ? q.label : undefined]
       .filter(Boolean)
       .join('\n\n');
+    const [yes, no] = [vscode.l10n.t('Yes'), vscode.l10n.t('No')];
     const choice = await vscode.window.showWarningMessage(
       this.title(req, q),
       { modal: true, detail: detail || undefined },
-      'Yes',
-      'No',
+      yes,
+      no,
     );
     if (signal.aborted || choice === undefined) return undefined;
-    return choice === 'Yes';
+    return choice === yes;
   }
 
   private input(
@@ -110,17 +111,17 @@ export class VsCodePrompts implements UiFrontEnd {
     const box = vscode.window.createInputBox();
     box.title = this.title(req, q);
     box.prompt = q.label ?? req.payload.message;
-    box.placeholder = q.required ? 'Required' : undefined;
+    box.placeholder = q.required ? vscode.l10n.t('Required') : undefined;
     box.value = typeof q.default === 'string' ? q.default : '';
     box.ignoreFocusOut = true;
     if (step) Object.assign(box, step);
     return settle<string>(box, signal, (done) => [
       box.onDidChangeValue(
-        (v) => (box.validationMessage = q.required && !v.trim() ? 'A value is required.' : undefined),
+        (v) => (box.validationMessage = q.required && !v.trim() ? vscode.l10n.t('A value is required.') : undefined),
       ),
       box.onDidAccept(() => {
         if (q.required && !box.value.trim()) {
-          box.validationMessage = 'A value is required.';
+          box.validationMessage = vscode.l10n.t('A value is required.');
           return;
         }
         done(box.value);
@@ -137,7 +138,7 @@ export class VsCodePrompts implements UiFrontEnd {
   ): Promise<string | string[] | undefined> {
     const qp = vscode.window.createQuickPick<vscode.QuickPickItem>();
     qp.title = this.title(req, q);
-    qp.placeholder = q.label ?? req.payload.message ?? (many ? 'Pick any' : 'Pick one');
+    qp.placeholder = q.label ?? req.payload.message ?? (many ? vscode.l10n.t('Pick any') : vscode.l10n.t('Pick one'));
     qp.canSelectMany = many;
     qp.ignoreFocusOut = true;
     qp.items = (q.options ?? []).map((label) => ({ label }));

@@ -7,7 +7,7 @@ import type { Logger } from '../host/log';
 import { RestartPolicy } from '../host/generations';
 import type { FailureInfo, SessionEngine, SessionEngineOptions, UiFrontEnd } from '../host/session';
 import type { Enablement } from './enablement';
-import { describeFailure, showFailure } from './failures';
+import { describeFailure, showFailure, showLogsLabel } from './failures';
 import type { LinkedFolders } from './linking';
 import { logStderr } from './logging';
 import type { Settings } from './settings';
@@ -137,15 +137,14 @@ export class SessionManager implements vscode.Disposable {
       );
     } catch (err) {
       log.error(`[${folder.name}] session failed to start: ${(err as Error).message}`);
+      const [logs, reload] = [showLogsLabel(), vscode.l10n.t('Reload Runtime')];
       void vscode.window
         .showErrorMessage(
-          `Reasonix could not start the extensions of ${folder.name}: ${(err as Error).message}`,
-          'Show Logs',
-          'Reload Runtime',
+          vscode.l10n.t('Reasonix could not start the extensions of {0}: {1}', folder.name, (err as Error).message),
+          logs,
+          reload,
         )
-        .then((c) =>
-          c === 'Show Logs' ? this.deps.showLogs() : c === 'Reload Runtime' ? this.reload(key) : undefined,
-        );
+        .then((c) => (c === logs ? this.deps.showLogs() : c === reload ? this.reload(key) : undefined));
     }
     this.changed.fire();
   }
@@ -166,7 +165,7 @@ export class SessionManager implements vscode.Disposable {
     if (this.deps.settings().autoRestart && !this.disposed) {
       const decision = this.policy.onCrash(`${s.key}#${info.pluginId}`);
       if (decision.restart) {
-        extra = `Restarting automatically (${decision.attempt} of ${this.policy.maxRestarts}).`;
+        extra = vscode.l10n.t('Restarting automatically ({0} of {1}).', decision.attempt, this.policy.maxRestarts);
         this.deps.log.info(
           `[${s.folder.name}] [${info.pluginId}] automatic restart ${decision.attempt}/${this.policy.maxRestarts} in ${decision.delayMs} ms`,
         );
@@ -182,7 +181,7 @@ export class SessionManager implements vscode.Disposable {
         }, decision.delayMs);
         s.restartTimers.add(timer);
       } else {
-        extra = `Not restarting: ${decision.reason}.`;
+        extra = vscode.l10n.t('Not restarting: {0}.', decision.reason);
         this.deps.log.warn(`[${s.folder.name}] [${info.pluginId}] ${decision.reason}`);
       }
     }
@@ -238,10 +237,14 @@ export class SessionManager implements vscode.Disposable {
           this.deps.log.error(`[${s.folder.name}] reload failed, previous runtime kept: ${(err as Error).message}`);
           void vscode.window
             .showErrorMessage(
-              `Reasonix reload failed for ${s.folder.name}; the previous runtime keeps running. ${(err as Error).message}`,
-              'Show Logs',
+              vscode.l10n.t(
+                'Reasonix reload failed for {0}; the previous runtime keeps running. {1}',
+                s.folder.name,
+                (err as Error).message,
+              ),
+              showLogsLabel(),
             )
-            .then((c) => c === 'Show Logs' && this.deps.showLogs());
+            .then((c) => c && this.deps.showLogs());
         }
       }),
     );

@@ -3,7 +3,7 @@
 // surfaces.
 import * as vscode from 'vscode';
 import { statusBarAccessibleName } from './accessibleNames';
-import { summarize, type OverallState } from './displayStates';
+import { stateWord, summarize, type OverallState } from './displayStates';
 import type { SurfaceFeed } from '../host/session';
 import { rowsOf } from './rows';
 import type { SessionManager } from './sessions';
@@ -39,10 +39,10 @@ export class StatusBar implements vscode.Disposable {
 
   update(): void {
     const rows = rowsOf(this.sessions.sessions());
-    const sum = summarize(rows);
+    const sum = summarize(rows, vscode.l10n);
     const bad = sum.worst === 'crashed' || sum.worst === 'failed';
     this.item.text = `${ICON[sum.worst]} Reasonix`;
-    this.item.accessibilityInformation = { label: statusBarAccessibleName(rows) };
+    this.item.accessibilityInformation = { label: statusBarAccessibleName(rows, vscode.l10n) };
     this.item.backgroundColor = bad ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     const md = new vscode.MarkdownString('', true);
     // Only our own command links are trusted; sidecar text goes in as escaped text.
@@ -52,14 +52,17 @@ export class StatusBar implements vscode.Disposable {
     md.supportHtml = false;
     if (!this.isTrusted()) {
       md.appendMarkdown(
-        'Workspace not trusted: no Reasonix extension runs. [Manage Workspace Trust](command:workbench.trust.manage)\n\n',
+        vscode.l10n.t(
+          'Workspace not trusted: no Reasonix extension runs. [Manage Workspace Trust]({0})',
+          'command:workbench.trust.manage',
+        ) + '\n\n',
       );
     }
     md.appendMarkdown(`**Reasonix** — ${sum.text}\n\n`);
     for (const r of rows) {
       md.appendMarkdown('- ');
       md.appendText(
-        `${rows.some((o) => o.folderName !== r.folderName) ? `${r.folderName} / ` : ''}${r.pluginId}: ${r.state}${r.pid ? ` (pid ${r.pid})` : ''}${r.state === 'inactive' && r.detail ? ` — ${r.detail}` : ''}`,
+        `${rows.some((o) => o.folderName !== r.folderName) ? `${r.folderName} / ` : ''}${r.pluginId}: ${stateWord(r.state, vscode.l10n)}${r.pid ? ` (${vscode.l10n.t('pid {0}', r.pid)})` : ''}${r.state === 'inactive' && r.detail ? ` — ${r.detail}` : ''}`,
       );
       md.appendMarkdown('\n');
     }
@@ -78,7 +81,7 @@ export class StatusBar implements vscode.Disposable {
       }
     }
     md.appendMarkdown(
-      '\n---\n\n[$(output) Show Logs](command:reasonix.showLogs) · [$(refresh) Reload Runtime](command:reasonix.reload) · [$(play) Run Action…](command:reasonix.runAction)',
+      `\n---\n\n[$(output) ${vscode.l10n.t('Show Logs')}](command:reasonix.showLogs) · [$(refresh) ${vscode.l10n.t('Reload Runtime')}](command:reasonix.reload) · [$(play) ${vscode.l10n.t('Run Action…')}](command:reasonix.runAction)`,
     );
     this.item.tooltip = md;
   }

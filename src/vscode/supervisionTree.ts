@@ -8,8 +8,8 @@ import * as vscode from 'vscode';
 import { redact } from '../host/redact';
 import type { SurfaceFeed } from '../host/session';
 import { pluginAccessibleName } from './accessibleNames';
-import { formatUptime, fullTrustLines, type DisplayState } from './displayStates';
-import type { Severity, Surface } from '../protocol';
+import { formatUptime, fullTrustLines, stateWord, type DisplayState } from './displayStates';
+import type { Severity, StatusPayload, Surface } from '../protocol';
 import { rowsOf, type Row } from './rows';
 import type { FolderSession, SessionManager } from './sessions';
 
@@ -110,7 +110,7 @@ export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Di
     if (node.kind === 'folder') {
       const item = new vscode.TreeItem(node.session.folder.name, vscode.TreeItemCollapsibleState.Expanded);
       item.iconPath = vscode.ThemeIcon.Folder;
-      item.description = `generation ${node.session.engine.generation}`;
+      item.description = vscode.l10n.t('generation {0}', node.session.engine.generation);
       item.contextValue = 'folder';
       return item;
     }
@@ -146,31 +146,36 @@ export function pluginItem(
   const item = new vscode.TreeItem(row.status.spec?.displayName ?? row.pluginId, vscode.TreeItemCollapsibleState.None);
   item.id = `${row.sessionKey}#${row.pluginId}`;
   item.iconPath = ICONS[row.state];
-  const bits: string[] = [row.state];
-  if (row.pid) bits.push(`pid ${row.pid}`);
+  const state = stateWord(row.state, vscode.l10n);
+  const bits: string[] = [state];
+  if (row.pid) bits.push(vscode.l10n.t('pid {0}', row.pid));
   if (row.state === 'inactive' && row.status.inactive?.length)
-    bits.push(`needs ${row.status.inactive.map((u) => u.key).join(', ')}`);
-  if (row.state === 'running' && row.readyAt) bits.push(`up ${formatUptime(now - row.readyAt)}`);
+    bits.push(vscode.l10n.t('needs {0}', row.status.inactive.map((u) => u.key).join(', ')));
+  if (row.state === 'running' && row.readyAt) bits.push(vscode.l10n.t('up {0}', formatUptime(now - row.readyAt)));
   item.description = bits.join(' · ');
-  item.accessibilityInformation = { label: pluginAccessibleName(row, now) };
+  item.accessibilityInformation = { label: pluginAccessibleName(row, now, false, vscode.l10n) };
   const linked = row.status.spec?.source === 'linked' ? '.linked' : '';
   item.contextValue = `plugin.${row.state}${linked}`;
   const md = new vscode.MarkdownString(undefined, false);
   md.isTrusted = false;
   md.supportHtml = false;
-  md.appendMarkdown(`**${row.pluginId}** — ${row.state}`);
+  md.appendMarkdown(`**${row.pluginId}** — ${state}`);
   if (row.status.spec) md.appendMarkdown(` (v${row.status.spec.version}, ${row.status.spec.source})`);
   md.appendMarkdown('\n\n');
   if (row.detail) md.appendText(`${row.detail}\n\n`);
-  if (row.status.spec) md.appendCodeblock(fullTrustLines(row.status.spec).join('\n'), 'text');
+  if (row.status.spec) md.appendCodeblock(fullTrustLines(row.status.spec, vscode.l10n).join('\n'), 'text');
   if (row.status.actions.length)
-    md.appendText(`Actions: ${row.status.actions.map((a) => `/${row.pluginId}:${a.actionId}`).join(', ')}`);
+    md.appendText(
+      vscode.l10n.t('Actions: {0}', row.status.actions.map((a) => `/${row.pluginId}:${a.actionId}`).join(', ')),
+    );
   if (agentDecisions !== undefined)
-    md.appendText(`${row.status.actions.length ? '\n\n' : ''}Agent decisions this session: ${agentDecisions}`);
+    md.appendText(
+      `${row.status.actions.length ? '\n\n' : ''}${vscode.l10n.t('Agent decisions this session: {0}', agentDecisions)}`,
+    );
   // Sidecar-declared names: plain text, redacted.
   if (models.length)
     md.appendText(
-      `${row.status.actions.length || agentDecisions !== undefined ? '\n\n' : ''}Models: ${models.map((m) => redact(m)).join(', ')}`,
+      `${row.status.actions.length || agentDecisions !== undefined ? '\n\n' : ''}${vscode.l10n.t('Models: {0}', models.map((m) => redact(m)).join(', '))}`,
     );
   item.tooltip = md;
   return item;
@@ -180,6 +185,13 @@ export function pluginItem(
 export function progressText(p: { progress?: number }): string | undefined {
   if (typeof p.progress !== 'number' || !Number.isFinite(p.progress)) return undefined;
   return `${Math.round(Math.min(1, Math.max(0, p.progress)) * 100)}%`;
+}
+
+/** "showcase status: Warning: Indexing, 40%": the severity is heard, not only seen. */
+function statusSpoken(pluginId: string, severity: StatusPayload['severity'], words: string): string {
+  if (severity === 'warn') return vscode.l10n.t('{0} status: Warning: {1}', pluginId, words);
+  if (severity === 'error') return vscode.l10n.t('{0} status: Error: {1}', pluginId, words);
+  return vscode.l10n.t('{0} status: {1}', pluginId, words);
 }
 
 function isRowSurface(s: Surface): s is RowSurface {
@@ -197,10 +209,16 @@ export function panelItem(row: Row, s: PanelSurface): vscode.TreeItem {
   item.description = pct;
   item.contextValue = 'panel';
   // Sidecar text: plain text only, never Markdown or links.
-  item.tooltip = [`${row.pluginId} panel: ${title}`, p.text, pct ? `progress ${pct}` : undefined]
+  item.tooltip = [
+    vscode.l10n.t('{0} panel: {1}', row.pluginId, title),
+    p.text,
+    pct ? vscode.l10n.t('progress {0}', pct) : undefined,
+  ]
     .filter(Boolean)
     .join('\n');
-  item.accessibilityInformation = { label: `${row.pluginId} panel: ${title}${pct ? `, ${pct}` : ''}` };
+  item.accessibilityInformation = {
+    label: vscode.l10n.t('{0} panel: {1}', row.pluginId, `${title}${pct ? `, ${pct}` : ''}`),
+  };
   return item;
 }
 
@@ -220,14 +238,18 @@ export function statusItem(row: Row, s: StatusSurface): vscode.TreeItem {
   // Sidecar text: plain text only, never Markdown or links.
   item.tooltip = [
     `${row.pluginId}: ${p.label}`,
-    pct ? `progress ${pct}` : undefined,
+    pct ? vscode.l10n.t('progress {0}', pct) : undefined,
     p.detail,
-    `severity ${p.severity ?? 'info'}`,
+    vscode.l10n.t('severity {0}', p.severity ?? 'info'),
   ]
     .filter(Boolean)
     .join('\n');
   item.accessibilityInformation = {
-    label: `${row.pluginId} status: ${p.severity === 'warn' ? 'Warning: ' : p.severity === 'error' ? 'Error: ' : ''}${p.label}${pct ? `, ${pct}` : ''}${p.detail ? `, ${p.detail}` : ''}`,
+    label: statusSpoken(
+      row.pluginId,
+      p.severity,
+      `${p.label}${pct ? `, ${pct}` : ''}${p.detail ? `, ${p.detail}` : ''}`,
+    ),
   };
   return item;
 }

@@ -3,3 +3,4 @@ export * from './messages';
 export * from './links';
 export * from './forms';
 export * from './validate';
+export * from './strings';

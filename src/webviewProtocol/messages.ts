@@ -4,6 +4,7 @@
 // The surface model comes from the contract floor (src/protocol/surfaces.ts, not the protocol
 // barrel, which would pull the validators into the browser bundle); it is re-exported here so the
 // view has one door and never reaches into the engine.
+import type { ViewStrings } from './strings';
 import type { FormValues, PromptAnswer, PromptRequest, Surface } from '../protocol/surfaces';
 
 export type {
@@ -34,7 +35,15 @@ export interface ViewPrompt {
 export type Drafts = Record<string, FormValues>;
 
 export type HostToView =
-  | { type: 'snapshot'; surfaces: Surface[]; emptyState: EmptyState; prompts: ViewPrompt[]; drafts: Drafts }
+  | {
+      type: 'snapshot';
+      surfaces: Surface[];
+      emptyState: EmptyState;
+      prompts: ViewPrompt[];
+      drafts: Drafts;
+      /** The view's own labels in VS Code's display language (English when absent). */
+      strings?: ViewStrings;
+    }
   | { type: 'upsert'; surface: Surface }
   | { type: 'remove'; key: string }
   | { type: 'emptyState'; emptyState: EmptyState }

@@ -4,6 +4,7 @@
 import { surfaceKey, type Surface } from '../../src/webviewProtocol/messages';
 import { ResultLine } from './common';
 import type { ViewContext } from './context';
+import { text } from '../text';
 import { newId, placeAt } from './h';
 
 export type ActionButton = HTMLElement & { disabled: boolean; secondary: boolean };
@@ -40,12 +41,12 @@ export class ActionRunner {
     const requestId = newId('a');
     this.running.add(actionId);
     button.setAttribute('aria-busy', 'true');
-    this.result.busy(`Running ${label}…`);
+    this.result.busy(text('running', label));
     this.ctx.expect(requestId, (r) => {
       this.running.delete(actionId);
       button.removeAttribute('aria-busy');
-      if (r.accepted) this.result.ok(r.message || `${label}: done`);
-      else this.result.error(r.message || `${label}: not accepted`);
+      if (r.accepted) this.result.ok(r.message || text('actionDone', label));
+      else this.result.error(r.message || text('actionNotAccepted', label));
     });
     this.ctx.post({ type: 'runAction', requestId, key: surfaceKey(s), actionId });
   }

@@ -3,8 +3,14 @@
 // nothing audible); several in one burst are said together.
 import type { Surface } from '../../src/webviewProtocol/messages';
 import { h } from './h';
+import { text } from '../text';
 
-const SEVERITY_WORD = { info: '', warn: 'Warning: ', error: 'Error: ' } as const;
+/** "Warning: Build": a severity said before the words it qualifies. */
+function severe(sev: 'info' | 'warn' | 'error' | undefined, words: string): string {
+  if (sev === 'warn') return text('spokenWarning', words);
+  if (sev === 'error') return text('spokenError', words);
+  return words;
+}
 
 function inProgress(s: Surface): boolean {
   return s.kind === 'status' && typeof s.payload.progress === 'number' && s.payload.progress < 1;
@@ -13,9 +19,8 @@ function inProgress(s: Surface): boolean {
 /** What a screen reader hears for a status or notification; undefined for other kinds. */
 export function spokenText(s: Surface): string | undefined {
   if (s.kind === 'status')
-    return `${s.pluginId}: ${SEVERITY_WORD[s.payload.severity ?? 'info'] ?? ''}${s.payload.label}${s.payload.detail ? `, ${s.payload.detail}` : ''}`;
-  if (s.kind === 'notification')
-    return `${s.pluginId}: ${SEVERITY_WORD[s.payload.severity ?? 'info'] ?? ''}${s.payload.title}`;
+    return `${s.pluginId}: ${severe(s.payload.severity, `${s.payload.label}${s.payload.detail ? `, ${s.payload.detail}` : ''}`)}`;
+  if (s.kind === 'notification') return `${s.pluginId}: ${severe(s.payload.severity, s.payload.title)}`;
   if (s.kind === 'panel') {
     const p = s.payload;
     const pct = typeof p.progress === 'number' ? `, ${Math.round(Math.min(1, Math.max(0, p.progress)) * 100)}%` : '';

@@ -20,6 +20,7 @@ import { renderEmptyState } from './emptyState';
 import { FormView } from './formView';
 import { h, icon, placeAt, srOnly } from './h';
 import { createSurfaceView, type SurfaceView } from './surfaceViews';
+import { text, useStrings } from '../text';
 
 interface PluginNode {
   el: HTMLElement;
@@ -46,7 +47,7 @@ export class App {
   private readonly promptsEl = h('div', {
     class: 'prompts',
     role: 'region',
-    'aria-label': 'Questions from extensions',
+    'aria-label': text('questions'),
     hidden: true,
   });
   private readonly groupsEl = h('div', { class: 'groups' });
@@ -75,6 +76,8 @@ export class App {
   handle(m: HostToView): void {
     switch (m.type) {
       case 'snapshot':
+        useStrings(m.strings);
+        this.promptsEl.setAttribute('aria-label', text('questions'));
         this.model.reset(m.surfaces);
         this.emptyState = m.emptyState;
         this.state.mergeFromHost(m.drafts);
@@ -200,7 +203,11 @@ export class App {
     if (!n) {
       const header = h('h2', { class: 'folder-header' }, icon('folder'), h('span', { dir: 'auto' }));
       const body = h('div', { class: 'folder-body' });
-      n = { el: h('section', { class: 'folder', 'aria-label': `Folder ${g.folderName}` }, header, body), header, body };
+      n = {
+        el: h('section', { class: 'folder', 'aria-label': text('folderLabel', g.folderName) }, header, body),
+        header,
+        body,
+      };
       this.folders.set(g.sessionKey, n);
     }
     return n;
@@ -241,8 +248,8 @@ export class App {
   private updatePluginHeader(n: PluginNode, p: PluginGroup): void {
     n.el.classList.toggle('stale', p.stale);
     const count = p.surfaces.length;
-    const items = `${count} item${count === 1 ? '' : 's'}`;
-    n.badge.textContent = p.stale ? 'stopped' : String(count);
+    const items = text(count === 1 ? 'itemOne' : 'itemMany', String(count));
+    n.badge.textContent = p.stale ? text('staleBadge') : String(count);
     n.badgeSuffix.textContent = p.stale ? `, ${items}` : items.slice(String(count).length);
   }
 

@@ -2,16 +2,17 @@
 import type { Severity } from '../../src/webviewProtocol/messages';
 import { clampProgress } from '../logic/surfaceModel';
 import { h, icon, srOnly } from './h';
+import { text } from '../text';
 
-const SEVERITY: Record<Severity, { icon: string; label: string }> = {
-  info: { icon: 'info', label: 'Info' },
-  warn: { icon: 'warning', label: 'Warning' },
-  error: { icon: 'error', label: 'Error' },
+const SEVERITY: Record<Severity, { icon: string; label: 'info' | 'warning' | 'error' }> = {
+  info: { icon: 'info', label: 'info' },
+  warn: { icon: 'warning', label: 'warning' },
+  error: { icon: 'error', label: 'error' },
 };
 
 export function severityIcon(sev: Severity | undefined): HTMLSpanElement {
   const s = SEVERITY[sev ?? 'info'] ?? SEVERITY.info;
-  return h('span', { class: `severity severity-${sev ?? 'info'}` }, icon(s.icon), srOnly(`${s.label}: `));
+  return h('span', { class: `severity severity-${sev ?? 'info'}` }, icon(s.icon), srOnly(`${text(s.label)}: `));
 }
 
 /**
@@ -60,9 +61,5 @@ export class ResultLine {
 }
 
 export function staleBadge(): HTMLElement {
-  return h(
-    'span',
-    { class: 'badge stale-badge', title: 'The extension stopped; this is its last published state.' },
-    'stopped',
-  );
+  return h('span', { class: 'badge stale-badge', title: text('staleTitle') }, text('staleBadge'));
 }

@@ -1,27 +1,29 @@
 // What the view says when there is nothing to show, and what to do about it.
 import type { EmptyState } from '../../src/webviewProtocol/messages';
 import { h, icon } from './h';
+import { text } from '../text';
+import type { ViewStringKey } from '../../src/webviewProtocol/strings';
 
-const TEXT: Record<Exclude<EmptyState, null> | 'none', { icon: string; title: string; hint: string }> = {
+const TEXT: Record<Exclude<EmptyState, null> | 'none', { icon: string; title: ViewStringKey; hint: ViewStringKey }> = {
   'no-extensions': {
     icon: 'extensions',
-    title: 'No Reasonix extensions are installed.',
-    hint: 'Install one with Reasonix, or link a development folder from the Extensions section of this sidebar. Its cards, forms and status appear here.',
+    title: 'noExtensionsTitle',
+    hint: 'noExtensionsHint',
   },
   untrusted: {
     icon: 'shield',
-    title: 'This workspace is not trusted, so no Reasonix extensions run.',
-    hint: 'Trust the workspace to start them.',
+    title: 'untrustedTitle',
+    hint: 'untrustedHint',
   },
   'all-stopped': {
     icon: 'debug-stop',
-    title: 'All Reasonix extensions are stopped.',
-    hint: 'Start or restart them from the Extensions section of this sidebar, or run “Reasonix: Reload Runtime” from the Command Palette.',
+    title: 'allStoppedTitle',
+    hint: 'allStoppedHint',
   },
   none: {
     icon: 'layout-sidebar-right',
-    title: 'Nothing published yet.',
-    hint: 'Cards, forms and status from your running Reasonix extensions appear here.',
+    title: 'nothingTitle',
+    hint: 'nothingHint',
   },
 };
 
@@ -29,12 +31,12 @@ export function renderEmptyState(into: HTMLElement, state: EmptyState, onManageT
   const t = TEXT[state ?? 'none'];
   const children: Node[] = [
     icon(t.icon, 'empty-icon'),
-    h('p', { class: 'empty-title' }, t.title),
-    h('p', { class: 'empty-hint' }, t.hint),
+    h('p', { class: 'empty-title' }, text(t.title)),
+    h('p', { class: 'empty-hint' }, text(t.hint)),
   ];
   if (state === 'untrusted') {
     const b = document.createElement('vscode-button');
-    b.textContent = 'Manage Workspace Trust';
+    b.textContent = text('manageTrust');
     b.addEventListener('click', onManageTrust);
     children.push(b);
   }

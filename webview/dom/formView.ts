@@ -6,6 +6,7 @@ import { promptDraftKey, type FormField, type FormValues } from '../../src/webvi
 import { ResultLine, staleBadge } from './common';
 import type { ViewContext } from './context';
 import { h, icon, newId, replace } from './h';
+import { text } from '../text';
 
 export type FormMode = { kind: 'surface'; key: string } | { kind: 'prompt'; promptId: string };
 
@@ -60,13 +61,13 @@ export class FormView {
       role: 'form',
       'aria-labelledby': this.titleId,
     });
-    this.submitButton.textContent = 'Submit';
+    this.submitButton.textContent = text('submit');
     this.submitButton.addEventListener('click', () => this.submit());
     this.buttons.append(this.submitButton);
     if (mode.kind === 'prompt') {
       const cancel = document.createElement('vscode-button');
       cancel.secondary = true;
-      cancel.textContent = 'Cancel';
+      cancel.textContent = text('cancel');
       cancel.addEventListener('click', () => this.cancel());
       this.buttons.append(cancel);
       this.cancelButton = cancel;
@@ -288,7 +289,10 @@ export class FormView {
     if (missing.length) {
       const names = this.controls.filter((c) => missing.includes(c.field.key)).map((c) => c.field.label ?? c.field.key);
       this.result.error(
-        `Fill in the required field${names.length > 1 ? 's' : ''}: ${names.slice(0, 5).join(', ')}${names.length > 5 ? '…' : ''}`,
+        text(
+          names.length > 1 ? 'requiredMany' : 'requiredOne',
+          `${names.slice(0, 5).join(', ')}${names.length > 5 ? '…' : ''}`,
+        ),
       );
       const first = this.controls.find((c) => missing.includes(c.field.key));
       if (first) {
@@ -300,7 +304,7 @@ export class FormView {
     if (this.mode.kind === 'prompt') {
       this.answered = true;
       this.syncButtons();
-      this.result.busy('Answer sent');
+      this.result.busy(text('answerSent'));
       this.ctx.post({ type: 'answerPrompt', promptId: this.mode.promptId, answer: { cancelled: false, values } });
       return;
     }
@@ -309,12 +313,12 @@ export class FormView {
     // Not disabled while waiting: a disabled button would drop the keyboard focus.
     this.submitting = true;
     this.submitButton.setAttribute('aria-busy', 'true');
-    this.result.busy('Submitting…');
+    this.result.busy(text('submitting'));
     this.ctx.expect(requestId, (r) => {
       this.submitting = false;
       this.submitButton.removeAttribute('aria-busy');
-      if (r.accepted) this.result.ok(r.message ? `Submitted: ${r.message}` : 'Submitted');
-      else this.result.error(r.message ? `Rejected: ${r.message}` : 'Rejected');
+      if (r.accepted) this.result.ok(r.message ? text('submittedWith', r.message) : text('submitted'));
+      else this.result.error(r.message ? text('rejectedWith', r.message) : text('rejected'));
     });
     this.ctx.post({ type: 'submit', requestId, key: this.mode.key, values });
   }
@@ -323,7 +327,7 @@ export class FormView {
     if (this.mode.kind !== 'prompt' || this.answered) return;
     this.answered = true;
     this.syncButtons();
-    this.result.busy('Cancelled');
+    this.result.busy(text('cancelled'));
     this.ctx.post({ type: 'answerPrompt', promptId: this.mode.promptId, answer: { cancelled: true } });
   }
 }

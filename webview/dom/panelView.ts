@@ -8,6 +8,7 @@ import { clampProgress, fieldText } from '../logic/surfaceModel';
 import { ActionRow, ActionRunner } from './actionButtons';
 import { staleBadge } from './common';
 import type { ViewContext } from './context';
+import { text } from '../text';
 import { h, icon, newId } from './h';
 
 type ProgressBar = HTMLElement & { value: number; max: number; indeterminate: boolean };
@@ -101,7 +102,7 @@ export class PanelView {
     this.progress.hidden = !has;
     if (!has) return;
     const v = clampProgress(p.progress);
-    const label = `${title} progress`;
+    const label = text('progressLabel', title);
     if (this.bar.getAttribute('aria-label') !== label) this.bar.setAttribute('aria-label', label);
     if (this.bar.indeterminate !== (v === undefined)) this.bar.indeterminate = v === undefined;
     if (v !== undefined) {

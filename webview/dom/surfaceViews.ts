@@ -14,6 +14,7 @@ import type { ViewContext } from './context';
 import { FormView } from './formView';
 import { h, newId, replace } from './h';
 import { markdownToDom } from './markdownDom';
+import { text } from '../text';
 import { PanelView } from './panelView';
 import { ViewView } from './viewNodes';
 
@@ -38,7 +39,7 @@ class StatusView implements SurfaceView {
     this.last = s;
     const p: StatusPayload = s.payload;
     this.el.classList.toggle('stale', s.stale);
-    this.el.setAttribute('aria-label', `Status: ${p.label}`);
+    this.el.setAttribute('aria-label', text('statusLabel', p.label));
     replace(
       this.el,
       h(
@@ -49,7 +50,7 @@ class StatusView implements SurfaceView {
         p.detail ? h('span', { class: 'status-detail', dir: 'auto' }, p.detail) : null,
         s.stale ? staleBadge() : null,
       ),
-      progressBar(p, `${p.label} progress`) ?? null,
+      progressBar(p, text('progressLabel', p.label)) ?? null,
     );
   }
 }
@@ -63,7 +64,7 @@ class NotificationView implements SurfaceView {
     if (unchanged(this.last, s) || s.kind !== 'notification') return;
     this.last = s;
     const p: NotificationPayload = s.payload;
-    this.el.setAttribute('aria-label', `Notification: ${p.title}`);
+    this.el.setAttribute('aria-label', text('notificationLabel', p.title));
     replace(
       this.el,
       h(

@@ -11,16 +11,24 @@ import { staleBadge } from './common';
 import type { ViewContext } from './context';
 import { h, icon, srOnly } from './h';
 import { markdownToDom } from './markdownDom';
+import { text } from '../text';
+import type { ViewStringKey } from '../../src/webviewProtocol/strings';
 
 /** What a screen reader hears with a tone, and the icon shown beside it (none for dim/strong/accent). */
-const TONES: Record<ViewTone, { word: string; icon?: string }> = {
-  dim: { word: '' },
-  strong: { word: '' },
-  accent: { word: '' },
-  ok: { word: 'OK', icon: 'pass' },
-  warn: { word: 'Warning', icon: 'warning' },
-  err: { word: 'Error', icon: 'error' },
+const TONES: Record<ViewTone, { word?: ViewStringKey; icon?: string }> = {
+  dim: {},
+  strong: {},
+  accent: {},
+  ok: { word: 'ok', icon: 'pass' },
+  warn: { word: 'warning', icon: 'warning' },
+  err: { word: 'error', icon: 'error' },
 };
+
+/** The tone's word in the view's language ('' for the tones without one). */
+function toneWord(tone: ViewTone | undefined): string {
+  const w = TONES[tone ?? 'dim']?.word;
+  return w ? text(w) : '';
+}
 
 type NodeEl = HTMLElement & { __node?: ViewNode };
 
@@ -40,7 +48,7 @@ function same(a: ViewNode | undefined, b: ViewNode): boolean {
 function toneMark(tone: ViewTone | undefined): Node[] {
   const t = tone ? TONES[tone] : undefined;
   if (!t?.icon) return [];
-  return [icon(t.icon, 'tone-icon'), srOnly(`${t.word}: `)];
+  return [icon(t.icon, 'tone-icon'), srOnly(`${toneWord(tone)}: `)];
 }
 
 export class ViewView {
@@ -157,7 +165,7 @@ export class ViewView {
         return patchMeter(el, n);
       case 'pip': {
         const t = TONES[n.tone ?? 'dim'];
-        const word = t.word || n.tone || 'mark';
+        const word = toneWord(n.tone) || n.tone || text('mark');
         el.setAttribute('role', 'img');
         el.setAttribute('aria-label', word);
         el.title = word;
@@ -177,7 +185,7 @@ function patchMeter(el: HTMLElement, n: ViewNode): void {
   label.hidden = !n.label;
   (track.firstElementChild as HTMLElement).style.inlineSize = `${pct}%`;
   value.textContent = `${pct}%`;
-  el.setAttribute('aria-label', n.label || 'Meter');
+  el.setAttribute('aria-label', n.label || text('meter'));
   el.setAttribute('aria-valuenow', String(pct));
   el.setAttribute('aria-valuetext', `${pct}%`);
 }

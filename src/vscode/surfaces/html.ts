@@ -11,6 +11,10 @@ export interface SurfacesHtmlInput {
   scriptUri: string;
   styleUris: string[];
   title: string;
+  /** BCP 47 language of the view's own labels (vscode.env.language); English when absent. */
+  lang?: string;
+  /** The landmark's accessible name; English when absent. */
+  rootLabel?: string;
 }
 
 export function newNonce(): string {
@@ -38,7 +42,7 @@ export function surfacesHtml(i: SurfacesHtmlInput): string {
     throw new Error('surfacesHtml: nonce must be at least 16 url-safe characters');
   const styles = i.styleUris.map((u) => `<link rel="stylesheet" href="${attr(u)}">`).join('\n    ');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${attr(i.lang ?? 'en')}">
   <head>
     <meta charset="UTF-8">
     <meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(i.cspSource, i.nonce))}">
@@ -47,7 +51,7 @@ export function surfacesHtml(i: SurfacesHtmlInput): string {
     <title>${attr(i.title)}</title>
   </head>
   <body>
-    <main id="root" aria-label="Reasonix surfaces"></main>
+    <main id="root" aria-label="${attr(i.rootLabel ?? 'Reasonix surfaces')}"></main>
     <script nonce="${i.nonce}" src="${attr(i.scriptUri)}"></script>
   </body>
 </html>

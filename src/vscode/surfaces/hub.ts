@@ -17,6 +17,7 @@ import { checkSubmission, promptFields } from '../../webviewProtocol/forms';
 import { isAllowedLink } from '../../webviewProtocol/links';
 import type { Drafts, EmptyState, HostToView, ViewPrompt, ViewToHost } from '../../webviewProtocol/messages';
 import { promptDraftKey } from '../../webviewProtocol/messages';
+import { HUB_MESSAGES, type HubMessages, type ViewStrings } from '../../webviewProtocol/strings';
 import { decodeViewMessage } from '../../webviewProtocol/validate';
 
 export interface Origin {
@@ -51,6 +52,8 @@ export interface HubDeps {
   manageTrust(): void;
   /** Where drafts outlive the window (workspace state); optional. */
   draftStore?: { get(): Drafts | undefined; set(drafts: Drafts): void };
+  /** The view's labels and the hub's verdicts in the display language; English when absent. */
+  strings?: () => { view: ViewStrings; hub: HubMessages };
 }
 /** One connected webview. `post` is fire-and-forget; a closed view simply drops messages. */
 export interface ViewPort {
@@ -134,6 +137,10 @@ export class SurfacesHub implements Disposable {
     for (const s of this.deps.source.snapshot()) this.surfaces.set(surfaceKey(s), s);
   }
 
+  private hubText(): HubMessages {
+    return this.deps.strings?.().hub ?? HUB_MESSAGES;
+  }
+
   private snapshot(): HostToView {
     return {
       type: 'snapshot',
@@ -141,6 +148,7 @@ export class SurfacesHub implements Disposable {
       emptyState: this.deps.source.emptyState(),
       prompts: [...this.prompts.values()].map((p) => p.prompt),
       drafts: this.drafts,
+      ...(this.deps.strings ? { strings: this.deps.strings().view } : {}),
     };
   }
 
@@ -235,10 +243,16 @@ export class SurfacesHub implements Disposable {
       });
     // Card, panel and view buttons take the one action path; the engine sends nothing for an
     // action the plugin did not declare (HOST_SPEC_V2 §7.3, V2-50) and says so.
+    const text = this.hubText();
     if (!s || !offersAction(s, actionId)) {
-      return reply({ accepted: false, message: `This ${s?.kind ?? 'card'} no longer offers that action.` });
+      const gone =
+        s?.kind === 'panel' ? text.panelActionGone : s?.kind === 'view' ? text.viewActionGone : text.cardActionGone;
+      return reply({ accepted: false, message: gone });
     }
-    if (s.stale) return reply({ accepted: false, message: `The extension that published this ${s.kind} has stopped.` });
+    if (s.stale) {
+      const stale = s.kind === 'panel' ? text.panelStale : s.kind === 'view' ? text.viewStale : text.cardStale;
+      return reply({ accepted: false, message: stale });
+    }
     reply(
       await this.safely(() => this.deps.sink.runAction({ sessionKey: s.sessionKey, pluginId: s.pluginId }, actionId)),
     );
@@ -254,8 +268,8 @@ export class SurfacesHub implements Disposable {
         accepted: v.accepted,
         ...(v.message ? { message: v.message } : {}),
       });
-    if (!s || s.kind !== 'form') return reply({ accepted: false, message: 'This form is no longer available.' });
-    if (s.stale) return reply({ accepted: false, message: 'The extension that published this form has stopped.' });
+    if (!s || s.kind !== 'form') return reply({ accepted: false, message: this.hubText().formGone });
+    if (s.stale) return reply({ accepted: false, message: this.hubText().formStale });
     const problem = checkSubmission(s.payload, values);
     if (problem) return reply({ accepted: false, message: problem });
     reply(

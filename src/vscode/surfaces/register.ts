@@ -5,6 +5,7 @@ import type { PromptAnswer, PromptRequest } from '../../protocol';
 import type { Drafts } from '../../webviewProtocol/messages';
 import { SurfacesHub, type Connection, type SurfaceSink, type SurfacesViewFeed } from './hub';
 import { newNonce, surfacesHtml } from './html';
+import { surfacesStrings } from './viewStrings';
 
 export const SURFACES_VIEW_ID = 'reasonix.surfaces';
 export const SURFACES_PANEL_TYPE = 'reasonix.surfacesPanel';
@@ -38,6 +39,7 @@ export function createSurfaces(
       get: () => context.workspaceState.get<Drafts>(DRAFTS_KEY),
       set: (d) => void context.workspaceState.update(DRAFTS_KEY, Object.keys(d).length ? d : undefined),
     },
+    strings: surfacesStrings,
   });
 
   /** Point a webview at our bundle and connect it; a fresh nonce every time HTML is set. */
@@ -51,7 +53,9 @@ export function createSurfaces(
       nonce: newNonce(),
       scriptUri: uri('dist', 'webview.js'),
       styleUris: [uri('dist', 'codicon.css'), uri('media', 'webview.css')],
-      title: 'Reasonix Surfaces',
+      title: vscode.l10n.t('Reasonix Surfaces'),
+      lang: vscode.env.language,
+      rootLabel: vscode.l10n.t('Reasonix surfaces'),
     });
     onDispose(() => {
       sub.dispose();

@@ -20,6 +20,12 @@ export interface CodeServerOptions {
   extensionsDir?: string;
   /** User settings on top of the quiet defaults (e.g. `workbench.colorTheme`). */
   settings?: Record<string, unknown>;
+  /**
+   * VS Code's display language (`--locale`, e.g. `zh-cn`); default English. See `registerLocale`:
+   * code-server 4.139.1 takes `--locale` before argv.json, the cookie and Accept-Language, but
+   * resolves it only for a language listed in the user data's languagepacks.json.
+   */
+  locale?: string;
   /** The profile's keybindings.json entries (`{key, command, args?}`), e.g. a command run with fixed arguments. */
   keybindings?: Keybinding[];
   readyTimeoutMs?: number;
@@ -99,6 +105,29 @@ function writeConfig(sandbox: string): string {
   return file;
 }
 
+/**
+ * Makes `locale` a display language code-server resolves. Its web client server
+ * (lib/vscode/out/server-main.js, 4.139.1) reads <user-data>/languagepacks.json and falls back to
+ * English for a language not listed there, so the browser and the extension host it starts would
+ * say `en`. We list a language pack with no translations of VS Code's own (its text stays
+ * English; nothing is downloaded); the extension host then runs in `locale` and loads an
+ * extension's package.nls.<locale>.json and l10n/bundle.l10n.<locale>.json, which is what we test.
+ * The file is only rewritten when a language pack is installed through this server, never here.
+ */
+function registerLocale(sandbox: string, userDataDir: string, locale: string): void {
+  const core = join(sandbox, 'language-pack', 'main.i18n.json');
+  mkdirSync(join(sandbox, 'language-pack'), { recursive: true });
+  writeFileSync(core, JSON.stringify({ contents: {} }));
+  const pack = {
+    hash: `reasonix-test-${locale}`,
+    label: locale,
+    // The language picker reads extensions[0]; no such extension is installed or needed.
+    extensions: [{ extensionIdentifier: { id: `reasonix-test.language-pack-${locale}` }, version: '0.0.0' }],
+    translations: { vscode: core },
+  };
+  writeFileSync(join(userDataDir, 'languagepacks.json'), JSON.stringify({ [locale]: pack }, null, 2));
+}
+
 export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServer> {
   const { sandbox } = opts;
   mkdirSync(sandbox, { recursive: true });
@@ -150,6 +179,10 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     extensionsDir,
   ];
   if (opts.smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
+  if (opts.locale && !opts.locale.startsWith('en')) {
+    registerLocale(sandbox, userDataDir, opts.locale);
+    args.push('--locale', opts.locale);
+  }
   const proc: GroupProcess = spawnGroup(opts.provisioned.node, args, {
     env: sandboxEnv(sandbox, opts.env),
     cwd: sandbox,

@@ -28,6 +28,8 @@ export interface InHostRunOptions {
   name?: string;
   /** Print the workbench's start-up noise too. */
   verbose?: boolean;
+  /** VS Code's display language (code-server `--locale`); default English. */
+  locale?: string;
 }
 
 /** Returns the exit code the workbench reported (0 = every test passed). */
@@ -41,7 +43,13 @@ export async function runInHostTests(opts: InHostRunOptions): Promise<number> {
   let page: Page | undefined;
   let code = 1;
   try {
-    server = await startCodeServer({ provisioned, sandbox, env: opts.env ?? {}, smokeTestDriver: true });
+    server = await startCodeServer({
+      provisioned,
+      sandbox,
+      env: opts.env ?? {},
+      smokeTestDriver: true,
+      locale: opts.locale,
+    });
     context = await launchBrowser(provisioned.chromium, sandbox);
     page = context.pages()[0] ?? (await context.newPage());
     let report: (code: number) => void = () => undefined;

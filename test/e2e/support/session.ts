@@ -24,6 +24,8 @@ export interface UiSessionOptions {
   timeouts?: WorkbenchTimeouts;
   /** User settings of the test profile, on top of the quiet defaults. */
   settings?: Record<string, unknown>;
+  /** VS Code's display language (code-server `--locale`); default English. */
+  locale?: string;
   /** Keybindings of the test profile (keybindings.json). */
   keybindings?: Keybinding[];
   /** Artifact folder name if start-up fails (useUiSession passes the test's title). */
@@ -58,6 +60,7 @@ export class UiSession {
         env,
         extensionsDir,
         settings: opts.settings,
+        locale: opts.locale,
         keybindings: opts.keybindings,
       });
       context = await launchBrowser(provisioned.chromium, sandbox);
