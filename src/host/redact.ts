@@ -10,7 +10,7 @@ export const REDACTED = '[REDACTED]';
 // so "monkey=" or "keyboard=" are left alone.
 const SECRET_WORD =
   '(?:api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|secret(?:[_-]?access)?(?:[_-]?key)?|client[_-]?secret|' +
-  'private[_-]?key|(?:access|refresh|auth|id|session|bearer)?[_-]?token|password|passwd|pwd|passphrase|key|credentials?)';
+  'private[_-]?key(?:[_-]?id)?|(?:access|refresh|auth|id|session|bearer)?[_-]?token|password|passwd|pwd|passphrase|key|credentials?)';
 const NAME = `(?:[A-Za-z0-9]+[_.-])*${SECRET_WORD}`;
 // Bare "key"/"token" followed by a colon is common prose ("key: the idea"), so the unquoted colon
 // form only accepts names that are unmistakably secrets.
@@ -61,10 +61,38 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
   vendor('aws-access-key-id', /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g),
   vendor('google-api-key', /\bAIza[0-9A-Za-z_-]{35}/g),
   vendor('jwt', /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g),
+  // The vendor classes of secretlint's recommended preset that the table did not yet have.
+  vendor('slack-webhook', /\bhooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9/_-]{20,}/g),
+  vendor('onepassword', /\bops_eyJ[A-Za-z0-9+/=_-]{16,}/g),
+  vendor('figma', /\bfig[dh]_[A-Za-z0-9_-]{20,}/g),
+  vendor('grafana', /\bgl(?:c|sa)_[A-Za-z0-9_=+/-]{20,}/g),
+  vendor('groq', /\bgsk_[A-Za-z0-9]{20,}/g),
+  vendor('hashicorp-vault', /\bhv[sbr]\.[A-Za-z0-9_-]{24,}/g),
+  vendor('linear', /\blin_(?:api|oauth)_[A-Za-z0-9]{20,}/g),
+  vendor('notion', /\bntn_[A-Za-z0-9]{20,}/g),
+  vendor('shopify', /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{20,}/g),
+  // Connection strings (ADO.NET, ODBC, Azure storage/Service Bus/Event Hubs, SAS): the secret
+  // members by name, with ODBC's braced `{...}` values whole (`}}` is a brace inside). `SharedAccessKeyName` is a name,
+  // not a secret: the lookahead wants `=` right after the secret word.
+  {
+    name: 'connection-string-secret',
+    re: new RegExp(
+      `(?<![A-Za-z0-9])((?:Account|SharedAccess|Primary|Secondary|Storage|Client|Master|Access|Api|Auth)?(?:Key|Secret|Signature|Token)|Password|Passwd|Pwd|User[ _]?Password|sig)(\\s*=\\s*)(\\{(?:[^}\\n]|\\}\\})*\\}|${VALUE})`,
+      'gi',
+    ),
+    replace: (_m, name, sep, value: string) => `${name}${sep}${value[0] === '{' ? `{${REDACTED}}` : quoteLike(value)}`,
+  },
+  // Oracle's thin form: jdbc:oracle:thin:user/password@host
+  {
+    name: 'jdbc-oracle-credentials',
+    re: /\b(jdbc:oracle:[a-z0-9]+:[^\s/:@]+\/)([^\s@]+)@/gi,
+    replace: (_m, pre) => `${pre}${REDACTED}@`,
+  },
   // Credentials embedded in URLs: scheme://user:secret@host
   {
     name: 'url-credentials',
-    re: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)([^\s@/]+)@/gi,
+    // The password runs to the last `@` before the host (a password may hold an `@`); the user may be empty.
+    re: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)([^\s/]*[^\s/@])@(?=[^\s@/])/gi,
     replace: (_m, pre) => `${pre}${REDACTED}@`,
   },
   // Authorization headers and bare bearer tokens.
@@ -120,6 +148,18 @@ export const REDACTION_RULES: readonly RedactionRule[] = [
     re: new RegExp(`\\b(${STRONG_NAME})(\\s*:\\s*)(${VALUE})`, 'gi'),
     replace: (_m, name, sep, value: string) => `${name}${sep}${quoteLike(value)}`,
   },
+  // A long opaque value after any key-like name in k=v;k=v text (MyServiceKey=..., x_auth_sig=...):
+  // the name contains a secret word anywhere, the value is 16+ token characters with a digit or
+  // mixed case. Names ending in Name/Id/Type/Version are labels (SharedAccessKeyName=...).
+  {
+    name: 'key-like-opaque-value',
+    re: new RegExp(
+      `(?<![A-Za-z0-9])([A-Za-z][A-Za-z0-9_.-]*?(?:key|secret|token|signature|sig|password|passwd|pwd|credential|auth)[A-Za-z0-9_.-]*)(\\s*=\\s*)(${OPAQUE})`,
+      'gi',
+    ),
+    replace: (m, name: string, sep, value: string) =>
+      isOpaque(value) && !/(?:name|id|type|version)$/i.test(name) ? `${name}${sep}${REDACTED}` : m,
+  },
   // Prose: "api key: relaykey1234567890", "token abcdef0123456789ab", "secret is QUJD…".
   {
     name: 'prose-opaque-token',
@@ -141,7 +181,7 @@ function quoteLike(value: string): string {
 // Cheap pre-check: text without any of these fragments cannot match a rule, so the common case
 // (plain log lines) skips every regex.
 const TRIGGER =
-  /key|token|secret|pass|pwd|auth|bearer|cookie|credential|sk-|[rsp]k_|gh[pousr]_|github_pat|glpat-|npm_|hf_|SG\.|dapi|xox|AKIA|ASIA|AIza|eyJ|PRIVATE|:\/\/[^\s]*@/i;
+  /key|token|secret|pass|pwd|auth|bearer|cookie|credential|sig|sk-|[rsp]k_|gh[pousr]_|github_pat|glpat-|npm_|hf_|SG\.|dapi|xox|AKIA|ASIA|AIza|eyJ|PRIVATE|:\/\/[^\s]*@|hooks\.slack|ops_|fig[dh]_|gl(?:c|sa)_|gsk_|hv[sbr]\.|lin_|ntn_|shp(?:at|ca|pa|ss)_|jdbc:oracle/i;
 
 /** Replaces credentials in `text` with `[REDACTED]`. */
 export function redact(text: string): string {

@@ -1,6 +1,7 @@
 // One vocabulary for what the user sees about each plugin (tree rows, status bar, tooltips),
 // derived from engine states so every view agrees.
-import { capabilityKey, type CapabilityDecl, type PluginSpec } from '../host/plugins';
+import { capabilityKey, loadsCode, type CapabilityDecl, type PluginSpec } from '../host/plugins';
+import { redact } from '../host/redact';
 import type { EngineState } from '../host/session';
 import { english, type L10n } from './l10nText';
 
@@ -137,8 +138,17 @@ export function fullTrustLines(
     l10n.t('Replaces slots: {0}', list(r.replaces, l10n)),
     l10n.t('Capabilities: {0}', list(r.capabilities, l10n)),
     r.required ? l10n.t('Required: yes (a failure stops the whole runtime)') : l10n.t('Required: no'),
+    l10n.t('Environment: {0}', list(envEntries(r.env, l10n), l10n)),
     ...v2Lines(plugin, l10n),
   ];
+}
+
+/** `NAME=value` per variable the manifest sets (values redacted), flagging those that can load code. */
+function envEntries(env: Record<string, string> | undefined, l10n: L10n): string[] {
+  return Object.entries(env ?? {}).map(([k, v]) => {
+    const entry = `${k}=${redact(v)}`;
+    return loadsCode(k) ? l10n.t('{0} (loads code)', entry) : entry;
+  });
 }
 
 /** Protocol v2's additions to the block: the tools an agent may call, and what it depends on. */

@@ -4,6 +4,7 @@
 // on two cores. FUZZ_SEED replays a run; FUZZ_CHUNKINGS / FUZZ_KILLS / FUZZ_REAL_CALLS resize it.
 import * as path from 'node:path';
 import { chaos } from './chaos';
+import { escapes } from './escapes';
 import { fuzzFraming, fuzzRealSidecar } from './fuzz';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures');
@@ -22,10 +23,18 @@ async function main(): Promise<number> {
   process.on('uncaughtException', () => crashes++);
   process.on('unhandledRejection', () => crashes++);
   const started = performance.now();
+  // The runner's own stdout/stderr are pipe handles too once first touched (when piped): create
+  // them before counting, so only what the host left counts as a leak.
+  void process.stdout.writable;
+  void process.stderr.writable;
   const handlesBefore = handles();
   const framing = await fuzzFraming({ seed, chunkings });
   const real = await fuzzRealSidecar({ seed, calls: realCalls, fixtures: path.join(FIXTURES, 'sidecars') });
   const killed = await chaos({ seed, kills, fixtures: FIXTURES });
+  const escaped = await escapes({
+    fixtures: path.join(FIXTURES, 'sidecars'),
+    runs: Number(process.env.FUZZ_ESCAPES ?? 4),
+  });
   await new Promise((r) => setTimeout(r, 200));
   const leaks = Math.max(0, handles() - handlesBefore);
   const figures = {
@@ -43,9 +52,17 @@ async function main(): Promise<number> {
     unsettledCalls: killed.unsettled,
     orphans: killed.orphans,
     leaks,
+    escapes: escaped,
   };
   console.log(JSON.stringify(figures, null, 2));
-  const bad = figures.hostCrashes + figures.wrongResults + figures.unsettledCalls + figures.orphans + figures.leaks;
+  const bad =
+    figures.hostCrashes +
+    figures.wrongResults +
+    figures.unsettledCalls +
+    figures.orphans +
+    figures.leaks +
+    escaped.processesLeft +
+    escaped.hangs;
   return bad === 0 ? 0 : 1;
 }
 

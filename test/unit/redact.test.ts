@@ -96,6 +96,100 @@ const ruleCases: [string, string, string][] = [
   ['name-equals-value', 'url?key=hunter22&x=1', 'hunter22'],
   ['strong-name-colon', 'X-Api-Key: 0011aabbcc', '0011aabbcc'],
   ['prose-opaque-token', 'the relay api key: relaykey1234567890 was rejected', 'relaykey1234567890'],
+  [
+    'slack-webhook',
+    'post to https://hooks.slack.com/services/T0000AAAA/B0000BBBB/XXXXxxxxXXXXxxxx1234',
+    'XXXXxxxxXXXXxxxx1234',
+  ],
+  ['onepassword', 'op ops_eyJzaWduSW5BZGRyZXNzIjoibXkuMXBhc3N3b3JkLmNvbSJ9', 'ops_eyJzaWduSW5BZGRyZXNz'],
+  ['figma', 'figma figd_AbCdEf0123456789_ghijklmnopQR', 'figd_AbCdEf0123456789_ghijklmnopQR'],
+  ['grafana', 'grafana glsa_AbCdEfGhIjKlMnOpQrStUvWxYz012345_abcdef12', 'glsa_AbCdEfGhIjKlMnOpQrStUvWxYz012345'],
+  ['groq', 'groq gsk_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789', 'gsk_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789'],
+  [
+    'hashicorp-vault',
+    'vault hvs.CAESIAbCdEfGhIjKlMnOpQrStUvWxYz0123456789',
+    'hvs.CAESIAbCdEfGhIjKlMnOpQrStUvWxYz0123456789',
+  ],
+  ['linear', 'linear lin_api_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789', 'lin_api_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789'],
+  ['notion', 'notion ntn_1234567890AbCdEfGhIjKlMnOpQrStUv', 'ntn_1234567890AbCdEfGhIjKlMnOpQrStUv'],
+  ['shopify', 'shop shpat_0123456789abcdef0123456789abcdef', 'shpat_0123456789abcdef0123456789abcdef'],
+  [
+    'connection-string-secret',
+    'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=cGFzc3dvcmQxMjM0NTY3ODkw==;EndpointSuffix=core.windows.net',
+    'cGFzc3dvcmQxMjM0NTY3ODkw==',
+  ],
+  ['jdbc-oracle-credentials', 'jdbc:oracle:thin:scott/tiger99@db.example.com:1521/ORCL', 'tiger99'],
+  [
+    'key-like-opaque-value',
+    'Endpoint=x;MyServiceKeyValue=Zm9vYmFyYmF6cXV4MTIzNDU2;Mode=fast',
+    'Zm9vYmFyYmF6cXV4MTIzNDU2',
+  ],
+];
+
+// Connection strings as a class (issue 25 §1), and the classes of secretlint's recommended
+// preset's fixtures written as our own cases: [description, input, secrets that must disappear].
+const connectionCases: [string, string, string[]][] = [
+  [
+    'Azure storage',
+    'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;EndpointSuffix=core.windows.net',
+    ['Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==', 'Eby8vdM02'],
+  ],
+  [
+    'Service Bus SharedAccessKey',
+    'Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=AbCdEf0123456789+/GhIjKlMnOpQrStUvWxYz01234=',
+    ['AbCdEf0123456789'],
+  ],
+  [
+    'SharedAccessSignature member',
+    'BlobEndpoint=https://a.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b&srt=co&sp=rl&se=2030-01-01&sig=AbC%2BdEf0123456789xyz%3D',
+    ['AbC%2BdEf0123456789xyz%3D', 'sv=2022-11-02&ss'],
+  ],
+  [
+    'SAS URL sig=',
+    'GET https://a.blob.core.windows.net/c/b.txt?sv=2022-11-02&se=2030-01-01&sp=r&sig=Zm9vYmFy%2FYmF6cXV4MTIz%3D failed',
+    ['Zm9vYmFy%2FYmF6cXV4MTIz%3D'],
+  ],
+  [
+    'ADO.NET Password=',
+    'Server=tcp:db.example.com,1433;Initial Catalog=app;User ID=sa;Password=Tr0ub4dor&3;Encrypt=True',
+    ['Tr0ub4dor'],
+  ],
+  ['ODBC Pwd= braced', 'Driver={ODBC Driver 18};Server=db;Uid=sa;Pwd={p;a}}ss=w0rd};', ['p;a', 'ss=w0rd']],
+  ['ODBC PWD= plain', 'DSN=prod;UID=app;PWD=hunter2;', ['hunter2']],
+  ['JDBC sqlserver', 'jdbc:sqlserver://db:1433;databaseName=app;user=sa;password=S3cret!pw;', ['S3cret!pw']],
+  ['JDBC mysql query', 'jdbc:mysql://db:3306/app?user=app&password=s3cr3tpw&useSSL=true', ['s3cr3tpw']],
+  ['JDBC oracle thin', 'jdbc:oracle:thin:scott/tiger99@db:1521/ORCL', ['tiger99']],
+  ['postgres URL', 'postgresql://app:pg-pass-123@db.example.com:5432/app?sslmode=require', ['pg-pass-123']],
+  [
+    'mongodb+srv URL, @ in the password',
+    'mongodb+srv://admin:p@ss-w0rd@cluster0.example.net/db',
+    ['p@ss-w0rd', 'ss-w0rd'],
+  ],
+  ['mysql URL', 'mysql://root:r00tpw@127.0.0.1:3306/mysql', ['r00tpw']],
+  ['redis URL, no user', 'redis://:redispass123@cache:6379/0', ['redispass123']],
+  ['amqp URL', 'amqps://guest:guestpw1@mq.example.com/vhost', ['guestpw1']],
+  ['basic auth URL', 'https://deploy:ZGVwbG95OnB3@example.com/repo.git', ['ZGVwbG95OnB3']],
+  [
+    'opaque value after a key-like name',
+    'mode=prod;x_auth_sig=9f86d081884c7d659a2feaa0c55ad015;region=eu',
+    ['9f86d081884c7d659a2feaa0c55ad015'],
+  ],
+  [
+    'GCP service-account JSON',
+    '{"type":"service_account","private_key_id":"0123456789abcdef0123456789abcdef01234567","private_key":"-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBg\\n-----END PRIVATE KEY-----\\n"}',
+    ['0123456789abcdef0123456789abcdef01234567', 'MIIEvQIBADANBg'],
+  ],
+  ['AWS secret access key', 'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', ['wJalrXUtnFEMI']],
+  ['Anthropic api03', 'ANTHROPIC_API_KEY=sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-AbCdEfAA', ['sk-ant-api03']],
+  ['npm .npmrc', '//registry.npmjs.org/:_authToken=npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789', ['npm_AbCdEf']],
+];
+
+const connectionOrdinary = [
+  'SharedAccessKeyName=RootManageSharedAccessKey;EntityPath=queue1',
+  'DefaultEndpointsProtocol=https;AccountName=acct;EndpointSuffix=core.windows.net',
+  'Server=db;Database=app;Trusted_Connection=True;',
+  'design=flat signal=ok keys=3',
+  'postgres://db.example.com:5432/app',
 ];
 
 const ordinary = [
@@ -163,6 +257,21 @@ describe('redact', () => {
       const out = redact(input);
       assert.ok(!out.includes(secret), `${JSON.stringify(out)} still contains ${secret}`);
       assert.ok(out.includes(REDACTED), out);
+    });
+  }
+
+  for (const [name, input, secrets] of connectionCases) {
+    it(`redacts a connection-string form: ${name}`, () => {
+      const out = redact(input);
+      for (const secret of secrets) assert.ok(!out.includes(secret), `${JSON.stringify(out)} still contains ${secret}`);
+      assert.ok(out.includes(REDACTED), out);
+      assert.equal(redact(out), out, 'idempotent');
+    });
+  }
+
+  for (const text of connectionOrdinary) {
+    it(`leaves a connection string without secrets untouched: ${text.slice(0, 40)}`, () => {
+      assert.equal(redact(text), text);
     });
   }
 

@@ -1,12 +1,14 @@
 // Finds the plugins this host may run: those Reasonix installed and enabled (plugin-packages.json
 // under the Reasonix home) plus development folders the user linked. One broken record or
 // manifest only ever disables that plugin, with a reason; discovery itself never throws.
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { readBounded } from '../boundedFile';
 import { readManifest, stripBom, type ManifestOutcome } from './manifest';
 import type { DiscoveryResult, PluginEntry, PluginSpec } from './types';
 
 export const PACKAGES_FILE = 'plugin-packages.json';
+/** plugin-packages.json is a list of records: 4 MiB holds tens of thousands. */
+export const MAX_PACKAGES_BYTES = 4 * 1024 * 1024;
 export const PLUGIN_ID = /^[a-zA-Z0-9][a-zA-Z0-9._-]{0,63}$/;
 
 export interface DiscoverOptions {
@@ -33,15 +35,14 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 /** The enabled, well-formed records of plugin-packages.json; everything else becomes an entry or a problem. */
 async function readInstalled(home: string, entries: PluginEntry[], problems: string[]): Promise<InstalledRecord[]> {
   const file = path.join(home, PACKAGES_FILE);
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT')
-      problems.push(`${file} cannot be read (${code ?? (err as Error).message}); no installed plugins loaded`);
-    return []; // a missing file just means nothing is installed
+  // Only a regular file, never more than the cap plus one byte (boundedFile.ts).
+  const read = await readBounded(file, MAX_PACKAGES_BYTES);
+  if (!read.ok) {
+    // a missing file just means nothing is installed
+    if (read.code !== 'ENOENT') problems.push(`${file} ${read.why}; no installed plugins loaded`);
+    return [];
   }
+  const text = read.text;
   let doc: unknown;
   try {
     doc = JSON.parse(stripBom(text));

@@ -7,4 +7,5 @@ export { decodeRuntimeBlock, expandCommand, PLUGIN_ROOT_VAR, type RuntimeDecode 
 export { FIXED_SLOTS, isProviderRef, slotProblem } from './slots';
 export { commandProblem, isShell, windowsTreeKill } from './commandRules';
 export { capabilityKey } from './capabilityRefs';
+export { loadsCode } from './codeLoadingEnv';
 export { compareSemver, parseSemver, satisfiesRange, type SemVer } from './semver';

@@ -4,9 +4,9 @@
 // anything else is refused with the file and the value named. Only the runtime block (and, for v2,
 // the dependency entries) is validated in depth; the declarative parts belong to Reasonix itself
 // and are checked for known keys only.
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { ProtocolVersion } from '../../protocol';
+import { readBounded } from '../boundedFile';
 import { decodeCapabilityRefs } from './capabilityRefs';
 import { decodeRuntimeBlock, V1_RUNTIME, V2_RUNTIME, type RuntimeRules } from './runtime-block';
 import type { CapabilityDecl, RuntimeBlock } from './types';
@@ -187,22 +187,9 @@ export function decodeManifest(text: string, manifestPath: string, root: string)
 /** Reads `<root>/reasonix-plugin.json`; never throws, an unreadable file is an 'invalid' outcome. */
 export async function readManifest(root: string): Promise<ManifestOutcome> {
   const manifestPath = path.join(root, MANIFEST_FILE);
-  let text: string;
-  try {
-    // Bounded before it is read: a manifest is a few hundred bytes, never worth holding megabytes.
-    const { size } = await fs.stat(manifestPath);
-    if (size > MAX_MANIFEST_BYTES) {
-      return {
-        status: 'invalid',
-        manifestPath,
-        reason: `${manifestPath} is ${size} bytes, over the ${MAX_MANIFEST_BYTES} bytes (1 MiB) a manifest may have; it is not read`,
-      };
-    }
-    text = await fs.readFile(manifestPath, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (err as Error).message})`;
-    return { status: 'invalid', manifestPath, reason: `${manifestPath} ${why}` };
-  }
+  // Only a regular file, never more than the cap plus one byte (boundedFile.ts).
+  const read = await readBounded(manifestPath, MAX_MANIFEST_BYTES);
+  if (!read.ok) return { status: 'invalid', manifestPath, reason: `${manifestPath} ${read.why}` };
+  const text = read.text;
   return decodeManifest(text, manifestPath, root);
 }

@@ -5,7 +5,6 @@
 import type { Logger } from '../log';
 import { scopedLogger } from '../log';
 import { discoverPlugins } from '../plugins';
-import { redact } from '../redact';
 import type { PluginEntry, PluginSpec } from '../plugins';
 import {
   createDispatcher,
@@ -442,13 +441,12 @@ class ComposedSession implements SessionEngine {
       for (const p of c.providers) {
         try {
           const r = resolveProviderRef(p.ref, declared);
-          // Sidecar-sourced names reach every face redacted (the catalog is not the handshake).
-          const label = p.displayName === undefined ? undefined : redact(p.displayName);
+          // Every descriptor field was redacted where the catalog was received (streams/catalog.ts).
           out.push({
             pluginId: c.pluginId,
             ref: p.ref,
-            label,
-            descriptor: label === undefined ? p : { ...p, displayName: label },
+            label: p.displayName,
+            descriptor: p,
             ...(r.model === undefined ? {} : { model: r.model }),
           });
         } catch (err) {

@@ -94,15 +94,24 @@ export function crashFailure(
 }
 
 /** Turns whatever the `extension/initialize` request rejected with into a handshake problem. */
+/**
+ * The reason a handshake that ran out of time fails with: the reference's request deadline
+ * reason (its call timeout is the error table's `intercept_timeout`, retryable), never `internal`,
+ * which says the host itself broke.
+ */
+export const HANDSHAKE_TIMEOUT_REASON: ErrorReason = 'intercept_timeout';
+
+/** "did not answer extension/initialize within 30 s, counted from spawn" (ms below a whole second). */
+export function handshakeTimeoutMessage(handshakeMs: number): string {
+  const bound = handshakeMs % 1000 === 0 ? `${handshakeMs / 1000} s` : `${handshakeMs} ms`;
+  return `did not answer extension/initialize within ${bound}, counted from spawn`;
+}
+
 export function handshakeProblem(err: unknown, handshakeMs: number): StartProblem {
   if (err instanceof ProtocolError) {
     const message = err.message.replace(/^invalid extension\/initialize result:/, 'invalid initialize result:');
-    if (err.reason === 'internal' && /no answer within/.test(message)) {
-      return {
-        stage: 'handshake',
-        reason: 'internal',
-        message: `no answer to extension/initialize within ${handshakeMs} ms`,
-      };
+    if (err.reason === HANDSHAKE_TIMEOUT_REASON && /no answer within/.test(message)) {
+      return { stage: 'handshake', reason: HANDSHAKE_TIMEOUT_REASON, message: handshakeTimeoutMessage(handshakeMs) };
     }
     return { stage: 'handshake', reason: err.reason, message };
   }

@@ -21,6 +21,7 @@ import {
   crashFailure,
   describeExit,
   failureLogLine,
+  HANDSHAKE_TIMEOUT_REASON,
   handshakeProblem,
   shutdownProblem,
   SidecarFailure,
@@ -66,6 +67,12 @@ export const DEFAULT_TIMEOUTS: SidecarTimeouts = {
   writeStallMs: 10_000,
   barrierProbeMs: 0,
 };
+
+/**
+ * How long a sidecar's stdout/stderr may stay open after its process exited (a descendant holding
+ * them) before the host closes its ends: enough for the last frames and stderr bytes in flight.
+ */
+export const PIPE_GRACE_MS = 250;
 
 /** How the last `stop()` of a running sidecar went, for `check`'s shutdown verdict. */
 export interface StopOutcome {
@@ -133,6 +140,20 @@ class Proc {
       });
     });
     this.closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    // A descendant that escaped every kill (one that cleared its environment, docs/reliability.md)
+    // may hold our end of stdout/stderr open for ever: once the process itself has exited, its
+    // pipes get PIPE_GRACE_MS to drain, then they are closed here, so the connection ends, pending
+    // calls fail with the exit, and the host's event loop is not kept alive by them.
+    void this.exited.then(() => {
+      let isClosed = false;
+      void this.closed.then(() => (isClosed = true));
+      setTimeout(() => {
+        if (isClosed) return;
+        child.stdout.destroy();
+        child.stderr.destroy();
+        child.stdin.destroy();
+      }, PIPE_GRACE_MS).unref();
+    });
   }
   /** True when the process ended within `ms`. */
   waitExit(ms: number): Promise<boolean> {
@@ -382,8 +403,9 @@ export class Sidecar {
         'extension/initialize',
         initializeParams(this.plugin, this._session, this.opts.uiHost, this.contract),
         {
+          // Counted from spawn: the request is written right after launch, before any await.
           timeoutMs: this.t.handshakeMs,
-          timeoutReason: 'internal',
+          timeoutReason: HANDSHAKE_TIMEOUT_REASON,
           // The barrier opens at the valid result's place in the wire (HOST_SPEC §2.4: "after
           // validation the host marks the connection ready"), synchronously, so whether a frame
           // written right behind the result is accepted never depends on how the pipe chunked it.

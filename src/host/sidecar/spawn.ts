@@ -2,11 +2,12 @@
 // ${REASONIX_PLUGIN_ROOT}, never a shell, args verbatim, own process group so the whole tree can
 // be killed, identity variables set last so the manifest cannot forge them.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import * as fs from 'node:fs';
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { commandProblem, isShell, windowsTreeKill } from '../plugins';
 import type { PluginSpec } from '../plugins';
-import { processGuard } from './reaper';
+import { killTagged, LAUNCH_TOKEN_VAR, newLaunchToken, processGuard } from './reaper';
 
 const ROOT_VAR = '${REASONIX_PLUGIN_ROOT}';
 
@@ -54,34 +55,44 @@ export function resolveCommand(plugin: PluginSpec): CommandCheck {
   return { ok: true, command };
 }
 
-/** The child environment: inherited, then the manifest's, then the host's identity variables. */
-export function childEnv(plugin: PluginSpec): NodeJS.ProcessEnv {
+/**
+ * The child environment: inherited, then the manifest's, then the host's identity variables and
+ * the launch token (reaper.ts), so the manifest can forge neither.
+ */
+export function childEnv(plugin: PluginSpec, token?: string): NodeJS.ProcessEnv {
   return {
     ...process.env,
     ...plugin.runtime.env,
     REASONIX_PLUGIN_ROOT: plugin.root,
     REASONIX_PLUGIN_NAME: plugin.id,
     REASONIX_PLUGIN_VERSION: plugin.version,
+    [LAUNCH_TOKEN_VAR]: token,
   };
 }
 
+/** Each launched child's token: what its descendants carry in their environment. */
+const tokens = new WeakMap<ChildProcessWithoutNullStreams, string>();
+
 export function launch(plugin: PluginSpec, command: string): ChildProcessWithoutNullStreams {
+  const token = newLaunchToken();
   const child = spawn(command, plugin.runtime.args, {
     cwd: plugin.root,
-    env: childEnv(plugin),
+    env: childEnv(plugin, token),
     shell: false,
     windowsHide: true,
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   // If this process dies without stopping it, the watchdog (when one is installed) kills its group.
-  if (child.pid !== undefined) processGuard()?.add(child.pid);
+  tokens.set(child, token);
+  if (child.pid !== undefined) processGuard()?.add(child.pid, token);
   return child;
 }
 
 /**
- * SIGKILL to the child's process group (POSIX); on Windows, where there are no process groups,
- * `taskkill /T /F` ends the whole tree so grandchildren die too. Falls back to the child alone.
+ * SIGKILL to the child's process group and (Linux) to every process carrying its launch token,
+ * which catches descendants that left the group or were reparented; on Windows, where there are
+ * no process groups, `taskkill /T /F` ends the whole tree. Falls back to the child alone.
  */
 export function killTree(child: ChildProcessWithoutNullStreams): void {
   const pid = child.pid;
@@ -89,12 +100,15 @@ export function killTree(child: ChildProcessWithoutNullStreams): void {
   // Every stop ends here with the group killed: the watchdog must forget the pid (it may be reused).
   processGuard()?.remove(pid);
   if (process.platform !== 'win32') {
+    let groupGone = false;
     try {
       process.kill(-pid, 'SIGKILL');
-      return;
     } catch {
-      // group already gone; fall through for the leader alone
+      groupGone = true; // group already gone; the leader alone below
     }
+    const token = tokens.get(child);
+    if (token) killTagged(fs, `${LAUNCH_TOKEN_VAR}=${token}`);
+    if (!groupGone) return;
   } else {
     const { command, args } = windowsTreeKill(pid);
     try {

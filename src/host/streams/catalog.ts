@@ -3,7 +3,7 @@
 // arrives schema-valid (the connection checks every result once); a malformed one is a failed call.
 import { type ProviderCatalogResult, type ProviderDescriptor } from '../../protocol';
 import { silentLogger, type Logger } from '../log';
-import { redact } from '../redact';
+import { redact, redactDeep } from '../redact';
 import type { Disposable, ProviderClient } from './ports';
 
 export interface CatalogOptions {
@@ -84,7 +84,9 @@ async function fetchCatalog(client: ProviderClient, opts: CatalogOptions): Promi
   const warnings: string[] = [];
   for (const d of result.providers) {
     if (d.ref.startsWith(prefix) && d.ref.length > prefix.length) {
-      providers.push(d);
+      // Redacted here, where the catalog is received: every field (displayName, model, efforts,
+      // pricingCurrency, ...) but the ref, an identifier checked against the plugin's prefix.
+      providers.push({ ...redactDeep(d), ref: d.ref });
     } else {
       const warning = `provider catalog of ${pluginId}: dropped ${redact(d.ref)} (outside ${prefix})`;
       log.warn(warning);

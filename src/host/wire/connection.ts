@@ -31,11 +31,15 @@ import { silentLogger, type Logger } from '../log';
 import { redact } from '../redact';
 import { Emitter, type Disposable } from '../emitter';
 import { EncodedResult } from './encoded';
-import { isIntegerIdText, topLevelMemberText } from './envelope';
+import { isIntegerIdText, RawIntegerId, topLevelMemberText, withRawId } from './envelope';
 import { NdjsonMessageReader } from './reader';
 import { NdjsonMessageWriter, frameBuffer, type Frame } from './writer';
 
-type JsonId = string | number | null;
+type JsonId = string | number | null | RawIntegerId;
+
+function idJson(id: JsonId): string {
+  return id instanceof RawIntegerId ? id.text : JSON.stringify(id);
+}
 
 interface PendingCall {
   resolve(result: unknown): void;
@@ -210,6 +214,8 @@ export class ValidatedConnection {
   private endAfterDrain: ConnectionEnd | undefined;
   // Frames whose numeric id was written with a fraction or an exponent (see receive()).
   private readonly nonIntegerIds = new WeakSet<object>();
+  /** Frames whose integer id is past 2^53: the id as written, for the answer. */
+  private readonly rawIds = new WeakMap<object, RawIntegerId>();
   // One entry per protocol method the peer has named (a bounded set: unknown names are not kept).
   private readonly routes = new Map<string, Route>();
   private readonly outRoutes = new Map<string, OutRoute>();
@@ -460,6 +466,10 @@ export class ValidatedConnection {
       !isIntegerIdText(topLevelMemberText(this.reader.currentLine ?? '', 'id'))
     ) {
       this.nonIntegerIds.add(raw);
+    } else if (isPlainObject(raw) && typeof raw.id === 'number' && !Number.isSafeInteger(raw.id)) {
+      // Past 2^53 JSON.parse has rounded it: keep the text to echo (only such ids pay for this).
+      const text = topLevelMemberText(this.reader.currentLine ?? '', 'id');
+      if (text !== undefined && isIntegerIdText(text)) this.rawIds.set(raw, new RawIntegerId(text));
     }
     if (!this.ready) return this.gate(raw);
     if (this.draining) {
@@ -519,7 +529,7 @@ export class ValidatedConnection {
     // parseable that way is answered as null.
     const integerId = typeof id === 'number' && Number.isInteger(id) && !this.nonIntegerIds.has(raw);
     const validId = id === null || typeof id === 'string' || integerId;
-    const echo: JsonId = validId ? (id as JsonId) : null;
+    const echo: JsonId = validId ? (this.rawIds.get(raw) ?? (id as JsonId)) : null;
     if (hasId && !validId) return this.reply(null, INVALID_REQUEST);
     if (raw.jsonrpc !== '2.0') return this.reply(echo, INVALID_REQUEST);
     const method = raw.method;
@@ -605,8 +615,9 @@ export class ValidatedConnection {
         return this.reply(echo, INVALID_REQUEST);
     }
     const id = raw.id;
-    // Our ids are positive integers; anything else (a string id, null) matches nothing.
-    if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) {
+    // Our ids are positive safe integers; anything else (a string id, null, an id past 2^53 that
+    // JSON.parse rounded onto one of ours) matches nothing.
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1 || this.rawIds.has(raw)) {
       this.logger.debug(`ignored response with id ${JSON.stringify(id)}`);
       return;
     }
@@ -627,7 +638,10 @@ export class ValidatedConnection {
     if (error.code === INVALID_REQUEST.code && error.data === undefined) {
       this.violation('a frame is not a JSON-RPC 2.0 message (answered -32600 invalid request)');
     }
-    const frame = this.writer.encodeText({ jsonrpc: '2.0', id, error });
+    const frame =
+      id instanceof RawIntegerId
+        ? this.writer.frameText(withRawId(id, { error }))
+        : this.writer.encodeText({ jsonrpc: '2.0', id, error });
     this.traceOut(frame);
     this.writer.writeFrame(frame).catch(noop);
   }
@@ -660,8 +674,10 @@ export class ValidatedConnection {
     try {
       // A pre-encoded result (a content page) is spliced in as bytes, never re-stringified.
       frame = encoded
-        ? encoded.frame(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, '}\n', this.writer.maxFrameBytes)
-        : this.writer.encodeText({ jsonrpc: '2.0', id, result });
+        ? encoded.frame(`{"jsonrpc":"2.0","id":${idJson(id)},"result":`, '}\n', this.writer.maxFrameBytes)
+        : id instanceof RawIntegerId
+          ? this.writer.frameText(withRawId(id, { result }))
+          : this.writer.encodeText({ jsonrpc: '2.0', id, result });
     } catch {
       // Our own answer would be too big: answer internal instead (HOST_SPEC §1).
       return this.reply(id, wireError('internal'));

@@ -64,3 +64,20 @@ export function topLevelMemberText(text: string, key: string): string | undefine
 export function isIntegerIdText(text: string | undefined): boolean {
   return text === undefined || /^-?\d+$/.test(text);
 }
+
+/**
+ * An integer id past 2^53 as the peer wrote it (`9223372036854775807`): JSON.parse rounds it, HOST_SPEC
+ * §1 wants it echoed byte for byte, so the answer carries this text. Only such ids take this path.
+ */
+export class RawIntegerId {
+  constructor(readonly text: string) {}
+}
+
+/** The stand-in the answer is serialised with, replaced by the raw id text (the id member comes first). */
+const ID_MARK = '\u0000reasonix-raw-id\u0000';
+const ID_MARK_JSON = JSON.stringify(ID_MARK);
+
+/** `{"jsonrpc":"2.0","id":<raw>,…rest}` as JSON text, the id exactly as it arrived. */
+export function withRawId(id: RawIntegerId, rest: Record<string, unknown>): string {
+  return JSON.stringify({ jsonrpc: '2.0', id: ID_MARK, ...rest }).replace(ID_MARK_JSON, id.text);
+}

@@ -265,7 +265,8 @@ describe('reasonix-host check', function () {
     ]);
     assert.equal(code, 1);
     assert.equal(report.stage, 'handshake');
-    assert.match(report.message, /within 300 ms/);
+    assert.match(report.message, /did not answer extension\/initialize within 300 ms, counted from spawn/);
+    assert.equal(report.reason, 'intercept_timeout');
     assert.ok(Date.now() - started < 10000, 'the handshake bound is honoured');
   });
 

@@ -9,6 +9,8 @@ import { pluginFolder } from '../../support/plugins';
 // Any C0 control but newline, DEL, or a C1 control.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+// Any Unicode format character (U+200B and its class, issue 25 §5).
+const FORMAT = /\p{Cf}/u;
 
 function hostilePlugin(parent: string): string {
   return pluginFolder(join(parent, 'hostile-text'), 'hostile-text', {
@@ -30,6 +32,12 @@ describe('sidecar text on the terminal (issue 12 §1–2)', function () {
     assert.match(r.stdout, /\\u001b\[2J/, 'ESC is shown visibly');
     assert.match(r.stdout, /\\u001b\]52;c;/, 'the clipboard write is shown, not performed');
     assert.match(r.stdout, /\\u009b31m/, 'a C1 CSI is shown visibly');
+    assert.doesNotMatch(r.stdout, FORMAT, 'no raw format character reaches stdout');
+    assert.match(
+      r.stdout,
+      /hid\\u200bden\\u200c\\u200d\\u00ad\\u061c\\u\{e0041\}/,
+      'each format character is shown visibly',
+    );
     const lines = r.stdout.split('\n');
     assert.ok(!lines.some((l) => l.startsWith('plugin other')), `no forged line:\n${r.stdout}`);
     assert.ok(
@@ -57,7 +65,11 @@ describe('sidecar text on the terminal (issue 12 §1–2)', function () {
       initialize: { version: string; uiActions: { actionId: string; label: string }[] };
     };
     assert.doesNotMatch(json.stdout, /sk-live-abcdef0123456789XYZ/);
+    assert.doesNotMatch(text.stdout, FORMAT, 'text: no raw format character');
+    assert.doesNotMatch(json.stdout, FORMAT, '--json: no raw format character');
+    assert.match(json.stdout, /pay\\u200bpal\\u2060\\ufeff\\udb40\\udc41/, '--json escapes them (astral as a pair)');
     assert.match(report.initialize.uiActions[0].label, /\[REDACTED\]/);
+    assert.match(report.initialize.uiActions[0].label, /pay\u200bpal\u2060\ufeff\u{e0041}$/u, 'the value is kept');
     assert.equal(report.initialize.uiActions[0].actionId, 'go', 'identifiers are kept verbatim');
     assert.equal(
       report.initialize.version,

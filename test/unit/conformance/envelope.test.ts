@@ -1,6 +1,7 @@
 // Issue 11 item 6: JSON-RPC envelope edges answered as the reference host, against the real
 // well-behaved fixture sidecar writing raw lines after extension/initialized.
 import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
 import { topLevelMemberText } from '../../../src/host/wire/envelope';
 import { INTERCEPT, pluginFor, useFleet } from '../sidecar/fixtures';
 import { waitFor } from '../../support/wait';
@@ -84,6 +85,28 @@ describe('conformance: envelope edges as the reference host (issue 11 item 6)', 
     for (const a of answers)
       assert.deepEqual(a, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request' } });
     assert.deepEqual(published, []);
+  });
+
+  it('an integer id past 2^53 is echoed byte for byte (HOST_SPEC §1), also on an error answer; the request is served', async () => {
+    const body = JSON.stringify(publish);
+    const { answers, published, s } = await answersTo(
+      [
+        `{"jsonrpc":"2.0","id":9223372036854775807,"method":"host/ui/publish","params":${body}}`,
+        `{"jsonrpc":"2.0","id":-9007199254740993,"method":"host/ui/publish","params":null}`,
+        `{"params":${body},"method":"host/ui/publish","id":12345678901234567890123,"jsonrpc":"2.0"}`,
+      ],
+      3,
+    );
+    assert.equal(answers.length, 3);
+    const raw = readFileSync(ctx.scratch.file('rx'), 'utf8');
+    assert.ok(raw.includes('{"jsonrpc":"2.0","id":9223372036854775807,"result":{"accepted":true}}'), raw);
+    assert.ok(
+      raw.includes('{"jsonrpc":"2.0","id":-9007199254740993,"error":{"code":-32600,"message":"invalid request"}}'),
+      raw,
+    );
+    assert.ok(raw.includes('{"jsonrpc":"2.0","id":12345678901234567890123,"result":{"accepted":true}}'), raw);
+    assert.equal(published.length, 2);
+    assert.deepEqual(await s.request('extension/intercept', INTERCEPT), { decision: 'continue' });
   });
 
   it('reads how an id was written from the frame text, top level only', () => {

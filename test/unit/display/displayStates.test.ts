@@ -75,6 +75,50 @@ describe('display states: what the views say of each plugin', () => {
     assert.match(text, /Capabilities: ui, providers/);
     assert.match(text, /Required: yes/);
     assert.doesNotMatch(text, /Tools an agent may call|Requires:|Provides:/, 'v1 has neither');
+    assert.ok(lines.includes('Environment: none'), text);
+  });
+
+  it('shows the environment a manifest sets, values redacted, flagging every variable that can load code', () => {
+    const env = {
+      NODE_OPTIONS: '--require ./hook.js',
+      LD_PRELOAD: '/tmp/x.so',
+      DYLD_INSERT_LIBRARIES: '/tmp/y.dylib',
+      PYTHONPATH: './lib',
+      JAVA_TOOL_OPTIONS: '-javaagent:a.jar',
+      PATH: './bin:/usr/bin',
+      LOG_LEVEL: 'debug',
+      API_TOKEN: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+    };
+    const lines = fullTrustLines({
+      id: 'envdemo',
+      root: '/p/envdemo',
+      runtime: {
+        command: 'node',
+        args: ['main.js'],
+        env,
+        required: false,
+        priority: 0,
+        intercepts: [],
+        replaces: [],
+        capabilities: [],
+        timeoutMillis: 0,
+        tools: [],
+      },
+    });
+    const line = lines.find((l) => l.startsWith('Environment: ')) ?? '';
+    for (const name of [
+      'NODE_OPTIONS',
+      'LD_PRELOAD',
+      'DYLD_INSERT_LIBRARIES',
+      'PYTHONPATH',
+      'JAVA_TOOL_OPTIONS',
+      'PATH',
+    ])
+      assert.match(line, new RegExp(`${name}=[^,]* \\(loads code\\)`), `${name} flagged: ${line}`);
+    assert.match(line, /LOG_LEVEL=debug(,|$)/, 'a plain variable is listed, not flagged');
+    assert.doesNotMatch(line, /LOG_LEVEL=debug \(loads code\)/);
+    assert.doesNotMatch(line, /ghp_abcdefghijklmnopqrstuvwxyz0123456789/, 'a value is redacted');
+    assert.match(line, /API_TOKEN=/);
   });
 
   it("a v2 plugin's block names its tools (read-only marked) and what it requires and provides", () => {

@@ -112,7 +112,7 @@ describe('plugins: command rules that were easy to get around', () => {
       assert.equal(entry?.status, 'invalid');
       assert.match(
         entry?.reason ?? '',
-        /reasonix-plugin\.json is \d+ bytes, over the 1048576 bytes \(1 MiB\) a manifest may have/,
+        /reasonix-plugin\.json is \d+ bytes, over the 1048576 bytes \(1 MiB\) it may have/,
       );
     } finally {
       await home.remove();

@@ -54,7 +54,7 @@ describe('plugins: discoverPlugins (installed records)', () => {
     await fs.mkdir(path.join(home.dir, 'plugin-packages.json'));
     let r = await discoverPlugins({ home: home.dir });
     assert.equal(r.plugins.length, 0);
-    assert.match(r.problems[0], /plugin-packages\.json cannot be read \(EISDIR\)/);
+    assert.match(r.problems[0], /plugin-packages\.json is a directory, not a regular file; it is not read/);
     await fs.rmdir(path.join(home.dir, 'plugin-packages.json'));
     await home.packages({ version: 1, plugins: {} });
     r = await discoverPlugins({ home: home.dir });

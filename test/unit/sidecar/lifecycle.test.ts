@@ -249,7 +249,8 @@ describe('sidecar: handshake (§2.2–2.4)', () => {
     const took = Date.now() - started;
     assert.ok(took >= 140 && took < 2500, `took ${took} ms`);
     assert.equal(err.info.stage, 'handshake');
-    assert.match(err.info.message, /no answer to extension\/initialize within 150 ms/);
+    assert.match(err.info.message, /: did not answer extension\/initialize within 150 ms, counted from spawn$/);
+    assert.equal(err.info.reason, 'intercept_timeout', 'the reference reason for a request deadline, not internal');
     assert.equal(alive(s.pid), false);
   });
 
