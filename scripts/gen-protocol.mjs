@@ -146,6 +146,13 @@ function dropErrorCounting(code) {
   });
   if (/\bvErrors\b|(?<![.\w])errors\b/.test(out.replace(/\$fail|\.errors/g, '')))
     throw new Error('gen-protocol: error counting left in the validators; update dropErrorCounting()');
+  // With the counting gone every validN is only ever set to true, so its checks are dead as well.
+  out = out
+    .replace(/var valid\d+ = true;/g, '')
+    .replace(/if\(!valid\d+\)\{break;\}/g, '')
+    .replace(/if\(valid\d+\)\{/g, '{');
+  if (/\bvalid\d+\b/.test(out))
+    throw new Error('gen-protocol: a validN flag is still read; update dropErrorCounting()');
   return out;
 }
 
