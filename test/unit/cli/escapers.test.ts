@@ -2,7 +2,8 @@
 // that leave the sidecar's process group (a setsid child, a double-forked daemon, a detached child
 // holding the sidecar's stdout/stderr) are stopped with it, and a descendant nobody can recognise
 // (it cleared its environment) cannot make `check` or `run` hang. Processes that are not ours
-// survive. Linux: the launch token is read from /proc (docs/reliability.md).
+// survive. Linux: the launch token is read from /proc (docs/reliability.md). A hang is runCli's
+// kill after its timeout (the CLI would wait for ever without the pipe grace), not a timed assertion.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -62,12 +63,10 @@ describe('reasonix-host: descendants that leave the process group (issue 25 item
       const plugin = fixturePlugin(tmp.dir, 'esc', 'well-behaved.js', {
         env: { FIX_ESCAPERS: file, FIX_HOLD_PIPES: '1' },
       });
-      const started = Date.now();
       const r = await runCli(['check', plugin, '--workspace', tmp.dir], { timeoutMs: 20000 });
       const pids = await escaperPids(file, 3);
       strays.push(...pids);
       assert.equal(r.code, 0, r.stdout + r.stderr);
-      assert.ok(Date.now() - started < 15000, `check took ${Date.now() - started} ms`);
       assert.deepEqual(await allGone(pids), [], 'no escaper is left running');
     },
   );
@@ -108,24 +107,20 @@ describe('reasonix-host: descendants that leave the process group (issue 25 item
   it('a descendant that cleared its environment and holds the pipes cannot make check or run hang', async () => {
     const file = join(tmp.dir, 'pids');
     const env = { FIX_ESCAPERS: file, FIX_HOLD_PIPES: 'clean', FIX_EXIT_AFTER_INIT: '1500' };
-    const started = Date.now();
     const checked = await runCli(['check', fixturePlugin(tmp.dir, 'clean', 'well-behaved.js', { env }), '--json'], {
       timeoutMs: 15000,
     });
     strays.push(...(await escaperPids(file, 3)));
     assert.notEqual(checked.code, null, 'check ended with an exit status');
-    assert.ok(Date.now() - started < 12000, `check took ${Date.now() - started} ms`);
 
     const file2 = join(tmp.dir, 'pids2');
     const env2 = { ...env, FIX_ESCAPERS: file2 };
-    const ranAt = Date.now();
     const ran = await runCli(
       ['run', fixturePlugin(tmp.dir, 'clean2', 'well-behaved.js', { env: env2 }), '--for', '4', '--json'],
       { timeoutMs: 15000 },
     );
     strays.push(...(await escaperPids(file2, 3)));
     assert.notEqual(ran.code, null, 'run ended with an exit status');
-    assert.ok(Date.now() - ranAt < 12000, `run --for 4 took ${Date.now() - ranAt} ms`);
   });
 
   (linux ? it : it.skip)('a process that is not ours, running the same script, survives the stop', async () => {
