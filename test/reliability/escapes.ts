@@ -4,9 +4,12 @@
 // a pipe holder that cleared its environment (so nothing can recognise it) must not make `check`
 // hang; a manifest that is /dev/zero, /dev/urandom or a FIFO must be refused at once.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { pluginFolder } from '../support/plugins';
+import { alive } from '../support/processes';
+import { waitFor } from '../support/wait';
 
 const CLI = path.resolve(__dirname, '../../src/cli.js');
 const HANG_MS = 15_000;
@@ -18,20 +21,6 @@ export interface EscapeFigures {
   heldPipeRuns: number;
   specialFiles: number;
   hangs: number;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  // A zombie answers kill(0) until it is reaped; it runs nothing.
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return process.platform !== 'linux';
-  }
 }
 
 /** Runs the CLI; resolves with whether it ended within HANG_MS (it is killed otherwise). */
@@ -50,18 +39,11 @@ function cli(args: string[], cwd: string): Promise<boolean> {
 }
 
 function plugin(dir: string, name: string, fixtures: string, env: Record<string, string>): string {
-  const root = path.join(dir, name);
-  mkdirSync(root, { recursive: true });
-  writeFileSync(
-    path.join(root, 'reasonix-plugin.json'),
-    JSON.stringify({
-      apiVersion: 'reasonix.io/plugin/v1',
-      name,
-      version: '0.1.0',
-      runtime: { command: process.execPath, args: [path.join(fixtures, 'well-behaved.js')], env },
-    }),
-  );
-  return root;
+  return pluginFolder(path.join(dir, name), name, {
+    command: process.execPath,
+    args: [path.join(fixtures, 'well-behaved.js')],
+    env,
+  });
 }
 
 const pidsIn = (file: string): number[] => {
@@ -72,9 +54,11 @@ const pidsIn = (file: string): number[] => {
   }
 };
 
+/** How many of `pids` still run 3 s on (zombies excluded). */
 async function settle(pids: number[]): Promise<number> {
-  const until = Date.now() + 3000;
-  while (Date.now() < until && pids.some(alive)) await new Promise((r) => setTimeout(r, 50));
+  await waitFor(() => !pids.some(alive), { timeoutMs: 3000, intervalMs: 50, what: 'the escapers to end' }).catch(
+    () => undefined,
+  );
   return pids.filter(alive).length;
 }
 
