@@ -459,17 +459,15 @@ export class ValidatedConnection {
     if (this.endInfo) return;
     // How the id was written is only known while the reader delivers its line (JSON.parse turns
     // `1e2` into 100): judge it now, the frame itself may be judged a few turns later.
-    if (
-      isPlainObject(raw) &&
-      raw.method !== undefined &&
-      Number.isInteger(raw.id) &&
-      !isIntegerIdText(topLevelMemberText(this.reader.currentLine ?? '', 'id'))
-    ) {
-      this.nonIntegerIds.add(raw);
-    } else if (isPlainObject(raw) && typeof raw.id === 'number' && !Number.isSafeInteger(raw.id)) {
-      // Past 2^53 JSON.parse has rounded it: keep the text to echo (only such ids pay for this).
-      const text = topLevelMemberText(this.reader.currentLine ?? '', 'id');
-      if (text !== undefined && isIntegerIdText(text)) this.rawIds.set(raw, new RawIntegerId(text));
+    // An id past 2^53 has been rounded as well: its text is kept to echo (only such ids pay for it).
+    if (isPlainObject(raw) && Number.isInteger(raw.id)) {
+      const huge = !Number.isSafeInteger(raw.id);
+      if (raw.method !== undefined || huge) {
+        const text = topLevelMemberText(this.reader.currentLine ?? '', 'id');
+        if (!isIntegerIdText(text)) {
+          if (raw.method !== undefined) this.nonIntegerIds.add(raw);
+        } else if (huge && text !== undefined) this.rawIds.set(raw, new RawIntegerId(text));
+      }
     }
     if (!this.ready) return this.gate(raw);
     if (this.draining) {

@@ -6,6 +6,7 @@ import {
   toDisplayState,
   type PluginRow,
 } from '../../../src/vscode/displayStates';
+import { scriptPlugin } from '../../support/plugins';
 
 const row = (pluginId: string, state: PluginRow['state']): PluginRow => ({
   sessionKey: 's',
@@ -89,22 +90,7 @@ describe('display states: what the views say of each plugin', () => {
       LOG_LEVEL: 'debug',
       API_TOKEN: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
     };
-    const lines = fullTrustLines({
-      id: 'envdemo',
-      root: '/p/envdemo',
-      runtime: {
-        command: 'node',
-        args: ['main.js'],
-        env,
-        required: false,
-        priority: 0,
-        intercepts: [],
-        replaces: [],
-        capabilities: [],
-        timeoutMillis: 0,
-        tools: [],
-      },
-    });
+    const lines = fullTrustLines(scriptPlugin('envdemo', '/p/envdemo/main.js', { runtime: { env } }));
     const line = lines.find((l) => l.startsWith('Environment: ')) ?? '';
     for (const name of [
       'NODE_OPTIONS',
