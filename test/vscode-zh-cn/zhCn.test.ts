@@ -5,21 +5,17 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { PluginFailure, PluginInfo, ReasonixApi } from '../../src/vscode/api';
+import type { ReasonixApi } from '../../src/vscode/api';
 import type { RunOutcome } from '../../src/vscode/actions';
 import { VIEW_STRINGS } from '../../src/webviewProtocol/strings';
 import { waitFor } from '../support/wait';
+import { crashAndRestart, running } from '../vscode/crash';
 
 const EXTENSION_ID = 'reasonix.reasonix-vscode-host';
 
 /** A localized manifest string: VS Code keeps the English as `original` beside the translated `value`. */
 type Localized = string | { value: string; original: string };
 const shown = (s: Localized): string => (typeof s === 'string' ? s : s.value);
-
-function running(api: ReasonixApi, id: string): PluginInfo | undefined {
-  const p = api.listPlugins().find((x) => x.pluginId === id);
-  return p?.state === 'running' ? p : undefined;
-}
 
 describe('Reasonix in Simplified Chinese (display language zh-cn, in a real VS Code)', function () {
   this.timeout(60_000);
@@ -68,29 +64,9 @@ describe('Reasonix in Simplified Chinese (display language zh-cn, in a real VS C
   });
 
   it('reports a crash in Chinese: plugin, stage, elapsed time, the automatic restart', async () => {
-    const before = running(api, 'hello');
-    assert.ok(before?.pid);
-    const failures: PluginFailure[] = [];
-    const sub = api.onDidFailPlugin((f) => failures.push(f));
-    try {
-      process.kill(before.pid, 'SIGKILL');
-      const f = await waitFor(() => failures.find((x) => x.pluginId === 'hello'), {
-        timeoutMs: 20_000,
-        what: 'a crash report',
-        intervalMs: 50,
-      });
-      assert.match(f.notification, /^Reasonix 扩展“hello”在 \S+ 阶段运行 \d+\.\d 秒后崩溃：/);
-      assert.match(f.notification, /正在自动重启（第 1 次，共 4 次）。$/);
-      await waitFor(
-        () => {
-          const p = running(api, 'hello');
-          return p && p.pid !== before.pid ? p : undefined;
-        },
-        { timeoutMs: 20_000, what: 'hello restarted', intervalMs: 50 },
-      );
-    } finally {
-      sub.dispose();
-    }
+    const { failure } = await crashAndRestart(api, 'hello');
+    assert.match(failure.notification, /^Reasonix 扩展“hello”在 \S+ 阶段运行 \d+\.\d 秒后崩溃：/);
+    assert.match(failure.notification, /正在自动重启（第 1 次，共 4 次）。$/);
   });
 
   it('has every webview label in the Chinese bundle the extension sends in the snapshot', () => {

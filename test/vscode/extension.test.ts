@@ -4,20 +4,16 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { PluginFailure, PluginInfo, ReasonixApi } from '../../src/vscode/api';
+import type { PluginInfo, ReasonixApi } from '../../src/vscode/api';
 import type { RunOutcome } from '../../src/vscode/actions';
 import { waitFor } from '../support/wait';
+import { crashAndRestart, running } from './crash';
 import { pressUntil } from './press';
 
 const EXTENSION_ID = 'reasonix.reasonix-vscode-host';
 
 function plugin(api: ReasonixApi, id: string): PluginInfo | undefined {
   return api.listPlugins().find((p) => p.pluginId === id);
-}
-
-function running(api: ReasonixApi, id: string): PluginInfo | undefined {
-  const p = plugin(api, id);
-  return p?.state === 'running' ? p : undefined;
 }
 
 describe('Reasonix extension (in a real VS Code)', function () {
@@ -195,32 +191,12 @@ describe('Reasonix extension (in a real VS Code)', function () {
   });
 
   it('reports a crash naming the plugin, stage and elapsed time, then restarts it automatically', async () => {
-    const before = running(api, 'hello');
-    assert.ok(before?.pid);
-    const failures: PluginFailure[] = [];
-    const sub = api.onDidFailPlugin((f) => failures.push(f));
-    try {
-      process.kill(before.pid, 'SIGKILL');
-      const f = await waitFor(() => failures.find((x) => x.pluginId === 'hello'), {
-        timeoutMs: 20_000,
-        what: 'a crash report',
-        intervalMs: 50,
-      });
-      assert.equal(f.kind, 'crash');
-      assert.ok(f.stage.length > 0);
-      assert.match(f.notification, /"hello"/);
-      assert.match(f.notification, /crashed during \S+ after \d+\.\ds/);
-      assert.match(f.notification, /Restarting automatically \(1 of 4\)/);
-      const after = await waitFor(
-        () => {
-          const p = running(api, 'hello');
-          return p && p.pid !== before.pid ? p : undefined;
-        },
-        { timeoutMs: 20_000, what: 'hello restarted with a new process', intervalMs: 50 },
-      );
-      assert.notEqual(after.pid, before.pid);
-    } finally {
-      sub.dispose();
-    }
+    const { before, failure: f, after } = await crashAndRestart(api, 'hello');
+    assert.equal(f.kind, 'crash');
+    assert.ok(f.stage.length > 0);
+    assert.match(f.notification, /"hello"/);
+    assert.match(f.notification, /crashed during \S+ after \d+\.\ds/);
+    assert.match(f.notification, /Restarting automatically \(1 of 4\)/);
+    assert.notEqual(after.pid, before.pid);
   });
 });
