@@ -59,6 +59,17 @@ if (existsSync('src/hooksWindow.ts')) {
     target: 'node20',
   });
 }
+// The window's MCP server (the SDK), required on the first MCP connection only.
+if (existsSync('src/mcpWindow.ts')) {
+  builds.push({
+    ...common,
+    entryPoints: ['src/mcpWindow.ts'],
+    outfile: 'dist/mcp-window.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  });
+}
 if (existsSync('webview/main.ts')) {
   builds.push({
     ...common,

@@ -1,11 +1,12 @@
-// Wiring of the agent-hooks bridge into the window: the endpoint runs while the setting
-// `reasonix.agentHooks.enabled` is on and the workspace is trusted (the contributed agent plugin's
-// `when` clause says the same); every decision goes to the Reasonix output channel at Info and
-// counts for the deciding extension (shown in its Extensions-view tooltip).
+// Wiring of the window's private endpoint: it answers agent hooks while the setting
+// `reasonix.agentHooks.enabled` is on (the contributed agent plugin's `when` clause says the same),
+// and serves the folders' extension tools to MCP clients where VS Code can list MCP servers
+// (issue 24); it runs only in a trusted workspace. Every decision goes to the Reasonix output channel
+// at Info and counts for the deciding extension (shown in its Extensions-view tooltip).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { DecisionRecord, HookWindow } from '../hooksWindow';
+import type { DecisionRecord, HookWindow, McpCallRecord, WindowMcpOptions } from '../hooksWindow';
 import type { ExtensionLog } from './logging';
 import { agentHooksEnabled, workspaceValue } from './settings';
 import type { SessionManager } from './sessions';
@@ -41,12 +42,22 @@ export class AgentHooks implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when an extension's decision count changed. */
   readonly onDidChange = this.changed.event;
+  private readonly endpointChanged = new vscode.EventEmitter<void>();
+  /** Fires when the endpoint opened or closed (`windowId` changed). */
+  readonly onDidChangeEndpoint = this.endpointChanged.event;
 
   constructor(
     private readonly sessions: SessionManager,
     private readonly log: ExtensionLog,
     private readonly isTrusted: () => boolean,
+    /** How MCP clients are served; absent where VS Code has no MCP server definition API. */
+    private readonly mcp?: Omit<WindowMcpOptions, 'onCall'>,
   ) {}
+
+  /** The open endpoint's window id (what `reasonix-host mcp --window` names), else undefined. */
+  get windowId(): string | undefined {
+    return this.window && !this.window.problem ? this.window.id : undefined;
+  }
 
   /** Decisions the extension made for agents in this folder's session since the window opened. */
   decisions(sessionKey: string, pluginId: string): number {
@@ -57,8 +68,9 @@ export class AgentHooks implements vscode.Disposable {
   async sync(): Promise<void> {
     await this.opening;
     const enabled = agentHooksEnabled();
-    const wanted = enabled && this.isTrusted();
-    this.logGovernance(enabled, wanted);
+    // MCP clients need the endpoint too: with them it stays open while hooks are off.
+    const wanted = (enabled || this.mcp !== undefined) && this.isTrusted();
+    this.logGovernance(enabled, enabled && this.isTrusted());
     if (wanted && !this.window) {
       this.opening = this.open();
       await this.opening;
@@ -67,6 +79,7 @@ export class AgentHooks implements vscode.Disposable {
       const w = this.window;
       this.window = undefined;
       await w.close();
+      this.endpointChanged.fire();
       this.log.info(
         'agent hooks: endpoint closed (reasonix.agentHooks.enabled is off in user settings, or the workspace is not trusted)',
       );
@@ -104,8 +117,11 @@ export class AgentHooks implements vscode.Disposable {
           (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
         sessions: () => this.sessions.sessions().map((s) => ({ folder: s.folder.uri.fsPath, session: s.engine })),
         onDecision: (r, folder) => this.onDecision(r, folder),
+        hooksEnabled: agentHooksEnabled,
+        mcp: this.mcp && { ...this.mcp, onCall: (r) => this.onMcpCall(r) },
         logger: this.log,
       }));
+      this.endpointChanged.fire();
       if (w.problem) this.unavailable(w.problem, true);
       else this.log.info(`agent hooks: answering VS Code's agent hooks on ${w.endpoint}`);
     } catch (err) {
@@ -151,15 +167,29 @@ export class AgentHooks implements vscode.Disposable {
     this.changed.fire();
   }
 
+  /** "[folder] MCP tool ext__p__t: result in 12 ms (tool.after only: PreToolUse had ruled)". */
+  private onMcpCall(r: McpCallRecord): void {
+    const s = this.sessions.sessions().find((x) => x.folder.uri.fsPath === r.folder);
+    const where = s ? `[${s.folder.name}] ` : '';
+    const o = r.outcome;
+    const how = o.kind === 'result' ? (o.isError ? 'tool error' : 'result') : o.kind === 'refused' ? `refused by ${o.by}` : `failed (${o.reason})`;
+    const chain = r.ruledByHook ? 'tool.after only: PreToolUse had ruled' : 'the whole interceptor chain';
+    const line = `${where}MCP tool ${o.modelName}: ${how} in ${r.elapsedMs.toFixed(0)} ms (${chain})`;
+    if (o.kind === 'failed') this.log.warn(`${line}: ${o.message}`);
+    else this.log.info(line);
+  }
+
   async close(): Promise<void> {
     await this.opening;
     const w = this.window;
     this.window = undefined;
     await w?.close();
+    if (w) this.endpointChanged.fire();
   }
 
   dispose(): void {
     void this.close();
     this.changed.dispose();
+    this.endpointChanged.dispose();
   }
 }

@@ -10,6 +10,23 @@ export function modelFacingName(pluginId: string, tool: string): string {
   return `ext__${pluginId}__${tool}`;
 }
 
+/** The name our MCP server gives itself (serverInfo): agents build their tool names from it. */
+export const MCP_SERVER_NAME = 'reasonix';
+
+const VSCODE_PREFIX = new RegExp(`^mcp_${MCP_SERVER_NAME}\\d*_`);
+
+/**
+ * Whether an agent's name for a tool is ours for `modelName` when served through our MCP server.
+ * VS Code names an MCP tool `mcp_<server name><n>_<tool>` (n counts servers of the same name:
+ * '', 2, 3…), dots made underscores, cut at 64 characters; Claude Code `mcp__<server key>__<tool>`
+ * (the key is the user's choice).
+ */
+export function isAgentNameFor(agentName: string, modelName: string): boolean {
+  const vscodePrefix = VSCODE_PREFIX.exec(agentName);
+  if (vscodePrefix) return (vscodePrefix[0] + modelName).replaceAll('.', '_').slice(0, 64) === agentName;
+  return agentName.startsWith('mcp__') && agentName.endsWith(`__${modelName}`);
+}
+
 function info(pluginId: string, t: ToolDecl): ToolInfo {
   return {
     pluginId,
