@@ -172,7 +172,14 @@ export class AgentHooks implements vscode.Disposable {
     const s = this.sessions.sessions().find((x) => x.folder.uri.fsPath === r.folder);
     const where = s ? `[${s.folder.name}] ` : '';
     const o = r.outcome;
-    const how = o.kind === 'result' ? (o.isError ? 'tool error' : 'result') : o.kind === 'refused' ? `refused by ${o.by}` : `failed (${o.reason})`;
+    const how =
+      o.kind === 'result'
+        ? o.isError
+          ? 'tool error'
+          : 'result'
+        : o.kind === 'refused'
+          ? `refused by ${o.by}`
+          : `failed (${o.reason})`;
     const chain = r.ruledByHook ? 'tool.after only: PreToolUse had ruled' : 'the whole interceptor chain';
     const line = `${where}MCP tool ${o.modelName}: ${how} in ${r.elapsedMs.toFixed(0)} ms (${chain})`;
     if (o.kind === 'failed') this.log.warn(`${line}: ${o.message}`);

@@ -12,6 +12,7 @@ import { LinkedFolders } from './linking';
 import { ModelDirectory } from './lm/directory';
 import { registerLanguageModels } from './lm/provider';
 import { createLog, type ExtensionLog } from './logging';
+import { registerCopyMcpConfiguration } from './mcp/copyConfig';
 import { hasMcpApi, registerMcpTools, windowMcpOptions, type McpLaunch } from './mcp/provider';
 import { join } from 'node:path';
 import { VsCodePrompts } from './prompts';
@@ -104,6 +105,7 @@ export class Ctx implements vscode.Disposable {
       models,
       ...(lm ? [lm] : []),
       ...(mcpTools ? [mcpTools] : []),
+      registerCopyMcpConfiguration(this.mcpLaunch),
       tree,
       this.agentHooks,
       this.agentHooks.onDidChange(() => tree.refresh()),

@@ -303,7 +303,8 @@ function serveOne(
     if (problem) return reply({ v: PROTOCOL_VERSION, note: problem, unasked: true });
     done = true;
     if (kind.open) return handOver(socket, kind.open(req), data.subarray(nl + 1), shared, reply, onError);
-    if (!kind.handle) return reply({ v: PROTOCOL_VERSION, note: `${req.kind} requests are not answered here`, unasked: true });
+    if (!kind.handle)
+      return reply({ v: PROTOCOL_VERSION, note: `${req.kind} requests are not answered here`, unasked: true });
     kind.handle(req).then(reply, (err: Error) => {
       onError(`endpoint ${req.kind} request failed: ${err.message}`);
       reply({ v: PROTOCOL_VERSION, note: `the window failed: ${err.message}`, unasked: true });

@@ -8,13 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { Disposable } from '../emitter';
 import type { Logger } from '../log';
 import type { ToolSource } from '../mcp';
-import {
-  isAgentNameFor,
-  toolListKey,
-  type ToolCallOptions,
-  type ToolCallOutcome,
-  type ToolInfo,
-} from '../tools';
+import { isAgentNameFor, toolListKey, type ToolCallOptions, type ToolCallOutcome, type ToolInfo } from '../tools';
 import { ToolCallLedger } from './callLedger';
 import { isAgentHookEvent } from './events';
 import {

@@ -12,7 +12,12 @@ import type { PluginStatus } from '../../host/session';
 import type { Logger } from '../../host/log';
 import type { WindowMcpOptions } from '../../hooksWindow';
 import type { FolderSession, SessionManager } from '../sessions';
-import { detectMcpApi, type McpApi, type McpServerDefinitionProvider, type McpStdioServerDefinition } from './vscodeMcp';
+import {
+  detectMcpApi,
+  type McpApi,
+  type McpServerDefinitionProvider,
+  type McpStdioServerDefinition,
+} from './vscodeMcp';
 
 /** The id contributed in package.json `contributes.mcpServerDefinitionProviders`. */
 export const MCP_PROVIDER_ID = 'reasonix.tools';
@@ -131,10 +136,7 @@ export function hasMcpApi(): boolean {
  * How the window's endpoint serves MCP clients: the SDK is a separate bundle next to
  * dist/extension.js, required on the first connection; compiled by tsc (out/) it is ../mcpWindow.js.
  */
-export function windowMcpOptions(
-  sessions: SessionManager,
-  version: string,
-): Omit<WindowMcpOptions, 'onCall'> {
+export function windowMcpOptions(sessions: SessionManager, version: string): Omit<WindowMcpOptions, 'onCall'> {
   return {
     load: () => {
       const bundled = join(__dirname, 'mcp-window.js');

@@ -129,7 +129,11 @@ describe('extension tools from a VS Code window over MCP (reasonix-host mcp rela
     ]);
     assert.equal(w.mcpCalls[0].ruledByHook, true);
     const perm = w.received().find((x) => x.event === 'permission.decision');
-    assert.equal(perm?.payload.readOnly, true, 'permission.decision carries the tool readOnly hint, as Reasonix sends it');
+    assert.equal(
+      perm?.payload.readOnly,
+      true,
+      'permission.decision carries the tool readOnly hint, as Reasonix sends it',
+    );
     assert.match(String(w.decisions.at(-1)?.record.note), /tool\.after ran with the call, in the Reasonix MCP server/);
   });
 
@@ -170,7 +174,10 @@ describe('extension tools from a VS Code window over MCP (reasonix-host mcp rela
     assert.match(String(out.permissionDecisionReason), /Reasonix extension "audit" blocked this: not today/);
     const r = await c.callTool({ name: MODEL_NAME, arguments: { text: 'a' } });
     assert.equal(r.isError, true);
-    assert.match(JSON.stringify(r.content), /Reasonix extension \\"audit\\" blocked ext__tools__count_words: not today/);
+    assert.match(
+      JSON.stringify(r.content),
+      /Reasonix extension \\"audit\\" blocked ext__tools__count_words: not today/,
+    );
     assert.deepEqual(sidecarCalls(), [], 'the sidecar never saw the call');
   });
 
