@@ -81,7 +81,7 @@ export class AgentHooks implements vscode.Disposable {
       await w.close();
       this.endpointChanged.fire();
       this.log.info(
-        'agent hooks: endpoint closed (reasonix.agentHooks.enabled is off in user settings, or the workspace is not trusted)',
+        'window endpoint closed (reasonix.agentHooks.enabled is off in user settings and VS Code lists no MCP servers, or the workspace is not trusted)',
       );
     }
   }
@@ -123,7 +123,10 @@ export class AgentHooks implements vscode.Disposable {
       }));
       this.endpointChanged.fire();
       if (w.problem) this.unavailable(w.problem, true);
-      else this.log.info(`agent hooks: answering VS Code's agent hooks on ${w.endpoint}`);
+      else
+        this.log.info(
+          `window endpoint open on ${w.endpoint}: ${agentHooksEnabled() ? "answering VS Code's agent hooks" : 'agent hooks off'}${this.mcp ? '; serving extension tools to MCP clients' : ''}`,
+        );
     } catch (err) {
       this.unavailable(`${(err as Error).message} (looked in ${dirs.join(', ')})`, false);
     }

@@ -74,6 +74,7 @@ export class Ctx implements vscode.Disposable {
     );
     const mcpTools = registerMcpTools({
       sessions: this.sessions,
+      isTrusted,
       windowId: () => this.agentHooks.windowId,
       onDidChangeEndpoint: this.agentHooks.onDidChangeEndpoint,
       launch: this.mcpLaunch,

@@ -11,6 +11,7 @@ export {
 export {
   isAgentNameFor,
   listTools,
+  MCP_DEFINITION_LABEL,
   MCP_SERVER_NAME,
   modelFacingName,
   resolveTool,

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PluginStatus } from '../../host/session';
+import { MCP_DEFINITION_LABEL } from '../../host/tools';
 import type { Logger } from '../../host/log';
 import type { WindowMcpOptions } from '../../hooksWindow';
 import type { FolderSession, SessionManager } from '../sessions';
@@ -37,7 +38,7 @@ export function toolFolders(sessions: readonly FolderSession[]): FolderSession[]
 
 /** The server's label in VS Code's MCP list: the folder's name only when several are open. */
 export function definitionLabel(folderName: string, multiRoot: boolean): string {
-  return multiRoot ? `Reasonix extension tools · ${folderName}` : 'Reasonix extension tools';
+  return multiRoot ? `${MCP_DEFINITION_LABEL} · ${folderName}` : MCP_DEFINITION_LABEL;
 }
 
 /** What the bundled CLI is run with and where it is. */
@@ -58,6 +59,8 @@ export const MCP_ENV: Readonly<Record<string, string>> = { ELECTRON_RUN_AS_NODE:
 
 export interface McpToolsDeps {
   sessions: SessionManager;
+  /** Asked on every listing too, not only by the session manager (nothing is offered untrusted). */
+  isTrusted(): boolean;
   /** The open endpoint's window id, else undefined (then nothing is offered). */
   windowId(): string | undefined;
   onDidChangeEndpoint: vscode.Event<void>;
@@ -65,14 +68,15 @@ export interface McpToolsDeps {
   log: Logger;
 }
 
-class ReasonixMcpProvider implements McpServerDefinitionProvider, vscode.Disposable {
+/** The provider VS Code asks; exported for the in-host tests, which construct it over their own sessions. */
+export class McpDefinitions implements McpServerDefinitionProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeMcpServerDefinitions = this.changed.event;
   private key = '';
   private readonly subs: vscode.Disposable[];
 
   constructor(
-    private readonly api: McpApi,
+    private readonly StdioDefinition: McpApi['StdioDefinition'],
     private readonly deps: McpToolsDeps,
   ) {
     this.key = this.currentKey();
@@ -82,22 +86,27 @@ class ReasonixMcpProvider implements McpServerDefinitionProvider, vscode.Disposa
       this.key = next;
       this.changed.fire();
     };
-    this.subs = [deps.sessions.onDidChange(check), deps.onDidChangeEndpoint(check), this.changed];
+    this.subs = [
+      deps.sessions.onDidChange(check),
+      deps.onDidChangeEndpoint(check),
+      vscode.workspace.onDidGrantWorkspaceTrust(check),
+      this.changed,
+    ];
   }
 
   /** Equal keys mean equal definitions: VS Code restarts a server whose definition changed. */
   private currentKey(): string {
-    const id = this.deps.windowId();
+    const id = this.deps.isTrusted() ? this.deps.windowId() : undefined;
     return id ? JSON.stringify([id, ...toolFolders(this.deps.sessions.sessions()).map((s) => s.key)]) : '';
   }
 
   provideMcpServerDefinitions(): McpStdioServerDefinition[] {
     const windowId = this.deps.windowId();
-    if (!windowId) return [];
+    if (!windowId || !this.deps.isTrusted()) return [];
     const all = this.deps.sessions.sessions();
     return toolFolders(all).map((s) => {
       const folder = s.folder.uri.fsPath;
-      const def = new this.api.StdioDefinition(
+      const def = new this.StdioDefinition(
         definitionLabel(s.folder.name, all.length > 1),
         this.deps.launch.runtime,
         mcpArgs(this.deps.launch, folder, windowId),
@@ -123,7 +132,7 @@ export function registerMcpTools(deps: McpToolsDeps): vscode.Disposable | undefi
     );
     return undefined;
   }
-  const provider = new ReasonixMcpProvider(api, deps);
+  const provider = new McpDefinitions(api.StdioDefinition, deps);
   return vscode.Disposable.from(provider, api.register(MCP_PROVIDER_ID, provider));
 }
 
