@@ -4,8 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { parse, UsageError } from './args';
+import { optionLines, parseOrHelp, UsageError } from './args';
 import { createToolServer } from './mcpServer';
+import { PLUGINS_OR_HOME_HELP, VERBOSE_HELP, WORKSPACE_HELP } from './sessionOptions';
 import { openToolSession, TOOL_SESSION_OPTIONS } from './tools';
 
 export const MCP_HELP = `Usage: reasonix-host mcp [--plugin DIR]... [--workspace DIR] [--verbose]
@@ -18,10 +19,7 @@ A tool's own failure is an MCP tool error; a refusal is a tool error carrying th
 reason; a call that could not run (the extension crashed, timed out, answered badly) is an MCP
 error naming the extension. The tool list follows the extensions (notifications/tools/list_changed).
 
-  --plugin DIR      a plugin folder (repeatable); without any, the plugins installed in the
-                    Reasonix home ($REASONIX_HOME, default ~/.reasonix)
-  --workspace DIR   the workspace root sent in the session (default: current directory)
-  --verbose         engine log lines on stderr (stdout carries MCP only)
+${optionLines([PLUGINS_OR_HOME_HELP, WORKSPACE_HELP, [VERBOSE_HELP[0], `${VERBOSE_HELP[1]} (stdout carries MCP only)`]])}
 
 Add it to an MCP client, e.g. Claude Code:
   claude mcp add reasonix -- npx reasonix-host mcp --workspace "$PWD"
@@ -43,11 +41,10 @@ function packageVersion(): string {
 const PACKAGE_NAME = 'reasonix-vscode-host';
 
 export async function mcpCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { ...TOOL_SESSION_OPTIONS });
-  if (values.help) {
-    console.log(MCP_HELP);
-    return 0;
-  }
+  // --json is parsed only to be refused with a clear message.
+  const parsed = parseOrHelp(argv, TOOL_SESSION_OPTIONS, MCP_HELP);
+  if (!parsed) return 0;
+  const { values, positionals } = parsed;
   if (values.json) throw new UsageError('mcp speaks MCP on stdout; --json does not apply');
   if (positionals.length) throw new UsageError('mcp takes no positional arguments (use --plugin DIR)');
   const s = await openToolSession(values);
