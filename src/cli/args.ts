@@ -10,11 +10,13 @@ export class UsageError extends Error {
 }
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
+export type Values = Record<string, string | boolean | string[] | undefined>;
+export interface Parsed {
+  values: Values;
+  positionals: string[];
+}
 
-export function parse(
-  argv: string[],
-  options: Options,
-): { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
+export function parse(argv: string[], options: Options): Parsed {
   try {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -22,10 +24,33 @@ export function parse(
       allowPositionals: true,
       strict: true,
     });
-    return { values: values as Record<string, string | boolean | string[] | undefined>, positionals };
+    return { values: values as Values, positionals };
   } catch (err) {
     throw new UsageError((err as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
   }
+}
+
+/** The command line, or undefined when it asked for --help (printed here, on stdout: exit 0). */
+export function parseOrHelp(argv: string[], options: Options, help: string): Parsed | undefined {
+  const parsed = parse(argv, options);
+  if (!parsed.values.help) return parsed;
+  console.log(help);
+  return undefined;
+}
+
+/** One row of a --help options block: the flag and its text (a `\n` continues the text on the next line). */
+export type HelpRow = readonly [flag: string, text: string];
+
+/** A --help options block: `  FLAG  TEXT`, every text and continuation line starting at `column`. */
+export function optionLines(rows: readonly HelpRow[], column = 20): string {
+  return rows
+    .map(([flag, text]) =>
+      text
+        .split('\n')
+        .map((line, i) => (i === 0 ? `  ${flag.padEnd(column - 3)} ${line}` : `${' '.repeat(column)}${line}`))
+        .join('\n'),
+    )
+    .join('\n');
 }
 
 export function intOption(value: unknown, name: string, min = 0): number | undefined {

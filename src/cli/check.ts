@@ -1,6 +1,5 @@
 // `reasonix-host check <pluginDir>`: start the plugin's runtime exactly as the extension would,
 // complete the handshake, shut it down, and report whether the sidecar conformed.
-import { resolve } from 'node:path';
 import {
   DEFAULT_TIMEOUTS,
   failureLogLine,
@@ -13,9 +12,17 @@ import type { Logger } from '../host/log';
 import { contractFor, type ErrorReason, type InitializeResult } from '../protocol';
 import { inactiveText, planDependencies, type Unmet } from '../host/generations';
 import type { PluginSpec } from '../host/plugins';
-import { intOption, makeOut, parse, UsageError } from './args';
+import { intOption, makeOut, optionLines, parseOrHelp, UsageError } from './args';
 import { loadPlugins, ManifestProblem } from './loadPlugin';
+import { SESSION_OPTIONS, WORKSPACE_HELP, workspaceOf } from './sessionOptions';
 import { term } from './terminal';
+
+export const CHECK_OPTIONS = {
+  workspace: SESSION_OPTIONS.workspace,
+  with: { type: 'string', multiple: true },
+  'handshake-timeout': { type: 'string' },
+  json: SESSION_OPTIONS.json,
+} as const;
 
 export const CHECK_HELP = `Usage: reasonix-host check <pluginDir> [--with DIR]... [--workspace DIR] [--handshake-timeout MS] [--json]
 
@@ -25,12 +32,18 @@ v2), watches it run briefly, shuts it down, and reports. Not conforming: anythin
 before extension/initialized, dying instead of answering extension/shutdown, or not
 exiting within the grace after it.
 
-  --with DIR               another plugin of the same folder (repeatable, never started): the
-                           plugin's requires are resolved against their provides, and the
-                           report says whether it would be Active or Inactive there (v2)
-  --workspace DIR          the workspace root sent in the session (default: current directory)
-  --handshake-timeout MS   bound for extension/initialize (default 30000)
-  --json                   print one JSON object instead of text
+${optionLines(
+  [
+    [
+      '--with DIR',
+      "another plugin of the same folder (repeatable, never started): the\nplugin's requires are resolved against their provides, and the\nreport says whether it would be Active or Inactive there (v2)",
+    ],
+    WORKSPACE_HELP,
+    ['--handshake-timeout MS', 'bound for extension/initialize (default 30000)'],
+    ['--json', 'print one JSON object instead of text'],
+  ],
+  27,
+)}
 
 Exit status: 0 the sidecar conformed, 1 it did not, 2 usage error.`;
 
@@ -105,11 +118,9 @@ function dependencyReport(spec: PluginSpec, others: readonly PluginSpec[]): Chec
   return { state: 'inactive', unmet, text: inactiveText(unmet) };
 }
 
-export async function runCheck(
-  pluginDir: string,
-  opts: { workspace: string; handshakeMs?: number; with?: readonly string[] },
-): Promise<CheckReport> {
-  const report: CheckReport = {
+/** What a check reports before it has learnt anything: not conforming, at the manifest. */
+function emptyReport(): CheckReport {
+  return {
     ok: false,
     plugin: null,
     protocol: null,
@@ -123,31 +134,23 @@ export async function runCheck(
     stderrTail: '',
     dependencies: null,
   };
-  let spec, others;
+}
+
+/** The plugin and its --with neighbours, read as linked folders; undefined (the report says why) when one cannot run. */
+async function loadForCheck(pluginDir: string, others: readonly string[], report: CheckReport) {
   try {
-    [spec, ...others] = await loadPlugins([pluginDir, ...(opts.with ?? [])]);
+    const [spec, ...rest] = await loadPlugins([pluginDir, ...others]);
+    return { spec, others: rest };
   } catch (err) {
     report.plugin = err instanceof ManifestProblem ? (err.pluginId ?? null) : null;
     report.reason = 'invalid_params';
     report.message = (err as Error).message;
-    return report;
+    return undefined;
   }
-  installReaper(); // a check its caller kills leaves no sidecar behind
-  report.plugin = spec.id;
-  report.protocol = contractFor(spec.protocol).protocolId;
-  report.dependencies = dependencyReport(spec, others);
-  report.stage = 'spawn';
-  let phase: CheckViolation['stage'] = 'handshake';
-  const sidecar = new Sidecar({
-    plugin: spec,
-    session: { sessionId: 'reasonix-host-check', workspaceRoot: opts.workspace, generation: 1 },
-    uiHost: 'desktop', // exactly what the extension sends
-    timeouts: {
-      barrierProbeMs: BARRIER_PROBE_MS,
-      ...(opts.handshakeMs !== undefined ? { handshakeMs: opts.handshakeMs } : {}),
-    },
-    logger: collectingLogger(report.violations, () => phase),
-  });
+}
+
+/** Starts the sidecar through the handshake; false (the report says why, the process is gone) when it did not complete. */
+async function handshake(sidecar: Sidecar, report: CheckReport): Promise<boolean> {
   const started = performance.now();
   try {
     await sidecar.start();
@@ -159,6 +162,7 @@ export async function runCheck(
     const notes = new Set(sidecar.handshakeNotes);
     for (let i = report.violations.length - 1; i >= 0; i--)
       if (notes.has(report.violations[i].message)) report.violations.splice(i, 1);
+    return true;
   } catch (err) {
     const info = err instanceof SidecarFailure ? err.info : undefined;
     report.stage = info?.stage ?? 'handshake';
@@ -168,29 +172,35 @@ export async function runCheck(
     // The engine also logs the start failure itself; that is the report, not a second violation.
     if (info) report.violations = report.violations.filter((v) => !v.message.endsWith(failureLogLine(info)));
     await sidecar.stop();
-    return report;
+    return false;
   }
+}
+
+/** Watches the running sidecar for OBSERVE_MS; false (the report says why) when it died meanwhile. */
+async function keepsRunning(sidecar: Sidecar, report: CheckReport): Promise<boolean> {
   let crashed: FailureInfo | undefined;
   const sub = sidecar.onCrash((info) => (crashed = info));
-  phase = 'running';
   await new Promise((r) => setTimeout(r, OBSERVE_MS));
-  if (crashed || sidecar.state !== 'running') {
-    // Died while running: the crash is the verdict (the crash report arrives after the reap).
-    await sidecar.stop();
-    await waitFor(() => crashed !== undefined, 6_000);
+  if (!crashed && sidecar.state === 'running') {
     sub.dispose();
-    report.stderrTail = sidecar.stderrTail();
-    report.reason = 'provider_interrupted';
-    report.message = crashed?.message ?? `${spec.id} stopped running before it was asked to shut down`;
-    const logged = crashed && failureLogLine(crashed);
-    if (logged) report.violations = report.violations.filter((v) => !v.message.endsWith(logged));
-    return report;
+    return true;
   }
-  report.stage = 'shutdown';
-  phase = 'shutdown';
+  // Died while running: the crash is the verdict (the crash report arrives after the reap).
+  await sidecar.stop();
+  await waitFor(() => crashed !== undefined, 6_000);
+  sub.dispose();
+  report.stderrTail = sidecar.stderrTail();
+  report.reason = 'provider_interrupted';
+  report.message = crashed?.message ?? `${sidecar.pluginId} stopped running before it was asked to shut down`;
+  const logged = crashed && failureLogLine(crashed);
+  if (logged) report.violations = report.violations.filter((v) => !v.message.endsWith(logged));
+  return false;
+}
+
+/** Asks the sidecar to shut down and judges how it went: its answer, and whether it exited within the grace. */
+async function shutDown(sidecar: Sidecar, report: CheckReport): Promise<void> {
   const stopping = performance.now();
   await sidecar.stop();
-  sub.dispose();
   report.timings.shutdownMs = Math.round(performance.now() - stopping);
   report.stderrTail = sidecar.stderrTail();
   const stop = sidecar.lastStop;
@@ -212,35 +222,65 @@ export async function runCheck(
       message: `answered extension/shutdown but did not exit within ${DEFAULT_TIMEOUTS.exitGraceMs} ms of its stdin closing; its process group was killed`,
     });
   }
+}
+
+/** A sidecar that went through start, run and shutdown: conforming unless it broke the protocol on the way. */
+function verdict(pluginId: string, report: CheckReport): CheckReport {
   if (report.violations.length) {
     const first = report.violations[0];
     report.stage = first.stage;
     report.reason = first.reason;
-    report.message = `${spec.id} completed the handshake but broke the protocol while ${first.stage === 'running' ? 'running' : first.stage === 'shutdown' ? 'shutting down' : 'starting'}: ${first.message}`;
+    report.message = `${pluginId} completed the handshake but broke the protocol while ${first.stage === 'running' ? 'running' : first.stage === 'shutdown' ? 'shutting down' : 'starting'}: ${first.message}`;
     return report;
   }
   report.ok = true;
   const n = report.warnings.length;
   const except = n ? ` except for ${n} warning${n === 1 ? '' : 's'}` : '';
-  report.message = `${spec.id} ${report.initialize?.version ?? ''} conforms${except}: ready in ${report.timings.readyMs} ms, shut down in ${report.timings.shutdownMs} ms`;
+  report.message = `${pluginId} ${report.initialize?.version ?? ''} conforms${except}: ready in ${report.timings.readyMs} ms, shut down in ${report.timings.shutdownMs} ms`;
   return report;
 }
 
-export async function checkCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, {
-    workspace: { type: 'string' },
-    with: { type: 'string', multiple: true },
-    'handshake-timeout': { type: 'string' },
-    json: { type: 'boolean' },
+export async function runCheck(
+  pluginDir: string,
+  opts: { workspace: string; handshakeMs?: number; with?: readonly string[] },
+): Promise<CheckReport> {
+  const report = emptyReport();
+  const loaded = await loadForCheck(pluginDir, opts.with ?? [], report);
+  if (!loaded) return report;
+  const { spec } = loaded;
+  installReaper(); // a check its caller kills leaves no sidecar behind
+  report.plugin = spec.id;
+  report.protocol = contractFor(spec.protocol).protocolId;
+  report.dependencies = dependencyReport(spec, loaded.others);
+  report.stage = 'spawn';
+  let phase: CheckViolation['stage'] = 'handshake';
+  const sidecar = new Sidecar({
+    plugin: spec,
+    session: { sessionId: 'reasonix-host-check', workspaceRoot: opts.workspace, generation: 1 },
+    uiHost: 'desktop', // exactly what the extension sends
+    timeouts: {
+      barrierProbeMs: BARRIER_PROBE_MS,
+      ...(opts.handshakeMs !== undefined ? { handshakeMs: opts.handshakeMs } : {}),
+    },
+    logger: collectingLogger(report.violations, () => phase),
   });
-  if (values.help) {
-    console.log(CHECK_HELP);
-    return 0;
-  }
+  if (!(await handshake(sidecar, report))) return report;
+  phase = 'running';
+  if (!(await keepsRunning(sidecar, report))) return report;
+  report.stage = 'shutdown';
+  phase = 'shutdown';
+  await shutDown(sidecar, report);
+  return verdict(spec.id, report);
+}
+
+export async function checkCommand(argv: string[]): Promise<number> {
+  const parsed = parseOrHelp(argv, CHECK_OPTIONS, CHECK_HELP);
+  if (!parsed) return 0;
+  const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError('check takes exactly one plugin folder');
   const handshakeMs = intOption(values['handshake-timeout'], 'handshake-timeout', 1);
   const report = await runCheck(positionals[0], {
-    workspace: resolve(String(values.workspace ?? process.cwd())),
+    workspace: workspaceOf(values),
     handshakeMs,
     with: (values.with as string[] | undefined) ?? [],
   });

@@ -1,54 +1,58 @@
 // `reasonix-host fire <event>`: dispatch one hook point exactly as the host would.
-import { resolve } from 'node:path';
 import { INTERCEPT_EVENTS } from '../protocol';
-import { jsonOption, makeOut, parse, UsageError } from './args';
-import { openHeadlessSession, stderrLogger } from './headless';
-import { loadPlugins } from './loadPlugin';
+import { jsonOption, makeOut, optionLines, parseOrHelp, UsageError } from './args';
+import {
+  openSession,
+  PLUGINS_HELP,
+  PLUGINS_OPTION,
+  pluginsOf,
+  SESSION_OPTIONS,
+  VERBOSE_HELP,
+  WORKSPACE_HELP,
+} from './sessionOptions';
 import { jsonLine, term } from './terminal';
+
+export const FIRE_OPTIONS = {
+  payload: { type: 'string' },
+  ...PLUGINS_OPTION,
+  'known-tool': { type: 'string', multiple: true },
+  ...SESSION_OPTIONS,
+} as const;
 
 export const FIRE_HELP = `Usage: reasonix-host fire <event> --payload JSON --plugin DIR [--plugin DIR...] [--workspace DIR] [--json]
 
 Starts the plugins, dispatches one hook point exactly as the host would (the interceptor
 chain, the slot owner, observation events), prints the outcome, and stops the plugins.
 
-  <event>           one of: ${INTERCEPT_EVENTS.join(', ')}
-  --payload JSON    the hook payload, e.g. '{"name":"echo","arguments":"{}"}' for tool.before
-  --plugin DIR      a plugin folder (repeatable)
-  --known-tool NAME a tool the agent knows (repeatable); with any given, a tool.before
-                    replacement naming another tool fails the call (contract violation)
-  --json            print the outcome object as JSON
+${optionLines([
+  ['<event>', `one of: ${INTERCEPT_EVENTS.join(', ')}`],
+  ['--payload JSON', `the hook payload, e.g. '{"name":"echo","arguments":"{}"}' for tool.before`],
+  PLUGINS_HELP,
+  [
+    '--known-tool NAME',
+    'a tool the agent knows (repeatable); with any given, a tool.before\nreplacement naming another tool fails the call (contract violation)',
+  ],
+  WORKSPACE_HELP,
+  ['--json', 'print the outcome object as JSON'],
+  VERBOSE_HELP,
+])}
 
 Exit status: 0 dispatched (whatever the decision), 1 the operation failed, 2 usage error.`;
 
 export async function fireCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, {
-    payload: { type: 'string' },
-    plugin: { type: 'string', multiple: true },
-    'known-tool': { type: 'string', multiple: true },
-    workspace: { type: 'string' },
-    json: { type: 'boolean' },
-    verbose: { type: 'boolean' },
-  });
-  if (values.help) {
-    console.log(FIRE_HELP);
-    return 0;
-  }
+  const args = parseOrHelp(argv, FIRE_OPTIONS, FIRE_HELP);
+  if (!args) return 0;
+  const { values, positionals } = args;
   const [event] = positionals;
   if (positionals.length !== 1 || !(INTERCEPT_EVENTS as readonly string[]).includes(event)) {
     throw new UsageError(`fire takes one hook point: ${INTERCEPT_EVENTS.join(', ')}`);
   }
-  const plugins = (values.plugin as string[] | undefined) ?? [];
+  const plugins = pluginsOf(values);
   if (!plugins.length) throw new UsageError('fire needs at least one --plugin DIR');
   if (values.payload === undefined) throw new UsageError('fire needs --payload JSON');
   const payload = jsonOption<unknown>(values.payload, 'payload');
-  await loadPlugins(plugins);
+  const session = await openSession(values, plugins);
   const out = makeOut(values.json === true);
-  const session = openHeadlessSession({
-    pluginDirs: plugins,
-    workspace: resolve(String(values.workspace ?? process.cwd())),
-    logger: stderrLogger(values.verbose === true),
-    frontEnd: { notify: () => {}, prompt: async () => ({ cancelled: true }) },
-  });
   try {
     await session.engine.start();
     const knownTools = values['known-tool'] as string[] | undefined;

@@ -12,6 +12,8 @@ import { term } from './terminal';
 export interface HeadlessSession {
   engine: SessionEngine;
   store: SurfaceStore;
+  /** The workspace root the session was opened for. */
+  workspace: string;
   dispose(): Promise<void>;
 }
 
@@ -62,6 +64,7 @@ export function openHeadlessSession(opts: {
   return {
     engine,
     store,
+    workspace: opts.workspace,
     async dispose() {
       await engine.stop();
       if (!opts.home) rmSync(home, { recursive: true, force: true });

@@ -2,7 +2,6 @@
 // Claude-Code-style hooks. Without --headless it asks the VS Code window serving `cwd` exactly as
 // the contributed agent plugin does; with --headless it starts the plugins for this one event.
 import { resolve } from 'node:path';
-import { resolveReasonixHome } from '../host/plugins';
 import {
   AGENT_HOOK_EVENTS,
   answerHookEvent,
@@ -13,8 +12,15 @@ import {
   resolveEvent,
   runBridge,
 } from '../host/hooks';
-import { parse } from './args';
+import { optionLines, parseOrHelp, type Parsed } from './args';
 import { openHeadlessSession, stderrLogger } from './headless';
+import { homeUnless, NO_FRONT_END, PLUGINS_OPTION, pluginsOf, SESSION_OPTIONS, VERBOSE_HELP } from './sessionOptions';
+
+export const HOOK_OPTIONS = {
+  ...PLUGINS_OPTION,
+  headless: { type: 'boolean' },
+  verbose: SESSION_OPTIONS.verbose,
+} as const;
 
 export const HOOK_HELP = `Usage: reasonix-host hook <Event> [--headless [--plugin DIR]...] [--verbose]
 
@@ -22,12 +28,18 @@ The agent-hooks bridge: reads one hook input (JSON) on stdin, prints the answer 
 Use it as the command of a Claude-Code-style hook, e.g. in .claude/settings.json:
   {"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"reasonix-host hook PreToolUse"}]}]}}
 
-  <Event>           ${AGENT_HOOK_EVENTS.join(', ')}
-                    (UserPromptSubmit, PreToolUse, PostToolUse and SessionStart reach Reasonix)
-  --headless        do not ask a VS Code window: start the installed plugins (the Reasonix home)
-                    or the --plugin folders, answer this one event, stop them (costs a start-up)
-  --plugin DIR      a plugin folder for --headless (repeatable)
-  --verbose         engine log lines on stderr
+${optionLines([
+  [
+    '<Event>',
+    `${AGENT_HOOK_EVENTS.join(', ')}\n(UserPromptSubmit, PreToolUse, PostToolUse and SessionStart reach Reasonix)`,
+  ],
+  [
+    '--headless',
+    'do not ask a VS Code window: start the installed plugins (the Reasonix home)\nor the --plugin folders, answer this one event, stop them (costs a start-up)',
+  ],
+  ['--plugin DIR', 'a plugin folder for --headless (repeatable)'],
+  VERBOSE_HELP,
+])}
 
 Without --headless the window whose workspace folder holds the input's cwd answers; no window,
 no session or no interceptor prints nothing (no decision). Only the answer goes to stdout.
@@ -54,23 +66,16 @@ function note(text: string): void {
 export async function hookCommand(argv: string[]): Promise<number> {
   // The agent's clock started at spawn: the runtime's own start-up counts against the budget.
   const startedAt = Date.now() - Math.round(process.uptime() * 1000);
-  let values: Record<string, string | boolean | string[] | undefined>;
-  let positionals: string[];
+  let line: Parsed | undefined;
   try {
-    ({ values, positionals } = parse(argv, {
-      plugin: { type: 'string', multiple: true },
-      headless: { type: 'boolean' },
-      verbose: { type: 'boolean' },
-    }));
+    line = parseOrHelp(argv, HOOK_OPTIONS, HOOK_HELP);
   } catch (err) {
     note(`${(err as Error).message} (see --help)`);
     return 1;
   }
-  if (values.help) {
-    console.log(HOOK_HELP);
-    return 0;
-  }
-  const plugins = (values.plugin as string[] | undefined) ?? [];
+  if (!line) return 0;
+  const { values, positionals } = line;
+  const plugins = pluginsOf(values);
   if (positionals.length > 1) {
     note('hook takes one event name (see --help)');
     return 1;
@@ -127,9 +132,9 @@ async function headless(
   const session = openHeadlessSession({
     pluginDirs: plugins,
     workspace: cwd,
-    home: plugins.length ? undefined : resolveReasonixHome(),
+    home: homeUnless(plugins),
     logger: stderrLogger(verbose),
-    frontEnd: { notify: () => {}, prompt: async () => ({ cancelled: true }) },
+    frontEnd: NO_FRONT_END,
     startupBudgetMs: Math.max(1, deadlineAt - Date.now()),
   });
   const onSignal = (signal: NodeJS.Signals) => {

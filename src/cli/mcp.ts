@@ -6,9 +6,10 @@
 // for its lifetime and stops them when the client closes stdin or the process is signalled.
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { endpointProblem, hooksDirs, locateWindow, openChannel, type LocatedWindow } from '../host/hooks';
-import { parse, UsageError } from './args';
+import { optionLines, parseOrHelp, UsageError, type Values } from './args';
+import { pluginsOf, VERBOSE_HELP, WORKSPACE_HELP, workspaceOf } from './sessionOptions';
 import { openToolSession, TOOL_SESSION_OPTIONS } from './tools';
 import { term } from './terminal';
 
@@ -26,13 +27,19 @@ Where the extensions run: when a VS Code window with the Reasonix extension host
 open, that window's running extensions serve the calls (this process only relays); otherwise the
 plugins are started here for the server's lifetime.
 
-  --workspace DIR   the workspace folder (default: current directory)
-  --plugin DIR      a plugin folder to start here (repeatable); implies --headless
-  --headless        start the plugins installed in the Reasonix home ($REASONIX_HOME, default
-                    ~/.reasonix) here, even when a VS Code window serves the folder
-  --window ID       only the VS Code window with this id (what VS Code's own definition passes);
-                    fails when that window is gone
-  --verbose         engine log lines on stderr (stdout carries MCP only)
+${optionLines([
+  WORKSPACE_HELP,
+  ['--plugin DIR', 'a plugin folder to start here (repeatable); implies --headless'],
+  [
+    '--headless',
+    'start the plugins installed in the Reasonix home ($REASONIX_HOME, default\n~/.reasonix) here, even when a VS Code window serves the folder',
+  ],
+  [
+    '--window ID',
+    "only the VS Code window with this id (what VS Code's own definition passes);\nfails when that window is gone",
+  ],
+  [VERBOSE_HELP[0], `${VERBOSE_HELP[1]} (stdout carries MCP only)`],
+])}
 
 Add it to an MCP client, e.g. Claude Code:
   claude mcp add reasonix -- npx reasonix-host mcp --workspace "$PWD"
@@ -58,24 +65,25 @@ const PACKAGE_NAMES = ['reasonix-vscode-host', 'reasonix-host'];
 /** How long a window has to take the connection. */
 const OPEN_TIMEOUT_MS = 10_000;
 
+export const MCP_OPTIONS = {
+  ...TOOL_SESSION_OPTIONS,
+  headless: { type: 'boolean' },
+  window: { type: 'string' },
+} as const;
+
 export async function mcpCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, {
-    ...TOOL_SESSION_OPTIONS,
-    headless: { type: 'boolean' },
-    window: { type: 'string' },
-  });
-  if (values.help) {
-    console.log(MCP_HELP);
-    return 0;
-  }
+  // --json is parsed only to be refused with a clear message.
+  const parsed = parseOrHelp(argv, MCP_OPTIONS, MCP_HELP);
+  if (!parsed) return 0;
+  const { values, positionals } = parsed;
   if (values.json) throw new UsageError('mcp speaks MCP on stdout; --json does not apply');
   if (positionals.length) throw new UsageError('mcp takes no positional arguments (use --plugin DIR)');
-  const plugins = (values.plugin as string[] | undefined) ?? [];
+  const plugins = pluginsOf(values);
   const windowId = values.window as string | undefined;
   if (windowId !== undefined && (plugins.length || values.headless))
     throw new UsageError('--window relays to a VS Code window; it does not go with --plugin or --headless');
   if (plugins.length || values.headless) return serveHeadless(values);
-  const workspace = resolve(String(values.workspace ?? process.cwd()));
+  const workspace = workspaceOf(values);
   const notes: string[] = [];
   const hit = locateWindow(hooksDirs(), workspace, notes, windowId);
   if (values.verbose) for (const n of notes) process.stderr.write(`reasonix-host mcp: ${term(n)}\n`);
@@ -122,7 +130,7 @@ async function relay(hit: LocatedWindow, workspace: string): Promise<number> {
 }
 
 /** Starts the plugins here and serves them on stdio (the MCP SDK is loaded only for this). */
-async function serveHeadless(values: Record<string, unknown>): Promise<number> {
+async function serveHeadless(values: Values): Promise<number> {
   const [{ createToolServer }, { StdioServerTransport }] = await Promise.all([
     import('../host/mcp'),
     import('@modelcontextprotocol/sdk/server/stdio.js'),

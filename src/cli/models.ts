@@ -1,15 +1,32 @@
 // `reasonix-host models` and `reasonix-host stream`: the extension-hosted models.
-import { resolve } from 'node:path';
-import { makeOut, parse, UsageError } from './args';
-import { openHeadlessSession, stderrLogger } from './headless';
-import { loadPlugins } from './loadPlugin';
+import { makeOut, optionLines, parseOrHelp, UsageError } from './args';
 import { UnknownModelError } from '../host/streams';
+import {
+  openSession,
+  PLUGINS_HELP,
+  PLUGINS_OPTION,
+  pluginsOf,
+  SESSION_OPTIONS,
+  VERBOSE_HELP,
+  WORKSPACE_HELP,
+} from './sessionOptions';
 import { term, termKeepLines } from './terminal';
+
+export const MODELS_OPTIONS = { ...PLUGINS_OPTION, ...SESSION_OPTIONS } as const;
 
 export const MODELS_HELP = `Usage: reasonix-host models --plugin DIR [--plugin DIR...] [--json]
 
 Starts the plugins, asks each for its provider catalog, prints the models (refs of the form
-plugin/<plugin>/<provider>/<model>), and stops them.`;
+plugin/<plugin>/<provider>/<model>), and stops them.
+
+${optionLines([PLUGINS_HELP, WORKSPACE_HELP, ['--json', 'print {"models": [...]} instead of text'], VERBOSE_HELP])}`;
+
+export const STREAM_OPTIONS = {
+  plugin: { type: 'string' },
+  model: { type: 'string' },
+  prompt: { type: 'string' },
+  ...SESSION_OPTIONS,
+} as const;
 
 export const STREAM_HELP = `Usage: reasonix-host stream --plugin DIR --model REF --prompt TEXT [--json]
 
@@ -17,32 +34,24 @@ Opens a provider stream on an extension-hosted model and prints its chunks in or
 the terminal outcome. REF must be one a plugin declared at handshake (or its provider prefix);
 any other ref ends failed with "unknown model" before anything is sent to a plugin. Ctrl+C cancels the stream (the sidecar gets stream/cancel).
 
+${optionLines([
+  ['--plugin DIR', 'the plugin folder'],
+  ['--model REF', 'the model ref, as `reasonix-host models` lists it'],
+  ['--prompt TEXT', 'the user message the request carries'],
+  WORKSPACE_HELP,
+  ['--json', 'print one JSON object per chunk, then one for the end'],
+  VERBOSE_HELP,
+])}
+
 Exit status: 0 completed, 1 failed or interrupted, 2 usage error.`;
 
-function session(plugins: string[], workspace: unknown, verbose: boolean) {
-  return openHeadlessSession({
-    pluginDirs: plugins,
-    workspace: resolve(String(workspace ?? process.cwd())),
-    logger: stderrLogger(verbose),
-    frontEnd: { notify: () => {}, prompt: async () => ({ cancelled: true }) },
-  });
-}
-
 export async function modelsCommand(argv: string[]): Promise<number> {
-  const { values } = parse(argv, {
-    plugin: { type: 'string', multiple: true },
-    workspace: { type: 'string' },
-    json: { type: 'boolean' },
-    verbose: { type: 'boolean' },
-  });
-  if (values.help) {
-    console.log(MODELS_HELP);
-    return 0;
-  }
-  const plugins = (values.plugin as string[] | undefined) ?? [];
+  const parsed = parseOrHelp(argv, MODELS_OPTIONS, MODELS_HELP);
+  if (!parsed) return 0;
+  const { values } = parsed;
+  const plugins = pluginsOf(values);
   if (!plugins.length) throw new UsageError('models needs at least one --plugin DIR');
-  await loadPlugins(plugins);
-  const s = session(plugins, values.workspace, values.verbose === true);
+  const s = await openSession(values, plugins);
   try {
     await s.engine.start();
     const models = await s.engine.models();
@@ -57,23 +66,13 @@ export async function modelsCommand(argv: string[]): Promise<number> {
 }
 
 export async function streamCommand(argv: string[]): Promise<number> {
-  const { values } = parse(argv, {
-    plugin: { type: 'string' },
-    model: { type: 'string' },
-    prompt: { type: 'string' },
-    workspace: { type: 'string' },
-    json: { type: 'boolean' },
-    verbose: { type: 'boolean' },
-  });
-  if (values.help) {
-    console.log(STREAM_HELP);
-    return 0;
-  }
+  const parsed = parseOrHelp(argv, STREAM_OPTIONS, STREAM_HELP);
+  if (!parsed) return 0;
+  const { values } = parsed;
   if (!values.plugin || !values.model || values.prompt === undefined)
     throw new UsageError('stream needs --plugin DIR, --model REF and --prompt TEXT');
-  await loadPlugins([String(values.plugin)]);
+  const s = await openSession(values, [String(values.plugin)]);
   const out = makeOut(values.json === true);
-  const s = session([String(values.plugin)], values.workspace, values.verbose === true);
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);

@@ -1,15 +1,24 @@
 // `reasonix-host run <pluginDir>…`: a headless host that keeps plugins running, prints what they
 // publish, answers prompts from --answers, forwards file changes, and stops cleanly.
-import { spawnSync } from 'node:child_process';
 import { watch } from 'node:fs';
 import { resolve } from 'node:path';
-import { windowsTreeKill } from '../host/plugins';
 import { ChangeBatcher } from '../host/resources';
+import type { SessionEngine, UiFrontEnd } from '../host/session';
+import type { SurfaceStore } from '../host/ui';
 import { viewText, type PromptAnswer, type PromptRequest, type Surface } from '../protocol';
-import { intOption, jsonOption, makeOut, parse, UsageError, type Out } from './args';
-import { openHeadlessSession, stderrLogger } from './headless';
-import { loadPlugins } from './loadPlugin';
+import { intOption, jsonOption, makeOut, optionLines, parseOrHelp, UsageError, type Parsed, type Values } from './args';
+import type { HeadlessSession } from './headless';
+import { RunOutput, RunStop } from './runStop';
+import { openSession, SESSION_OPTIONS, VERBOSE_HELP, WORKSPACE_HELP } from './sessionOptions';
 import { term, termBlock } from './terminal';
+
+export const RUN_OPTIONS = {
+  ...SESSION_OPTIONS,
+  for: { type: 'string' },
+  answers: { type: 'string' },
+  action: { type: 'string' },
+  args: { type: 'string' },
+} as const;
 
 export const RUN_HELP = `Usage: reasonix-host run <pluginDir>... [--workspace DIR] [--json] [--for SECONDS]
                          [--answers JSON] [--action /<plugin>:<action> [--args JSON]] [--verbose]
@@ -19,14 +28,21 @@ prints every published surface and notification, forwards file changes under the
 as extension/resources/changed, and stops cleanly on Ctrl+C, SIGTERM, SIGHUP or after --for.
 A second Ctrl+C (or SIGTERM/SIGHUP) while stopping kills every extension's process group at once.
 
-  --workspace DIR     the session's workspace root (default: current directory)
-  --json              print one JSON object per line for every event
-  --for SECONDS       stop after this many seconds
-  --answers JSON      answers to host/ui/request prompts, by field key, e.g. '{"value":"dark"}';
-                      without it every prompt is printed and answered cancelled
-  --action NAME       invoke /<plugin>:<action> once the plugins are ready
-  --args JSON         string arguments for --action, e.g. '{"mode":"fast"}'
-  --verbose           engine logs on stderr
+${optionLines(
+  [
+    WORKSPACE_HELP,
+    ['--json', 'print one JSON object per line for every event'],
+    ['--for SECONDS', 'stop after this many seconds'],
+    [
+      '--answers JSON',
+      `answers to host/ui/request prompts, by field key, e.g. '{"value":"dark"}';\nwithout it every prompt is printed and answered cancelled`,
+    ],
+    ['--action NAME', 'invoke /<plugin>:<action> once the plugins are ready'],
+    ['--args JSON', `string arguments for --action, e.g. '{"mode":"fast"}'`],
+    VERBOSE_HELP,
+  ],
+  22,
+)}
 
 Exit status: 0 stopped cleanly; 1 a plugin failed to start, crashed while running, or the
 action failed; 128+N when a second signal N forced the stop; 2 usage error.`;
@@ -80,83 +96,61 @@ export function answerFrom(answers: Record<string, unknown> | undefined, req: Pr
   return Object.keys(values).length ? { cancelled: false, values } : { cancelled: true };
 }
 
-const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
-
-/** SIGKILL to a sidecar's process group (it was spawned as a group leader), or its tree on Windows. */
-function killGroup(pid: number): void {
-  try {
-    if (process.platform === 'win32') {
-      const { command, args } = windowsTreeKill(pid);
-      spawnSync(command, args, { windowsHide: true, stdio: 'ignore' });
-    } else process.kill(-pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
+/** A checked --action: `/<plugin>:<action>`, with its --args. */
+interface RunAction {
+  name: string;
+  pluginId: string;
+  actionId: string;
+  args: Record<string, string> | undefined;
 }
 
-function emit(out: Out, event: Record<string, unknown>, text: string): void {
-  if (out.json) out.object(event);
-  else out.line(text);
-}
-
-export async function runCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, {
-    workspace: { type: 'string' },
-    json: { type: 'boolean' },
-    for: { type: 'string' },
-    answers: { type: 'string' },
-    action: { type: 'string' },
-    args: { type: 'string' },
-    verbose: { type: 'boolean' },
-  });
-  if (values.help) {
-    console.log(RUN_HELP);
-    return 0;
-  }
+/** What the command line asks of `run` besides the session, checked before anything starts. */
+function runSettings({ values, positionals }: Parsed) {
   if (!positionals.length) throw new UsageError('run takes at least one plugin folder');
   const seconds = intOption(values.for, 'for', 0);
   const answers = jsonOption<Record<string, unknown>>(values.answers, 'answers');
   const actionArgs = jsonOption<Record<string, string>>(values.args, 'args');
-  const action = values.action === undefined ? undefined : /^\/([^:]+):([a-z0-9-]+)$/.exec(String(values.action));
-  if (values.action !== undefined && !action) throw new UsageError('--action must look like /<plugin>:<action>');
-  const out = makeOut(values.json === true);
-  let stopping = false;
-  const say = (event: Record<string, unknown>, text: string) => {
-    if (!stopping) emit(out, event, text);
-  };
-  const workspace = resolve(String(values.workspace ?? process.cwd()));
-  await loadPlugins(positionals); // manifest problems: one readable line, exit 1
+  return { seconds, answers, action: actionOf(values.action, actionArgs) };
+}
 
-  const session = openHeadlessSession({
-    pluginDirs: positionals,
-    workspace,
-    logger: stderrLogger(values.verbose === true),
-    frontEnd: {
-      notify: (n) =>
-        say(
-          { type: 'notification', pluginId: n.pluginId, surfaceId: n.surfaceId, payload: n.payload },
-          `notification ${describe(n)}`,
-        ),
-      prompt: async (req) => {
-        const answer = answerFrom(answers, req);
-        say(
-          {
-            type: 'prompt',
-            pluginId: req.pluginId,
-            surfaceId: req.surfaceId,
-            kind: req.kind,
-            payload: req.payload,
-            answer,
-          },
-          `prompt /${term(req.pluginId)} ${req.kind} ${term(req.payload.message ?? req.payload.title ?? '')} → ${JSON.stringify(answer)}`,
-        );
-        return answer;
-      },
+function actionOf(name: Values[string], args: Record<string, string> | undefined): RunAction | undefined {
+  if (name === undefined) return undefined;
+  const match = /^\/([^:]+):([a-z0-9-]+)$/.exec(String(name));
+  if (!match) throw new UsageError('--action must look like /<plugin>:<action>');
+  return { name: String(name), pluginId: match[1], actionId: match[2], args };
+}
+
+/** Notifications and prompts, printed as they come; prompts answered from --answers. */
+function printingFrontEnd(output: RunOutput, answers: Record<string, unknown> | undefined): UiFrontEnd {
+  return {
+    notify: (n) =>
+      output.say(
+        { type: 'notification', pluginId: n.pluginId, surfaceId: n.surfaceId, payload: n.payload },
+        `notification ${describe(n)}`,
+      ),
+    prompt: async (req) => {
+      const answer = answerFrom(answers, req);
+      output.say(
+        {
+          type: 'prompt',
+          pluginId: req.pluginId,
+          surfaceId: req.surfaceId,
+          kind: req.kind,
+          payload: req.payload,
+          answer,
+        },
+        `prompt /${term(req.pluginId)} ${req.kind} ${term(req.payload.message ?? req.payload.title ?? '')} → ${JSON.stringify(answer)}`,
+      );
+      return answer;
     },
-  });
-  session.store.onDidChange((change) => {
+  };
+}
+
+/** Every surface published or changed, but notifications (the front end prints those). */
+function printSurfaces(store: SurfaceStore, output: RunOutput): void {
+  store.onDidChange((change) => {
     if (change.type === 'upsert' && change.surface.kind !== 'notification') {
-      say(
+      output.say(
         {
           type: 'surface',
           pluginId: change.surface.pluginId,
@@ -169,49 +163,16 @@ export async function runCommand(argv: string[]): Promise<number> {
       );
     }
   });
+}
 
-  let finish!: () => void;
-  const finished = new Promise<void>((r) => (finish = r));
-  let interrupted = false;
-  const stop = (why: string) => {
-    if (stopping) return;
-    say({ type: 'stopping', why }, `stopping (${why})`);
-    // Shutting down marks every surface stale and may crash-report sidecars that exit: that is
-    // teardown, not news, so nothing but the final line is printed from here on.
-    stopping = true;
-    void (async () => {
-      watcher?.close();
-      batcher.dispose();
-      await session.dispose();
-      emit(out, { type: 'stopped' }, 'stopped');
-      finish();
-    })();
-  };
-  // First SIGINT/SIGTERM/SIGHUP: a clean stop. A second one while stopping: the user means it,
-  // so every sidecar's process group is killed (grandchildren too) before the CLI exits; without
-  // this the default handler would end the CLI and leave the sidecars running with ppid 1.
-  const pids = new Set<number>();
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      for (const p of session.engine.plugins()) if (p.pid) pids.add(p.pid);
-      for (const pid of pids) killGroup(pid);
-      emit(
-        out,
-        { type: 'killed', why: `second ${signal}`, pids: [...pids] },
-        `killed ${pids.size} extension process group(s) (second ${signal})`,
-      );
-      process.exit(128 + (SIGNAL_NUMBERS[signal] ?? 1));
-    }
-    interrupted = true;
-    stop(signal);
-  };
-  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, onSignal);
-
+/** File changes under the workspace, batched and sent to the sidecars as extension/resources/changed. */
+function forwardFileChanges(session: HeadlessSession, output: RunOutput): { close(): void } {
+  const workspace = session.workspace;
   const batcher = new ChangeBatcher({
     root: workspace,
     send: (paths) => {
       const n = session.engine.notifyResourcesChanged(paths);
-      say(
+      output.say(
         { type: 'resources', paths: paths.length, sidecars: n },
         `forwarded ${paths.length} changed path(s) to ${n} sidecar(s)`,
       );
@@ -225,17 +186,18 @@ export async function runCommand(argv: string[]): Promise<number> {
   } catch (err) {
     process.stderr.write(`reasonix-host: file changes are not forwarded: ${(err as Error).message}\n`);
   }
+  return {
+    close: () => {
+      watcher?.close();
+      batcher.dispose();
+    },
+  };
+}
 
-  try {
-    await session.engine.start();
-  } catch (err) {
-    if (!stopping) process.stderr.write(`reasonix-host: ${term((err as Error).message)}\n`);
-    stop('start failed');
-    await finished;
-    return interrupted ? 0 : 1; // a start cut short by Ctrl+C did not fail
-  }
-  for (const p of session.engine.plugins()) {
-    say(
+/** Each plugin once the session has started: its state, its pid, and why it failed or is inactive. */
+function printPlugins(engine: SessionEngine, output: RunOutput): void {
+  for (const p of engine.plugins()) {
+    output.say(
       {
         type: 'plugin',
         pluginId: p.pluginId,
@@ -248,34 +210,62 @@ export async function runCommand(argv: string[]): Promise<number> {
       `plugin ${term(p.pluginId)}: ${p.state}${p.pid ? ` (pid ${p.pid})` : ''}${p.lastFailure ? ` — ${term(p.lastFailure.message)}` : p.inactive && p.detail ? ` — ${term(p.detail)}` : ''}`,
     );
   }
-  let crashed = false;
-  session.engine.onCrash((info) => {
-    if (stopping) return; // teardown, not news
-    crashed = true; // a sidecar that crashed while running makes the run fail
-    say({ type: 'crash', ...info }, `crash ${term(info.pluginId)}: ${term(info.message)}`);
-  });
-  for (const p of session.engine.plugins()) if (p.pid) pids.add(p.pid);
+}
 
-  let status = session.engine.plugins().some((p) => p.state !== 'running') ? 1 : 0;
-  if (action && !stopping) {
-    try {
-      const r = await session.engine.invokeAction(action[1], action[2], actionArgs);
-      say(
-        { type: 'action', name: values.action, ...r },
-        `action ${term(values.action)}: ${r.accepted ? 'accepted' : 'rejected'}${r.message ? ` — ${term(r.message)}` : ''}`,
-      );
-      if (!r.accepted) status = 1;
-    } catch (err) {
-      say(
-        { type: 'action', name: values.action, accepted: false, error: (err as Error).message },
-        `action ${term(values.action)} failed: ${term((err as Error).message)}`,
-      );
-      status = 1;
-    }
+/** A sidecar that crashes while running is printed and makes the run fail; one that exits while stopping is teardown. */
+function watchCrashes(engine: SessionEngine, output: RunOutput): { crashed: boolean } {
+  const seen = { crashed: false };
+  engine.onCrash((info) => {
+    if (output.stopping) return; // teardown, not news
+    seen.crashed = true;
+    output.say({ type: 'crash', ...info }, `crash ${term(info.pluginId)}: ${term(info.message)}`);
+  });
+  return seen;
+}
+
+/** Invokes --action once the plugins are ready and prints how it went: false when it was rejected or failed. */
+async function invokeAction(engine: SessionEngine, action: RunAction, output: RunOutput): Promise<boolean> {
+  try {
+    const r = await engine.invokeAction(action.pluginId, action.actionId, action.args);
+    output.say(
+      { type: 'action', name: action.name, ...r },
+      `action ${term(action.name)}: ${r.accepted ? 'accepted' : 'rejected'}${r.message ? ` — ${term(r.message)}` : ''}`,
+    );
+    return r.accepted;
+  } catch (err) {
+    output.say(
+      { type: 'action', name: action.name, accepted: false, error: (err as Error).message },
+      `action ${term(action.name)} failed: ${term((err as Error).message)}`,
+    );
+    return false;
   }
-  if (seconds !== undefined) setTimeout(() => stop(`--for ${seconds}`), seconds * 1000).unref();
-  await finished;
+}
+
+export async function runCommand(argv: string[]): Promise<number> {
+  const parsed = parseOrHelp(argv, RUN_OPTIONS, RUN_HELP);
+  if (!parsed) return 0;
+  const { seconds, answers, action } = runSettings(parsed);
+  const output = new RunOutput(makeOut(parsed.values.json === true));
+  // Manifest problems end it here: one readable line, exit 1.
+  const session = await openSession(parsed.values, parsed.positionals, { frontEnd: printingFrontEnd(output, answers) });
+  printSurfaces(session.store, output);
+  const run = new RunStop(session, output, forwardFileChanges(session, output));
+  try {
+    await session.engine.start();
+  } catch (err) {
+    if (!output.stopping) process.stderr.write(`reasonix-host: ${term((err as Error).message)}\n`);
+    run.stop('start failed');
+    await run.finished;
+    return run.interrupted ? 0 : 1; // a start cut short by Ctrl+C did not fail
+  }
+  printPlugins(session.engine, output);
+  const crashes = watchCrashes(session.engine, output);
+  run.rememberProcesses();
+  const allRunning = session.engine.plugins().every((p) => p.state === 'running');
+  const acted = !action || output.stopping || (await invokeAction(session.engine, action, output));
+  if (seconds !== undefined) setTimeout(() => run.stop(`--for ${seconds}`), seconds * 1000).unref();
+  await run.finished;
   // Ctrl+C, SIGTERM or SIGHUP is how a user ends `run`: a clean stop is exit 0 unless something
   // failed, and a sidecar that crashed while running is a failure.
-  return crashed ? 1 : status;
+  return crashes.crashed || !allRunning || !acted ? 1 : 0;
 }

@@ -1,12 +1,21 @@
 // `reasonix-host tools` and `reasonix-host tool`: the tools protocol v2 extensions serve
 // (HOST_SPEC_V2 §12), listed and called through the same session engine the VS Code extension uses.
-import { resolve } from 'node:path';
-import { resolveReasonixHome } from '../host/plugins';
 import type { ToolCallOutcome, ToolInfo } from '../host/session';
-import { jsonOption, makeOut, parse, UsageError, type Out } from './args';
-import { openHeadlessSession, stderrLogger, type HeadlessSession } from './headless';
-import { loadPlugins } from './loadPlugin';
+import { jsonOption, makeOut, optionLines, parseOrHelp, UsageError, type Out, type Values } from './args';
+import type { HeadlessSession } from './headless';
+import {
+  openSession,
+  PLUGINS_OPTION,
+  PLUGINS_OR_HOME_HELP,
+  pluginsOf,
+  SESSION_OPTIONS,
+  VERBOSE_HELP,
+  WORKSPACE_HELP,
+} from './sessionOptions';
 import { jsonLine, term, termKeepLines } from './terminal';
+
+/** The options of the commands over a folder's tools (tools, tool, mcp): without --plugin, the installed plugins. */
+export const TOOL_SESSION_OPTIONS = { ...PLUGINS_OPTION, ...SESSION_OPTIONS } as const;
 
 export const TOOLS_HELP = `Usage: reasonix-host tools [--plugin DIR]... [--workspace DIR] [--json] [--verbose]
 
@@ -14,11 +23,7 @@ Starts the plugins, lists the tools their running sidecars serve (declared in ru
 named at the handshake) and stops them: the model-facing name ext__<plugin>__<tool>, whether it
 only reads, its description and input schema.
 
-  --plugin DIR      a plugin folder (repeatable); without any, the plugins installed in the
-                    Reasonix home ($REASONIX_HOME, default ~/.reasonix)
-  --workspace DIR   the workspace root sent in the session (default: current directory)
-  --json            print {"tools": [...]} instead of text
-  --verbose         engine log lines on stderr
+${optionLines([PLUGINS_OR_HOME_HELP, WORKSPACE_HELP, ['--json', 'print {"tools": [...]} instead of text'], VERBOSE_HELP])}
 
 Exit status: 0 listed (also when there are none), 1 the plugins could not start, 2 usage error.`;
 
@@ -30,41 +35,28 @@ a block or deny refuses the call, a replacement changes the arguments), then ext
 with a 5-minute budget, then tool.after over the result. Prints the result text (cut at 100,000
 characters with a note), or why the call was refused or failed. Ctrl+C cancels the call.
 
-  <plugin> <name>   the plugin id and the tool's own name (as \`reasonix-host tools\` lists them)
-  --args JSON       the tool's arguments, a JSON object (default {})
-  --plugin DIR      a plugin folder (repeatable); without any, the installed plugins
-  --workspace DIR   the workspace root sent in the session (default: current directory)
-  --json            print the outcome as one JSON object ({"kind": "result" | "refused" | "failed", ...})
-  --verbose         engine log lines on stderr
+${optionLines([
+  ['<plugin> <name>', "the plugin id and the tool's own name (as `reasonix-host tools` lists them)"],
+  ['--args JSON', "the tool's arguments, a JSON object (default {})"],
+  PLUGINS_OR_HOME_HELP,
+  WORKSPACE_HELP,
+  ['--json', 'print the outcome as one JSON object ({"kind": "result" | "refused" | "failed", ...})'],
+  VERBOSE_HELP,
+])}
 
 Exit status: 0 the tool answered, 1 it answered with isError, was refused or failed, 2 usage error.`;
 
 /** The headless session over the named folders, or over the installed plugins when none is named. */
-export async function openToolSession(values: Record<string, unknown>): Promise<HeadlessSession> {
-  const plugins = (values.plugin as string[] | undefined) ?? [];
-  if (plugins.length) await loadPlugins(plugins); // a folder that cannot run is a clear error first
-  return openHeadlessSession({
-    pluginDirs: plugins,
-    workspace: resolve(String(values.workspace ?? process.cwd())),
-    home: plugins.length ? undefined : resolveReasonixHome(),
-    logger: stderrLogger(values.verbose === true),
-    frontEnd: { notify: () => {}, prompt: async () => ({ cancelled: true }) },
-  });
+export function openToolSession(values: Values): Promise<HeadlessSession> {
+  return openSession(values, pluginsOf(values), { orHome: true });
 }
 
-export const TOOL_SESSION_OPTIONS = {
-  plugin: { type: 'string', multiple: true },
-  workspace: { type: 'string' },
-  json: { type: 'boolean' },
-  verbose: { type: 'boolean' },
-} as const;
+export const TOOL_OPTIONS = { ...TOOL_SESSION_OPTIONS, args: { type: 'string' } } as const;
 
 export async function toolsCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, TOOL_SESSION_OPTIONS);
-  if (values.help) {
-    console.log(TOOLS_HELP);
-    return 0;
-  }
+  const parsed = parseOrHelp(argv, TOOL_SESSION_OPTIONS, TOOLS_HELP);
+  if (!parsed) return 0;
+  const { values, positionals } = parsed;
   if (positionals.length) throw new UsageError('tools takes no positional arguments (use --plugin DIR)');
   const s = await openToolSession(values);
   try {
@@ -92,11 +84,9 @@ function printTools(out: Out, tools: ToolInfo[], plugins: number): void {
 }
 
 export async function toolCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { ...TOOL_SESSION_OPTIONS, args: { type: 'string' } });
-  if (values.help) {
-    console.log(TOOL_HELP);
-    return 0;
-  }
+  const parsed = parseOrHelp(argv, TOOL_OPTIONS, TOOL_HELP);
+  if (!parsed) return 0;
+  const { values, positionals } = parsed;
   if (positionals.length !== 2) throw new UsageError('tool takes a plugin id and a tool name (see --help)');
   const args = jsonOption<unknown>(values.args ?? '{}', 'args');
   if (typeof args !== 'object' || args === null || Array.isArray(args))

@@ -12,7 +12,7 @@ import type {
   ToolCallOutcome,
   ToolInfo,
 } from '../host/session';
-import { rowsOf } from './rows';
+import { rowsOf, type Row } from './rows';
 import type { FolderSession, SessionManager } from './sessions';
 
 export interface SessionInfo {
@@ -106,6 +106,68 @@ export interface PluginFailure {
   elapsedMs: number;
 }
 
+/** The session of `folder` (its key, name or path), or the first session when none is named. */
+function sessionFor(sessions: SessionManager, folder?: string): FolderSession {
+  const all = sessions.sessions();
+  const s =
+    folder === undefined
+      ? all[0]
+      : all.find((x) => x.key === folder || x.folder.name === folder || x.folder.uri.fsPath === folder);
+  if (!s)
+    throw new Error(
+      folder === undefined ? 'no Reasonix session is running' : `no Reasonix session for folder "${folder}"`,
+    );
+  return s;
+}
+
+function sessionInfo(s: FolderSession): SessionInfo {
+  return {
+    key: s.key,
+    folderName: s.folder.name,
+    workspaceRoot: s.folder.uri.fsPath,
+    sessionId: s.sessionId,
+    generation: s.engine.generation,
+  };
+}
+
+function pluginInfo(r: Row, agentDecisions?: (sessionKey: string, pluginId: string) => number): PluginInfo {
+  return {
+    sessionKey: r.sessionKey,
+    folderName: r.folderName,
+    pluginId: r.pluginId,
+    state: r.state,
+    pid: r.pid,
+    readyAt: r.readyAt,
+    version: r.status.spec?.version,
+    source: r.status.spec?.source,
+    actions: r.status.actions,
+    detail: r.detail,
+    agentDecisions: agentDecisions?.(r.sessionKey, r.pluginId),
+  };
+}
+
+/** Every session's tool listing, including sessions that start later; a removed one is let go. */
+function followTools(sessions: SessionManager, listener: () => void): Disposable {
+  const subs = new Map<FolderSession, Disposable>();
+  const follow = () => {
+    const now = new Set(sessions.sessions());
+    for (const [s, d] of subs)
+      if (!now.has(s)) {
+        d.dispose();
+        subs.delete(s);
+      }
+    for (const s of now) if (!subs.has(s)) subs.set(s, s.engine.onDidChangeTools(listener));
+  };
+  follow();
+  const onSessions = sessions.onDidChange(follow);
+  return {
+    dispose: () => {
+      onSessions.dispose();
+      for (const d of subs.values()) d.dispose();
+    },
+  };
+}
+
 export function createApi(
   sessions: SessionManager,
   surfaces: SurfaceFeed,
@@ -113,42 +175,12 @@ export function createApi(
   diagnostics: () => ApiDiagnostics,
   agentDecisions?: (sessionKey: string, pluginId: string) => number,
 ): ReasonixApi {
-  const pick = (folder?: string): FolderSession => {
-    const all = sessions.sessions();
-    const s =
-      folder === undefined
-        ? all[0]
-        : all.find((x) => x.key === folder || x.folder.name === folder || x.folder.uri.fsPath === folder);
-    if (!s)
-      throw new Error(
-        folder === undefined ? 'no Reasonix session is running' : `no Reasonix session for folder "${folder}"`,
-      );
-    return s;
-  };
+  const pick = (folder?: string): FolderSession => sessionFor(sessions, folder);
   return {
     apiVersion: 1,
-    listSessions: () =>
-      sessions.sessions().map((s) => ({
-        key: s.key,
-        folderName: s.folder.name,
-        workspaceRoot: s.folder.uri.fsPath,
-        sessionId: s.sessionId,
-        generation: s.engine.generation,
-      })),
+    listSessions: () => sessions.sessions().map(sessionInfo),
     listPlugins: (folder) =>
-      rowsOf(folder === undefined ? sessions.sessions() : [pick(folder)]).map((r) => ({
-        sessionKey: r.sessionKey,
-        folderName: r.folderName,
-        pluginId: r.pluginId,
-        state: r.state,
-        pid: r.pid,
-        readyAt: r.readyAt,
-        version: r.status.spec?.version,
-        source: r.status.spec?.source,
-        actions: r.status.actions,
-        detail: r.detail,
-        agentDecisions: agentDecisions?.(r.sessionKey, r.pluginId),
-      })),
+      rowsOf(folder === undefined ? sessions.sessions() : [pick(folder)]).map((r) => pluginInfo(r, agentDecisions)),
     dispatch: (point, payload, opts) =>
       pick(opts?.folder).engine.dispatch(point, payload, { knownTools: opts?.knownTools }),
     listModels: (opts) => pick(opts?.folder).engine.models(),
@@ -156,27 +188,7 @@ export function createApi(
       pick(opts?.folder).engine.openStream(ref, request, { model: opts?.model, signal: opts?.signal }),
     listTools: (opts) => pick(opts?.folder).engine.tools(),
     callTool: (tool, args, opts) => pick(opts?.folder).engine.callTool(tool, args, { signal: opts?.signal }),
-    onDidChangeTools: (l) => {
-      // Every session's listing, including sessions that start later; a removed one is let go.
-      const subs = new Map<FolderSession, Disposable>();
-      const follow = () => {
-        const now = new Set(sessions.sessions());
-        for (const [s, d] of subs)
-          if (!now.has(s)) {
-            d.dispose();
-            subs.delete(s);
-          }
-        for (const s of now) if (!subs.has(s)) subs.set(s, s.engine.onDidChangeTools(l));
-      };
-      follow();
-      const onSessions = sessions.onDidChange(follow);
-      return {
-        dispose: () => {
-          onSessions.dispose();
-          for (const d of subs.values()) d.dispose();
-        },
-      };
-    },
+    onDidChangeTools: (l) => followTools(sessions, l),
     runAction: run,
     diagnostics,
     surfaces: () => surfaces.snapshot(),

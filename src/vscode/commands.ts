@@ -51,43 +51,96 @@ async function pickPlugin(
   return picked && { sessionKey: picked.r.sessionKey, pluginId: picked.r.pluginId };
 }
 
+/**
+ * A command that acts on one plugin (the tree item's, or one picked among those `filter` keeps);
+ * its failure is shown with a Show Logs button unless the failure notification is already up.
+ */
+function lifecycle(
+  d: CommandDeps,
+  title: string,
+  filter: (r: Row) => boolean,
+  run: (t: Target) => Promise<void>,
+): (arg?: unknown) => Promise<void> {
+  return async (arg?: unknown) => {
+    const t = targetOf(arg) ?? (await pickPlugin(d.sessions, title, filter));
+    if (!t) return;
+    try {
+      await run(t);
+    } catch (err) {
+      if (err instanceof SidecarFailure && err.reported) return; // its failure notification is already up
+      void vscode.window
+        .showErrorMessage(
+          vscode.l10n.t('{0} "{1}" failed: {2}', title, t.pluginId, (err as Error).message),
+          showLogsLabel(),
+        )
+        .then((c) => c && d.showLogs());
+    }
+  };
+}
+
+/** From a tree item or the palette: a picker; from a keybinding or another extension: the named action. */
+function runActionCommand(sessions: SessionManager, arg?: unknown): Promise<RunOutcome | undefined> {
+  if (arg === undefined || (typeof arg === 'object' && arg !== null && 'kind' in arg))
+    return pickAndRunAction(sessions);
+  if (!isRunActionArgs(arg)) {
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t(
+        'reasonix.runAction expects {0}.',
+        '{"plugin": "<id>", "action": "<action>", "folder"?: "<name>", "args"?: {"k": "v"}}',
+      ),
+    );
+    return Promise.resolve(undefined);
+  }
+  return runAction(sessions, arg);
+}
+
+async function linkFolder(d: CommandDeps, folder?: unknown): Promise<boolean> {
+  const ok = await linkFolderCommand(d.linked, typeof folder === 'string' ? () => Promise.resolve(folder) : undefined);
+  if (ok) await d.sessions.reload();
+  return ok;
+}
+
+/** The folder to unlink: a path as given, or a tree item's plugin folder. */
+function linkedFolderOf(sessions: SessionManager, arg?: unknown): string | undefined {
+  if (typeof arg === 'string') return arg;
+  const t = targetOf(arg);
+  if (!t) return undefined;
+  const row = rowsOf(sessions.sessions()).find((r) => r.sessionKey === t.sessionKey && r.pluginId === t.pluginId);
+  return row?.status.spec?.root;
+}
+
+async function unlinkFolder(d: CommandDeps, arg?: unknown): Promise<boolean> {
+  const ok = await unlinkFolderCommand(d.linked, linkedFolderOf(d.sessions, arg));
+  if (ok) await d.sessions.reload();
+  return ok;
+}
+
+async function toggleEnablement(d: CommandDeps, arg?: unknown): Promise<void> {
+  const { sessions } = d;
+  const t =
+    targetOf(arg) ??
+    (await pickPlugin(sessions, vscode.l10n.t('Enable/Disable Extension for This Folder'), () => true));
+  const s = t && sessions.get(t.sessionKey);
+  if (!t || !s) return;
+  const nowDisabled = d.enablement.isDisabled(s.folder.uri, t.pluginId);
+  await d.enablement.set(s.folder.uri, t.pluginId, nowDisabled);
+  void vscode.window.showInformationMessage(
+    nowDisabled
+      ? vscode.l10n.t('"{0}" is now enabled for {1}.', t.pluginId, s.folder.name)
+      : vscode.l10n.t('"{0}" is now disabled for {1}.', t.pluginId, s.folder.name),
+  );
+  await sessions.reload(s.key);
+}
+
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
   const { sessions } = d;
-  const lifecycle =
-    (title: string, filter: (r: Row) => boolean, run: (t: Target) => Promise<void>) => async (arg?: unknown) => {
-      const t = targetOf(arg) ?? (await pickPlugin(sessions, title, filter));
-      if (!t) return;
-      try {
-        await run(t);
-      } catch (err) {
-        if (err instanceof SidecarFailure && err.reported) return; // its failure notification is already up
-        void vscode.window
-          .showErrorMessage(
-            vscode.l10n.t('{0} "{1}" failed: {2}', title, t.pluginId, (err as Error).message),
-            showLogsLabel(),
-          )
-          .then((c) => c && d.showLogs());
-      }
-    };
   return [
-    vscode.commands.registerCommand('reasonix.runAction', (arg?: unknown): Promise<RunOutcome | undefined> => {
-      if (arg === undefined || (typeof arg === 'object' && arg !== null && 'kind' in arg))
-        return pickAndRunAction(sessions);
-      if (!isRunActionArgs(arg)) {
-        void vscode.window.showErrorMessage(
-          vscode.l10n.t(
-            'reasonix.runAction expects {0}.',
-            '{"plugin": "<id>", "action": "<action>", "folder"?: "<name>", "args"?: {"k": "v"}}',
-          ),
-        );
-        return Promise.resolve(undefined);
-      }
-      return runAction(sessions, arg);
-    }),
+    vscode.commands.registerCommand('reasonix.runAction', (arg?: unknown) => runActionCommand(sessions, arg)),
     vscode.commands.registerCommand('reasonix.reload', () => sessions.reload()),
     vscode.commands.registerCommand(
       'reasonix.restartExtension',
       lifecycle(
+        d,
         vscode.l10n.t('Restart Extension'),
         (r) => r.state !== 'disabled',
         (t) => sessions.restartPlugin(t.sessionKey, t.pluginId),
@@ -96,6 +149,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     vscode.commands.registerCommand(
       'reasonix.stopExtension',
       lifecycle(
+        d,
         vscode.l10n.t('Stop Extension'),
         (r) => r.state === 'running' || r.state === 'starting',
         (t) => sessions.stopPlugin(t.sessionKey, t.pluginId),
@@ -104,47 +158,15 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     vscode.commands.registerCommand(
       'reasonix.startExtension',
       lifecycle(
+        d,
         vscode.l10n.t('Start Extension'),
         (r) => ['stopped', 'crashed', 'failed'].includes(r.state),
         (t) => sessions.startPlugin(t.sessionKey, t.pluginId),
       ),
     ),
     vscode.commands.registerCommand('reasonix.showLogs', () => d.showLogs()),
-    vscode.commands.registerCommand('reasonix.linkFolder', async (folder?: unknown) => {
-      const ok = await linkFolderCommand(
-        d.linked,
-        typeof folder === 'string' ? () => Promise.resolve(folder) : undefined,
-      );
-      if (ok) await sessions.reload();
-      return ok;
-    }),
-    vscode.commands.registerCommand('reasonix.unlinkFolder', async (arg?: unknown) => {
-      const t = targetOf(arg);
-      const folder =
-        typeof arg === 'string'
-          ? arg
-          : t
-            ? rowsOf(sessions.sessions()).find((r) => r.sessionKey === t.sessionKey && r.pluginId === t.pluginId)
-                ?.status.spec?.root
-            : undefined;
-      const ok = await unlinkFolderCommand(d.linked, folder);
-      if (ok) await sessions.reload();
-      return ok;
-    }),
-    vscode.commands.registerCommand('reasonix.toggleEnablement', async (arg?: unknown) => {
-      const t =
-        targetOf(arg) ??
-        (await pickPlugin(sessions, vscode.l10n.t('Enable/Disable Extension for This Folder'), () => true));
-      const s = t && sessions.get(t.sessionKey);
-      if (!t || !s) return;
-      const nowDisabled = d.enablement.isDisabled(s.folder.uri, t.pluginId);
-      await d.enablement.set(s.folder.uri, t.pluginId, nowDisabled);
-      void vscode.window.showInformationMessage(
-        nowDisabled
-          ? vscode.l10n.t('"{0}" is now enabled for {1}.', t.pluginId, s.folder.name)
-          : vscode.l10n.t('"{0}" is now disabled for {1}.', t.pluginId, s.folder.name),
-      );
-      await sessions.reload(s.key);
-    }),
+    vscode.commands.registerCommand('reasonix.linkFolder', (folder?: unknown) => linkFolder(d, folder)),
+    vscode.commands.registerCommand('reasonix.unlinkFolder', (arg?: unknown) => unlinkFolder(d, arg)),
+    vscode.commands.registerCommand('reasonix.toggleEnablement', (arg?: unknown) => toggleEnablement(d, arg)),
   ];
 }

@@ -168,6 +168,22 @@ class Proc {
   }
 }
 
+/** Whatever ends a start early lands here: the first problem wins, and `aborted` resolves. */
+class StartAbort {
+  problem: StartProblem | undefined;
+  readonly aborted: Promise<void>;
+  private wake: () => void = noop;
+
+  constructor() {
+    this.aborted = new Promise<void>((resolve) => (this.wake = resolve));
+  }
+
+  readonly abort = (p: StartProblem): void => {
+    if (!this.problem) this.problem = p;
+    this.wake();
+  };
+}
+
 export class Sidecar {
   readonly pluginId: string;
   readonly plugin: PluginSpec;
@@ -354,6 +370,23 @@ export class Sidecar {
 
   private async doStart(): Promise<void> {
     const started = Date.now();
+    this.resetForStart();
+    const launched = this.launchProcess();
+    if (!launched.ok) throw await this.failStart(undefined, started, launched.problem, launched.cause);
+    const { proc } = launched;
+    const early = new StartAbort();
+    this.abortStart = early.abort;
+    this.wireProcess(proc, early.abort, launched.command);
+    try {
+      await this.completeHandshake(proc, early, started);
+    } catch (err) {
+      if (err instanceof SidecarFailure) throw err;
+      throw await this.failStart(proc, started, early.problem ?? handshakeProblem(err, this.t.handshakeMs), err);
+    }
+  }
+
+  /** Forgets what the last process said and enters `starting`. */
+  private resetForStart(): void {
     this.stopPromise = undefined;
     this._readyAt = undefined;
     this._initResult = undefined;
@@ -361,92 +394,87 @@ export class Sidecar {
     this._tools = [];
     this._notes = [];
     this.setState('starting');
+  }
 
+  /** Launches the plugin's command as a fresh process record, or says why it was refused or failed. */
+  private launchProcess():
+    { ok: true; proc: Proc; command: string } | { ok: false; problem: StartProblem; cause?: unknown } {
     const cmd = resolveCommand(this.plugin);
     if (!cmd.ok) {
       this.proc = undefined;
-      throw await this.failStart(undefined, started, {
-        stage: 'spawn',
-        reason: 'internal',
-        message: `refused to launch: ${cmd.message}`,
-      });
+      return {
+        ok: false,
+        problem: { stage: 'spawn', reason: 'internal', message: `refused to launch: ${cmd.message}` },
+      };
     }
     let child: ChildProcessWithoutNullStreams;
     try {
       child = launch(this.plugin, cmd.command);
     } catch (err) {
-      throw await this.failStart(
-        undefined,
-        started,
-        { stage: 'spawn', reason: 'internal', message: `could not launch ${cmd.command}: ${(err as Error).message}` },
-        err,
-      );
+      const message = `could not launch ${cmd.command}: ${(err as Error).message}`;
+      return { ok: false, problem: { stage: 'spawn', reason: 'internal', message }, cause: err };
     }
     const proc = new Proc(child);
     this.proc = proc;
     this.lastContent = proc.content;
+    return { ok: true, proc, command: cmd.command };
+  }
 
-    // Whatever ends the handshake early lands here; the first problem wins.
-    let problem: StartProblem | undefined;
-    let wake: () => void = noop;
-    const aborted = new Promise<void>((resolve) => (wake = resolve));
-    const abort = (p: StartProblem) => {
-      if (!problem) problem = p;
-      wake();
-    };
-    this.abortStart = abort;
-
-    this.wireProcess(proc, abort, cmd.command);
-    try {
-      const probeMs = this.t.barrierProbeMs;
-      const init = proc.conn.request<InitializeResult>(
-        'extension/initialize',
-        initializeParams(this.plugin, this._session, this.opts.uiHost, this.contract),
-        {
-          // Counted from spawn: the request is written right after launch, before any await.
-          timeoutMs: this.t.handshakeMs,
-          timeoutReason: HANDSHAKE_TIMEOUT_REASON,
-          // The barrier opens at the valid result's place in the wire (HOST_SPEC §2.4: "after
-          // validation the host marks the connection ready"), synchronously, so whether a frame
-          // written right behind the result is accepted never depends on how the pipe chunked it.
-          onResult: (r) => {
-            if (probeMs === 0 && !checkInitializeResult(this.plugin, r as InitializeResult, this.contract))
-              proc.conn.markReady();
-          },
+  /**
+   * Sends extension/initialize, checks the answer, holds extension/initialized back for the barrier
+   * probe, and goes running, with no await between the last check and running.
+   */
+  private async completeHandshake(proc: Proc, early: StartAbort, started: number): Promise<void> {
+    const probeMs = this.t.barrierProbeMs;
+    const init = proc.conn.request<InitializeResult>(
+      'extension/initialize',
+      initializeParams(this.plugin, this._session, this.opts.uiHost, this.contract),
+      {
+        // Counted from spawn: the request is written right after launch, before any await.
+        timeoutMs: this.t.handshakeMs,
+        timeoutReason: HANDSHAKE_TIMEOUT_REASON,
+        // The barrier opens at the valid result's place in the wire (HOST_SPEC §2.4: "after
+        // validation the host marks the connection ready"), synchronously, so whether a frame
+        // written right behind the result is accepted never depends on how the pipe chunked it.
+        onResult: (r) => {
+          if (probeMs === 0 && !checkInitializeResult(this.plugin, r as InitializeResult, this.contract))
+            proc.conn.markReady();
         },
+      },
+    );
+    init.catch(noop);
+    const result = await Promise.race([init, early.aborted.then(() => undefined)]);
+    if (early.problem || !result)
+      throw await this.failStart(
+        proc,
+        started,
+        early.problem ?? { stage: 'handshake', reason: 'internal', message: 'handshake aborted' },
       );
-      init.catch(noop);
-      const result = await Promise.race([init, aborted.then(() => undefined)]);
-      if (problem || !result)
-        throw await this.failStart(
-          proc,
-          started,
-          problem ?? { stage: 'handshake', reason: 'internal', message: 'handshake aborted' },
-        );
-      const bad = checkInitializeResult(this.plugin, result, this.contract);
-      if (bad) throw await this.failStart(proc, started, { stage: 'handshake', ...bad });
-      if (probeMs > 0) {
-        // Anything the sidecar sends now was sent before it could have read extension/initialized.
-        await Promise.race([new Promise((r) => setTimeout(r, probeMs)), aborted]);
-        if (problem) throw await this.failStart(proc, started, problem);
-      }
-      this._initResult = redactInitializeResult(result);
-      this._uiActions = acceptedUiActions(result, this.log);
-      this._tools = servedTools(this.plugin, result);
-      this._notes = handshakeWarnings(this.plugin, result);
-      for (const w of this._notes) this.log.warn(w);
-      proc.conn.markReady();
-      proc.conn.notify('extension/initialized', {});
-      this.abortStart = undefined;
-      this._readyAt = Date.now();
-      this.setState('running');
-      this.log.info(
-        `running (pid ${child.pid}, ${this._initResult.name} ${this._initResult.version}) after ${this._readyAt - started} ms`,
-      );
-    } catch (err) {
-      if (err instanceof SidecarFailure) throw err;
-      throw await this.failStart(proc, started, problem ?? handshakeProblem(err, this.t.handshakeMs), err);
+    const bad = checkInitializeResult(this.plugin, result, this.contract);
+    if (bad) throw await this.failStart(proc, started, { stage: 'handshake', ...bad });
+    if (probeMs > 0) {
+      // Anything the sidecar sends now was sent before it could have read extension/initialized.
+      await Promise.race([new Promise((r) => setTimeout(r, probeMs)), early.aborted]);
+      if (early.problem) throw await this.failStart(proc, started, early.problem);
     }
+    this.becomeRunning(proc, result, started);
+  }
+
+  /** Keeps what the handshake said, opens the barrier, sends extension/initialized, enters `running`. */
+  private becomeRunning(proc: Proc, result: InitializeResult, started: number): void {
+    this._initResult = redactInitializeResult(result);
+    this._uiActions = acceptedUiActions(result, this.log);
+    this._tools = servedTools(this.plugin, result);
+    this._notes = handshakeWarnings(this.plugin, result);
+    for (const w of this._notes) this.log.warn(w);
+    proc.conn.markReady();
+    proc.conn.notify('extension/initialized', {});
+    this.abortStart = undefined;
+    this._readyAt = Date.now();
+    this.setState('running');
+    this.log.info(
+      `running (pid ${proc.child.pid}, ${this._initResult.name} ${this._initResult.version}) after ${this._readyAt - started} ms`,
+    );
   }
 
   /** Kills what was launched, waits (bounded) for it, records the failure and builds the error. */

@@ -5,16 +5,18 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../host/log';
 import { redact } from '../../host/redact';
+import type { FolderSession } from '../sessions';
 import type { ModelDirectory, ModelEntry } from './directory';
 import { CoalescingSink } from './coalesce';
-import { estimateTokens, LmInputError, toProviderRequest } from './request';
-import { LmResponseError, serveRequest, type PartSink } from './respond';
+import { estimateTokens, LmInputError, toProviderRequest, type MappedRequest } from './request';
+import { LmResponseError, serveRequest, whoServes, type PartSink, type ServeStats, type ServeTarget } from './respond';
 import {
   detectLmApi,
   type LanguageModelChatInformation,
   type LanguageModelChatProvider,
   type LanguageModelChatRequestMessage,
   type LmApi,
+  type LmClasses,
   type ProvideLanguageModelChatResponseOptions,
 } from './vscodeLm';
 
@@ -27,6 +29,11 @@ export const DEFAULT_MAX_OUTPUT = 4_096;
 /** `plugin/<id>/<provider>/<model>` → the provider segment. */
 export function familyOf(ref: string, pluginId: string): string {
   return ref.split('/')[2] || pluginId;
+}
+
+/** What a model may answer with: the default, or less when its context window is smaller. */
+function maxOutputTokens(contextWindow: number): number {
+  return Math.min(DEFAULT_MAX_OUTPUT, contextWindow);
 }
 
 export function infoOf(e: ModelEntry): LanguageModelChatInformation {
@@ -43,11 +50,32 @@ export function infoOf(e: ModelEntry): LanguageModelChatInformation {
     family: familyOf(e.ref, e.pluginId),
     version: e.version,
     maxInputTokens: context,
-    maxOutputTokens: Math.min(DEFAULT_MAX_OUTPUT, context),
+    maxOutputTokens: maxOutputTokens(context),
     capabilities: { toolCalling: d.tools === true, imageInput: d.vision === true },
     detail: `Reasonix · ${e.pluginId}`,
     tooltip: redact(`${e.ref}, served by the Reasonix extension "${e.pluginId}" v${e.version}${where}.${streaming}`),
   };
+}
+
+/** Parts reported to VS Code as they come, none once the request is cancelled. */
+function progressSink(progress: vscode.Progress<unknown>, cls: LmClasses, signal: AbortSignal): PartSink {
+  return {
+    text: (value) => !signal.aborted && progress.report(new cls.text(value)),
+    toolCall: (id, name, input) => !signal.aborted && progress.report(new cls.toolCall(id, name, input)),
+    thinking: (value, signature) => {
+      if (signal.aborted || !cls.thinking) return; // this VS Code has no thinking part: dropped
+      progress.report(new cls.thinking(value, undefined, signature ? { signature } : undefined));
+    },
+  };
+}
+
+/** How a served request went, for the log: outcome, chunks, time, tokens, dropped parts. */
+function servedText(stats: ServeStats, ms: number, dropped: number): string {
+  const usage = stats.usage
+    ? `, ${stats.usage.promptTokens} prompt + ${stats.usage.completionTokens} completion tokens`
+    : '';
+  const droppedText = dropped ? `, ${dropped} unsupported part(s) dropped` : '';
+  return `${stats.outcome}, ${stats.chunks} chunk(s)${stats.assembled ? ' (assembled for provider.response)' : ''} in ${ms} ms${usage}${droppedText}`;
 }
 
 class ReasonixChatProvider implements LanguageModelChatProvider {
@@ -73,40 +101,11 @@ class ReasonixChatProvider implements LanguageModelChatProvider {
     token: vscode.CancellationToken,
   ): Promise<void> {
     const t0 = Date.now();
-    const routed = await this.directory.route(model.id);
-    if (!routed)
-      throw new Error(
-        `Reasonix model ${model.id} is not available: its extension is not running. Start it in the Reasonix view, or pick another model.`,
-      );
-    const { session, entry } = routed;
-    const cls = this.api.classes;
-    let mapped;
-    try {
-      mapped = toProviderRequest(
-        messages,
-        options,
-        {
-          ref: entry.ref,
-          vision: entry.descriptor.vision === true,
-          maxOutputTokens: Math.min(DEFAULT_MAX_OUTPUT, model.maxInputTokens),
-        },
-        cls,
-      );
-    } catch (err) {
-      if (err instanceof LmInputError)
-        throw new Error(redact(`Reasonix extension "${entry.pluginId}" (model ${entry.ref}): ${err.message}`));
-      throw err;
-    }
+    const { session, entry } = await this.route(model);
+    const target: ServeTarget = { ref: entry.ref, pluginId: entry.pluginId, model: entry.descriptor.model };
+    const mapped = this.mapRequest(target, entry, messages, options, model);
     const abort = new AbortController();
-    const direct: PartSink = {
-      text: (value) => !abort.signal.aborted && progress.report(new cls.text(value)),
-      toolCall: (id, name, input) => !abort.signal.aborted && progress.report(new cls.toolCall(id, name, input)),
-      thinking: (value, signature) => {
-        if (abort.signal.aborted || !cls.thinking) return; // this VS Code has no thinking part: dropped
-        progress.report(new cls.thinking(value, undefined, signature ? { signature } : undefined));
-      },
-    };
-    const sink = new CoalescingSink(direct);
+    const sink = new CoalescingSink(progressSink(progress, this.api.classes, abort.signal));
     const cancel = () => {
       sink.discard(); // nothing more after the cancel, not even text already received
       abort.abort();
@@ -115,36 +114,57 @@ class ReasonixChatProvider implements LanguageModelChatProvider {
     if (token.isCancellationRequested) cancel();
     const label = `[${session.folder.name}] [${entry.pluginId}] lm request ${entry.ref}`;
     try {
-      const stats = await serveRequest(
-        session.engine,
-        { ref: entry.ref, pluginId: entry.pluginId, model: entry.descriptor.model },
-        mapped.request,
-        sink,
-        {
-          interceptResponse: entry.responseInterceptors.length > 0,
-          signal: abort.signal,
-        },
-      );
+      const stats = await serveRequest(session.engine, target, mapped.request, sink, {
+        interceptResponse: entry.responseInterceptors.length > 0,
+        signal: abort.signal,
+      });
       sink.flush();
-      const usage = stats.usage
-        ? `, ${stats.usage.promptTokens} prompt + ${stats.usage.completionTokens} completion tokens`
-        : '';
-      const dropped = mapped.dropped ? `, ${mapped.dropped} unsupported part(s) dropped` : '';
-      this.log.debug(
-        `${label}: ${stats.outcome}, ${stats.chunks} chunk(s)${stats.assembled ? ' (assembled for provider.response)' : ''} in ${Date.now() - t0} ms${usage}${dropped}`,
-      );
+      this.log.debug(`${label}: ${servedText(stats, Date.now() - t0, mapped.dropped)}`);
     } catch (err) {
       sink.flush(); // what arrived before the failure is shown, then the error
       const message =
-        err instanceof LmResponseError
-          ? err.message
-          : redact(`Reasonix extension "${entry.pluginId}" (model ${entry.ref}) failed: ${(err as Error).message}`);
+        err instanceof LmResponseError ? err.message : redact(`${whoServes(target)} failed: ${(err as Error).message}`);
       this.log.debug(
         `${label}: failed after ${Date.now() - t0} ms (${err instanceof LmResponseError ? err.reason : 'error'})`,
       );
       throw new Error(message);
     } finally {
       sub.dispose();
+    }
+  }
+
+  /** The folder session and catalog entry serving the model, or an error saying it is not running. */
+  private async route(model: LanguageModelChatInformation): Promise<{ session: FolderSession; entry: ModelEntry }> {
+    const routed = await this.directory.route(model.id);
+    if (!routed)
+      throw new Error(
+        `Reasonix model ${model.id} is not available: its extension is not running. Start it in the Reasonix view, or pick another model.`,
+      );
+    return routed;
+  }
+
+  /** VS Code's messages and options as a provider request; input the model cannot take names it. */
+  private mapRequest(
+    target: ServeTarget,
+    entry: ModelEntry,
+    messages: readonly LanguageModelChatRequestMessage[],
+    options: ProvideLanguageModelChatResponseOptions,
+    model: LanguageModelChatInformation,
+  ): MappedRequest {
+    try {
+      return toProviderRequest(
+        messages,
+        options,
+        {
+          ref: entry.ref,
+          vision: entry.descriptor.vision === true,
+          maxOutputTokens: maxOutputTokens(model.maxInputTokens),
+        },
+        this.api.classes,
+      );
+    } catch (err) {
+      if (err instanceof LmInputError) throw new Error(redact(`${whoServes(target)}: ${err.message}`));
+      throw err;
     }
   }
 

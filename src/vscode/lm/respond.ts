@@ -7,7 +7,7 @@
 //      replaced or blocked) result is what the caller receives.
 // No `vscode` import: parts go to a `PartSink`, so unit tests drive this with real sidecars.
 import type { ProviderRequest, ProviderToolCall, ProviderUsage } from '../../protocol';
-import type { HookOutcome, SessionEngine } from '../../host/session';
+import type { HookOutcome, SessionEngine, StreamHandle } from '../../host/session';
 import { redact } from '../../host/redact';
 
 export interface PartSink {
@@ -44,18 +44,22 @@ export class LmResponseError extends Error {
   }
 }
 
-function who(t: ServeTarget): string {
+/** The extension and model a request went to, as every error about it names them. */
+export function whoServes(t: Pick<ServeTarget, 'ref' | 'pluginId'>): string {
   return `Reasonix extension "${t.pluginId}" (model ${t.ref})`;
 }
 
 function chainError(t: ServeTarget, point: string, o: HookOutcome): LmResponseError | undefined {
   if (o.decision === 'block') {
     const by = o.blockedBy ? `extension "${o.blockedBy}"` : 'an interceptor';
-    return new LmResponseError(`${who(t)}: ${point} was blocked by ${by}: ${o.reason ?? 'no reason given'}`, 'blocked');
+    return new LmResponseError(
+      `${whoServes(t)}: ${point} was blocked by ${by}: ${o.reason ?? 'no reason given'}`,
+      'blocked',
+    );
   }
   if (o.decision === 'failed') {
     return new LmResponseError(
-      `${who(t)}: the interceptors of ${point} failed${o.error ? ` (extension "${o.error.pluginId}": ${o.error.message})` : ''}. Check Reasonix: Show Logs.`,
+      `${whoServes(t)}: the interceptors of ${point} failed${o.error ? ` (extension "${o.error.pluginId}": ${o.error.message})` : ''}. Check Reasonix: Show Logs.`,
       'intercept_failed',
     );
   }
@@ -69,13 +73,13 @@ function parseArguments(t: ServeTarget, call: ProviderToolCall): object {
     value = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
   } catch (err) {
     throw new LmResponseError(
-      `${who(t)} sent tool call "${call.name}" with arguments that are not valid JSON (${(err as Error).message})`,
+      `${whoServes(t)} sent tool call "${call.name}" with arguments that are not valid JSON (${(err as Error).message})`,
       'invalid_tool_call',
     );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new LmResponseError(
-      `${who(t)} sent tool call "${call.name}" whose arguments are not a JSON object`,
+      `${whoServes(t)} sent tool call "${call.name}" whose arguments are not a JSON object`,
       'invalid_tool_call',
     );
   }
@@ -96,73 +100,94 @@ export interface ServeOptions {
   signal: AbortSignal;
 }
 
-export async function serveRequest(
-  engine: Pick<SessionEngine, 'dispatch' | 'openStream'>,
+/** How a request ended when the caller cancelled it. */
+function cancelled(chunks: number, assembled: boolean): ServeStats {
+  return { chunks, outcome: 'cancelled', assembled };
+}
+
+/** The `provider.request` chain on the mapped request: the request as the chain left it, or why it refused. */
+async function interceptRequest(
+  engine: Pick<SessionEngine, 'dispatch'>,
   target: ServeTarget,
   request: ProviderRequest,
-  sink: PartSink,
-  opts: ServeOptions,
-): Promise<ServeStats> {
-  const { signal } = opts;
-  const cancelled = (chunks: number): ServeStats => ({
-    chunks,
-    outcome: 'cancelled',
-    assembled: opts.interceptResponse,
-  });
+): Promise<ProviderRequest> {
   const pre = await engine.dispatch('provider.request', { request });
   const preError = chainError(target, 'provider.request', pre);
   if (preError) throw preError;
-  if (signal.aborted) return cancelled(0);
-  const finalRequest = (pre.payload as { request: ProviderRequest }).request;
+  return (pre.payload as { request: ProviderRequest }).request;
+}
 
-  const stream = await engine.openStream(target.ref, finalRequest, { model: target.model, signal });
-  const acc: Assembled = { text: '', reasoning: '', signature: '', calls: [] };
+type Chunk = { type: string; text?: string; signature?: string; toolCall?: ProviderToolCall; usage?: ProviderUsage };
+
+/** One chunk, shown at once or, when the response is intercepted, added to the assembled response. */
+function takeChunk(c: Chunk, target: ServeTarget, sink: PartSink, acc: Assembled, assemble: boolean): void {
+  if (c.type === 'text' && c.text) {
+    if (assemble) acc.text += c.text;
+    else sink.text(c.text);
+  } else if (c.type === 'reasoning' && c.text) {
+    if (assemble) {
+      acc.reasoning += c.text;
+      if (c.signature) acc.signature = c.signature;
+    } else sink.thinking(c.text, c.signature);
+  } else if (c.type === 'tool_call' && c.toolCall) {
+    if (assemble) acc.calls.push(c.toolCall);
+    else sink.toolCall(c.toolCall.id, c.toolCall.name, parseArguments(target, c.toolCall));
+  } else if (c.type === 'usage' && c.usage) {
+    acc.usage = c.usage;
+  }
+  // tool_call_start / tool_call_args_delta are progress hints; the final tool_call carries the call.
+}
+
+/** Reads the stream until it ends or the caller cancels; returns how many chunks were taken. */
+async function readChunks(
+  stream: StreamHandle,
+  target: ServeTarget,
+  sink: PartSink,
+  acc: Assembled,
+  opts: ServeOptions,
+): Promise<number> {
   let chunks = 0;
   try {
     for await (const raw of stream) {
-      if (signal.aborted) break;
+      if (opts.signal.aborted) break;
       chunks++;
-      const c = raw as {
-        type: string;
-        text?: string;
-        signature?: string;
-        toolCall?: ProviderToolCall;
-        usage?: ProviderUsage;
-      };
-      if (c.type === 'text' && c.text) {
-        if (opts.interceptResponse) acc.text += c.text;
-        else sink.text(c.text);
-      } else if (c.type === 'reasoning' && c.text) {
-        if (opts.interceptResponse) {
-          acc.reasoning += c.text;
-          if (c.signature) acc.signature = c.signature;
-        } else sink.thinking(c.text, c.signature);
-      } else if (c.type === 'tool_call' && c.toolCall) {
-        if (opts.interceptResponse) acc.calls.push(c.toolCall);
-        else sink.toolCall(c.toolCall.id, c.toolCall.name, parseArguments(target, c.toolCall));
-      } else if (c.type === 'usage' && c.usage) {
-        acc.usage = c.usage;
-      }
-      // tool_call_start / tool_call_args_delta are progress hints; the final tool_call carries the call.
+      takeChunk(raw as Chunk, target, sink, acc, opts.interceptResponse);
     }
   } catch (err) {
     stream.cancel();
     throw err;
   }
+  return chunks;
+}
+
+/** How the stream ended: completed, or cancelled by the caller; a failed or interrupted stream throws. */
+async function streamEnd(
+  stream: StreamHandle,
+  target: ServeTarget,
+  signal: AbortSignal,
+): Promise<'completed' | 'cancelled'> {
   if (signal.aborted) {
     stream.cancel();
-    return cancelled(chunks);
+    return 'cancelled';
   }
   const outcome = await stream.outcome;
-  if (outcome.kind !== 'completed') {
-    if (signal.aborted || outcome.reason === 'stream_cancelled') return cancelled(chunks);
-    throw new LmResponseError(
-      `${who(target)} ${outcome.kind === 'failed' ? 'failed' : 'was interrupted'} (${outcome.reason}): ${outcome.message ?? 'no detail'}`,
-      outcome.reason ?? outcome.kind,
-    );
-  }
-  if (!opts.interceptResponse) return { chunks, outcome: 'completed', assembled: false, usage: acc.usage };
+  if (outcome.kind === 'completed') return 'completed';
+  if (signal.aborted || outcome.reason === 'stream_cancelled') return 'cancelled';
+  throw new LmResponseError(
+    `${whoServes(target)} ${outcome.kind === 'failed' ? 'failed' : 'was interrupted'} (${outcome.reason}): ${outcome.message ?? 'no detail'}`,
+    outcome.reason ?? outcome.kind,
+  );
+}
 
+/** The assembled response through the `provider.response` chain, then to the sink as the chain left it. */
+async function deliverAssembled(
+  engine: Pick<SessionEngine, 'dispatch'>,
+  target: ServeTarget,
+  acc: Assembled,
+  sink: PartSink,
+  signal: AbortSignal,
+  chunks: number,
+): Promise<ServeStats> {
   const payload: Record<string, unknown> = {
     text: acc.text,
     reasoning: acc.reasoning,
@@ -173,7 +198,7 @@ export async function serveRequest(
   const post = await engine.dispatch('provider.response', payload);
   const postError = chainError(target, 'provider.response', post);
   if (postError) throw postError;
-  if (signal.aborted) return cancelled(chunks);
+  if (signal.aborted) return cancelled(chunks, true);
   const final = post.payload as Partial<Assembled>;
   // Validate every call before showing anything: a bad one fails the whole response.
   const calls = (final.calls ?? []).map((call) => ({ call, input: parseArguments(target, call) }));
@@ -181,4 +206,22 @@ export async function serveRequest(
   if (final.text) sink.text(final.text);
   for (const { call, input } of calls) sink.toolCall(call.id, call.name, input);
   return { chunks, outcome: 'completed', assembled: true, usage: final.usage ?? acc.usage };
+}
+
+export async function serveRequest(
+  engine: Pick<SessionEngine, 'dispatch' | 'openStream'>,
+  target: ServeTarget,
+  request: ProviderRequest,
+  sink: PartSink,
+  opts: ServeOptions,
+): Promise<ServeStats> {
+  const { signal } = opts;
+  const finalRequest = await interceptRequest(engine, target, request);
+  if (signal.aborted) return cancelled(0, opts.interceptResponse);
+  const stream = await engine.openStream(target.ref, finalRequest, { model: target.model, signal });
+  const acc: Assembled = { text: '', reasoning: '', signature: '', calls: [] };
+  const chunks = await readChunks(stream, target, sink, acc, opts);
+  if ((await streamEnd(stream, target, signal)) === 'cancelled') return cancelled(chunks, opts.interceptResponse);
+  if (!opts.interceptResponse) return { chunks, outcome: 'completed', assembled: false, usage: acc.usage };
+  return deliverAssembled(engine, target, acc, sink, signal, chunks);
 }

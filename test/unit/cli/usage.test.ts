@@ -1,8 +1,29 @@
 // `--help` on every command, and usage errors: exit 2 with one readable line on stderr.
 import * as assert from 'node:assert/strict';
+import type { Options } from '../../../src/cli/args';
+import { CHECK_OPTIONS } from '../../../src/cli/check';
+import { FIRE_OPTIONS } from '../../../src/cli/fire';
+import { HOOK_OPTIONS } from '../../../src/cli/hook';
+import { MODELS_OPTIONS, STREAM_OPTIONS } from '../../../src/cli/models';
+import { RUN_OPTIONS } from '../../../src/cli/run';
+import { MCP_OPTIONS } from '../../../src/cli/mcp';
+import { TOOL_OPTIONS, TOOL_SESSION_OPTIONS } from '../../../src/cli/tools';
 import { runCli, SHOWCASE } from './support';
 
-const COMMANDS = ['check', 'run', 'fire', 'models', 'stream'];
+/** Each command and the options it parses (besides --help). */
+const COMMANDS: Record<string, Options> = {
+  check: CHECK_OPTIONS,
+  run: RUN_OPTIONS,
+  fire: FIRE_OPTIONS,
+  models: MODELS_OPTIONS,
+  stream: STREAM_OPTIONS,
+  tools: TOOL_SESSION_OPTIONS,
+  tool: TOOL_OPTIONS,
+  mcp: MCP_OPTIONS,
+  hook: HOOK_OPTIONS,
+};
+/** Options a command parses only to refuse them with a readable line. */
+const REFUSED: Record<string, string[]> = { mcp: ['json'] };
 
 function assertOneUsageLine(r: { code: number | null; stdout: string; stderr: string }, pattern: RegExp): void {
   assert.equal(r.code, 2, `exit 2 expected; stderr: ${r.stderr}`);
@@ -17,7 +38,7 @@ describe('reasonix-host usage', function () {
   it('--help lists every command (exit 0)', async () => {
     const r = await runCli(['--help']);
     assert.equal(r.code, 0);
-    for (const c of COMMANDS) assert.match(r.stdout, new RegExp(`^  ${c} `, 'm'));
+    for (const c of Object.keys(COMMANDS)) assert.match(r.stdout, new RegExp(`^  ${c} `, 'm'));
   });
 
   it('no command at all is a usage error with the help on stderr (exit 2)', async () => {
@@ -27,12 +48,14 @@ describe('reasonix-host usage', function () {
     assert.match(r.stderr, /^Usage: reasonix-host <command>/);
   });
 
-  for (const c of COMMANDS) {
-    it(`${c} --help prints its usage (exit 0)`, async () => {
+  for (const [c, options] of Object.entries(COMMANDS)) {
+    it(`${c} --help prints its usage and every option it takes (exit 0)`, async () => {
       const r = await runCli([c, '--help']);
       assert.equal(r.code, 0);
       assert.match(r.stdout, new RegExp(`^Usage: reasonix-host ${c} `));
       assert.equal(r.stderr, '');
+      for (const name of Object.keys(options).filter((o) => !REFUSED[c]?.includes(o)))
+        assert.match(r.stdout, new RegExp(`^  --${name} `, 'm'), `${c} --help lists --${name}`);
     });
   }
 
