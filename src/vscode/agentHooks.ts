@@ -3,26 +3,16 @@
 // and serves the folders' extension tools to MCP clients where VS Code can list MCP servers
 // (issue 24); it runs only in a trusted workspace. Every decision goes to the Reasonix output channel
 // at Info and counts for the deciding extension (shown in its Extensions-view tooltip).
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DecisionRecord, HookWindow, McpCallRecord, WindowMcpOptions } from '../hooksWindow';
+import { lazyModule } from './lazyModule';
 import type { ExtensionLog } from './logging';
 import { agentHooksEnabled, workspaceValue } from './settings';
 import type { SessionManager } from './sessions';
 import { showLogsLabel } from './failures';
 
-type WindowModule = typeof import('../hooksWindow');
-
-/**
- * The window side is a separate bundle next to dist/extension.js, required on first use so the
- * activation bundle stays within its size budget; compiled by tsc (out/) it is ../hooksWindow.js.
- */
-function windowModule(): WindowModule {
-  const bundled = join(__dirname, 'hooks-window.js');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(existsSync(bundled) ? bundled : join(__dirname, '..', 'hooksWindow.js')) as WindowModule;
-}
+/** The window side of the endpoint (dist/hooks-window.js), required when the endpoint opens. */
+const windowModule = lazyModule<typeof import('../hooksWindow')>('hooks-window.js', 'hooksWindow');
 
 /** "PreToolUse rm_rf: deny by showcase — reason" (the log redacts it again). */
 export function describeDecision(r: DecisionRecord, folderName: string | undefined): string {

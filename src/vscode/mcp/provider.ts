@@ -5,12 +5,11 @@
 // answers (src/host/hooks/window.ts), so no extension is started twice and the agent's hooks and
 // the MCP call meet in one place. Feature-detected: where VS Code has no MCP server definition API
 // nothing is registered. Untrusted workspaces run no session, so they are offered nothing.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PluginStatus } from '../../host/session';
 import { MCP_DEFINITION_LABEL } from '../../host/tools';
 import type { Logger } from '../../host/log';
+import { lazyModule } from '../lazyModule';
 import type { WindowMcpOptions } from '../../hooksWindow';
 import type { FolderSession, SessionManager } from '../sessions';
 import {
@@ -141,20 +140,10 @@ export function hasMcpApi(): boolean {
   return detectMcpApi(vscode) !== undefined;
 }
 
-/**
- * How the window's endpoint serves MCP clients: the SDK is a separate bundle next to
- * dist/extension.js, required on the first connection; compiled by tsc (out/) it is ../mcpWindow.js.
- */
+/** The MCP SDK server (dist/mcp-window.js), required on the first MCP connection. */
+const mcpModule = lazyModule<ReturnType<WindowMcpOptions['load']>>('mcp-window.js', 'mcpWindow');
+
+/** How the window's endpoint serves MCP clients. */
 export function windowMcpOptions(sessions: SessionManager, version: string): Omit<WindowMcpOptions, 'onCall'> {
-  return {
-    load: () => {
-      const bundled = join(__dirname, 'mcp-window.js');
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      return require(existsSync(bundled) ? bundled : join(__dirname, '..', '..', 'mcpWindow.js')) as ReturnType<
-        WindowMcpOptions['load']
-      >;
-    },
-    version,
-    onDidChangeSessions: (listener) => sessions.onDidChange(listener),
-  };
+  return { load: mcpModule, version, onDidChangeSessions: (listener) => sessions.onDidChange(listener) };
 }
