@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { ProtocolError, type SurfaceChange, type UIPublishParams, type UIRequestParams } from '../../../src/protocol';
 import { SurfaceStore, UiHub } from '../../../src/host/ui';
-import { FakeFrontEnd, FakeUiClient } from './fakes';
+import { FakeFrontEnd, FakeUiClient, publish } from './fakes';
 
 const SECRET = 'api_key=sk-live-abcdef0123456789XYZ';
 
@@ -14,7 +14,7 @@ function setup() {
   const client = new FakeUiClient();
   hub.bind('ui', 'boot-2', 2, client);
   const pub = (kind: UIPublishParams['kind'], payload: unknown, over: Record<string, unknown> = {}) =>
-    hub.publish('ui', { surfaceId: 's1', sessionId: 'boot-2', generation: 2, kind, payload, ...over });
+    publish(hub, 'ui', { surfaceId: 's1', sessionId: 'boot-2', generation: 2, kind, payload, ...over });
   return { store, changes, frontEnd, hub, client, pub };
 }
 
@@ -64,7 +64,7 @@ describe('ui: UiHub gate, decoding and store (in-process)', () => {
     const { hub } = setup();
     rejects(
       () =>
-        hub.publish('nobody', {
+        publish(hub, 'nobody', {
           surfaceId: 's',
           sessionId: 'boot-2',
           generation: 2,
@@ -76,7 +76,7 @@ describe('ui: UiHub gate, decoding and store (in-process)', () => {
     hub.markCrashed('ui');
     rejects(
       () =>
-        hub.publish('ui', {
+        publish(hub, 'ui', {
           surfaceId: 's',
           sessionId: 'boot-2',
           generation: 1,
@@ -104,7 +104,7 @@ describe('ui: UiHub gate, decoding and store (in-process)', () => {
     hub.bind('ui', 'boot-3', 3, new FakeUiClient());
     assert.equal(store.snapshot().length, 0, 'the old generation surfaces are cleared when the next one starts');
     assert.deepEqual(
-      hub.publish('ui', {
+      publish(hub, 'ui', {
         surfaceId: 's1',
         sessionId: 'boot-3',
         generation: 3,
@@ -152,7 +152,7 @@ describe('ui: UiHub gate, decoding and store (in-process)', () => {
     const hub = new UiHub({ sessionKey: 'k', folderName: 'f', store });
     hub.bind('ui', 's', 1);
     for (let i = 0; i < 3; i++)
-      hub.publish('ui', {
+      publish(hub, 'ui', {
         surfaceId: `n${i}`,
         sessionId: 's',
         generation: 1,
