@@ -69,6 +69,7 @@ export async function benchSurfaces(quick: boolean): Promise<SurfaceUpdateFigure
     const surfaces = new SurfacesHub({
       source: {
         snapshot: () => store.snapshot(),
+        byKey: (key) => store.byKey(key),
         onDidChange: (l) => store.onDidChange(l),
         emptyState: () => null,
         onDidChangeEmptyState: () => ({ dispose: noop }),
