@@ -148,9 +148,9 @@ export class SurfacesHub implements Disposable {
     };
   }
 
+  /** An upsert or remove is already the view's delta message; after a reset every view starts over. */
   private onChange(c: SurfaceChange): void {
-    if (c.type === 'upsert') this.broadcast({ type: 'upsert', surface: c.surface });
-    else if (c.type === 'remove') this.broadcast({ type: 'remove', key: c.key });
+    if (c.type !== 'reset') this.broadcast(c);
     else for (const p of this.ready) p.post(this.snapshot());
   }
 
