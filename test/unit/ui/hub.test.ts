@@ -1,5 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { ProtocolError, type SurfaceChange, type UIPublishParams, type UIRequestParams } from '../../../src/protocol';
+import {
+  ProtocolError,
+  surfaceKey,
+  type SurfaceChange,
+  type UIPublishParams,
+  type UIRequestParams,
+} from '../../../src/protocol';
 import { SurfaceStore, UiHub } from '../../../src/host/ui';
 import { FakeFrontEnd, FakeUiClient, publish } from './fakes';
 
@@ -112,6 +118,29 @@ describe('ui: UiHub gate, decoding and store (in-process)', () => {
         payload: { label: 'back' },
       }),
       { accepted: true },
+    );
+  });
+
+  // Moved here from the webview model's tests: the hub decides, the views render what they are told.
+  it('never stores an older generation: a newer one clears the older one, a late publish of the older one is refused', () => {
+    const { store, changes, hub, pub } = setup();
+    pub('card', { title: 'old' }, { surfaceId: 'old' });
+    const old = store.get('k1', 'ui', 'old')!;
+    hub.markStopped('ui');
+    assert.equal(store.byKey(surfaceKey(old))?.stale, true);
+    hub.bind('ui', 'boot-3', 3, new FakeUiClient());
+    assert.equal(store.byKey(surfaceKey(old)), undefined, 'the store keeps only the newest generation per plugin');
+    assert.deepEqual(
+      changes.filter((c) => c.type === 'remove'),
+      [{ type: 'remove', key: surfaceKey(old) }],
+      'the views are told to drop it',
+    );
+    assert.deepEqual(pub('card', { title: 'late old' }), { accepted: false }, 'generation 2 is over');
+    const next = { surfaceId: 's3', sessionId: 'boot-3', generation: 3 };
+    assert.deepEqual(pub('card', { title: 'new' }, next), { accepted: true });
+    assert.deepEqual(
+      store.snapshot().map((s) => surfaceKey(s)),
+      [surfaceKey({ sessionKey: 'k1', pluginId: 'ui', surfaceId: 's3' })],
     );
   });
 
