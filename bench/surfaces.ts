@@ -9,7 +9,7 @@
 import { Sidecar } from '../src/host/sidecar';
 import { attachSidecar, SurfaceStore, uiHandlers, UiHub } from '../src/host/ui';
 import type { HostToView } from '../src/webviewProtocol/messages';
-import { SurfacesHub } from '../src/vscode/surfaces/hub';
+import { surfacesHubOver } from '../test/webview/engine';
 import { Harness } from '../test/webview/harness';
 import { fixtureSpec, ROOT } from '../test/unit/streams/real-support';
 import { round, summarize, type Figure } from './lib/stats';
@@ -66,18 +66,7 @@ export async function benchSurfaces(quick: boolean): Promise<SurfaceUpdateFigure
         }
       }).observe(w.document.body, { childList: true, subtree: true, characterData: true, attributes: true });
     });
-    const surfaces = new SurfacesHub({
-      source: {
-        snapshot: () => store.snapshot(),
-        onDidChange: (l) => store.onDidChange(l),
-        emptyState: () => null,
-        onDidChangeEmptyState: () => ({ dispose: noop }),
-      },
-      sink: { runAction: async () => ({ accepted: false }), submitForm: async () => ({ accepted: false }) },
-      log: { debug: noop, info: noop, warn: noop },
-      openExternal: async () => undefined,
-      manageTrust: noop,
-    });
+    const surfaces = surfacesHubOver(store);
     const conn = surfaces.connect({
       post: (m: HostToView) =>
         void page.evaluate((msg) => (globalThis as unknown as PageHooks).postMessage(msg, '*'), m).catch(noop),

@@ -21,6 +21,7 @@ export function surfacesViewFeed(
   };
   return {
     snapshot: () => store.snapshot(),
+    byKey: (key) => store.byKey(key),
     onDidChange: (l) => {
       const d = store.onDidChange(l);
       return new vscode.Disposable(() => d.dispose());

@@ -2,7 +2,10 @@
 import * as assert from 'node:assert/strict';
 import { surfaceKey, type Surface } from '../../src/protocol';
 import type { HostToView, ViewToHost } from '../../src/webviewProtocol/messages';
+import { SurfaceStore, UiHub } from '../../src/host/ui';
+import { publish } from '../unit/ui/fakes';
 import { card, form, notification, republish, status } from '../unit/webview/fixtures';
+import { surfacesHubOver } from './engine';
 import { useHarness, type Harness } from './harness';
 
 // The page's DOM, typed just enough for the callbacks below (the root tsconfig has no DOM lib;
@@ -340,14 +343,26 @@ describe('Surfaces webview (Chromium)', function () {
     assert.equal(await h.page.locator('[data-prompt-id]').count(), 0);
   });
 
+  // Driven through the engine: which generation shows is the UI hub's decision, and the view draws
+  // the store's deltas as they come.
   it('patches in place, removes, marks stale, ignores stale generations and clears them on the next one', async () => {
-    const s1 = status({ label: 'one' }, { surfaceId: 'st' });
-    const c1 = card({ title: 'card' }, { surfaceId: 'c' });
-    await h.send(snapshot([s1, c1]));
+    const store = new SurfaceStore();
+    const hub = new UiHub({ sessionKey: 'ws-1', folderName: 'app', store });
+    const posted: HostToView[] = [];
+    await surfacesHubOver(store)
+      .connect({ post: (m) => posted.push(m) })
+      .receive({ type: 'ready' });
+    const show = (generation: number, kind: 'status' | 'card', surfaceId: string, payload: object) => {
+      const r = publish(hub, 'demo', { sessionId: `boot-${generation}`, generation, kind, surfaceId, payload });
+      return h.send(...posted.splice(0)).then(() => r);
+    };
+    hub.bind('demo', 'boot-1', 1);
+    await show(1, 'status', 'st', { label: 'one' });
+    await show(1, 'card', 'c', { title: 'card' });
     await h.page.evaluate(
       () => ((document.querySelector('.surface.status') as unknown as { __mark: number }).__mark = 1),
     );
-    await h.send({ type: 'upsert', surface: republish(s1, { payload: { label: 'two' } } as Partial<Surface>) });
+    await show(1, 'status', 'st', { label: 'two' });
     assert.equal(await h.page.locator('.status-label').textContent(), 'two');
     assert.equal(
       await h.page.evaluate(() => (document.querySelector('.surface.status') as unknown as { __mark?: number }).__mark),
@@ -359,17 +374,18 @@ describe('Surfaces webview (Chromium)', function () {
       'card',
     ]);
 
-    await h.send({ type: 'upsert', surface: republish(c1, { stale: true }) });
+    hub.markStopped('demo');
+    await h.send(...posted.splice(0));
     assert.equal(await h.page.locator('.surface.card.stale .stale-badge').count(), 1);
-    await h.send({ type: 'upsert', surface: republish(s1, { stale: true }) });
     assert.equal(await h.page.locator('.plugin.stale .count').textContent(), 'stopped');
 
-    const next = status({ label: 'gen 2' }, { surfaceId: 'st', generation: 2 });
-    await h.send({ type: 'upsert', surface: next });
+    hub.bind('demo', 'boot-2', 2);
+    await show(2, 'status', 'st', { label: 'gen 2' });
     assert.deepEqual(await h.page.locator('.surface .status-label').allTextContents(), ['gen 2']);
-    await h.send({ type: 'upsert', surface: card({ title: 'late old' }, { generation: 1 }) });
+    assert.deepEqual(await show(1, 'card', 'late', { title: 'late old' }), { accepted: false });
     assert.equal(await h.page.getByText('late old').count(), 0, 'older generation never appears');
-    await h.send({ type: 'remove', key: surfaceKey(next) });
+    store.removeSession('ws-1');
+    await h.send(...posted.splice(0));
     assert.equal(await h.page.locator('.surface').count(), 0);
     assert.equal(await h.page.locator('.empty').isVisible(), true);
   });

@@ -1,16 +1,14 @@
-// The whole view: prompts on top, then folders → plugins → surfaces. Every update is a
-// reconciliation against keyed DOM nodes: existing nodes are patched or moved, never rebuilt, so
-// focus, scroll position and typed text survive, and nothing jumps.
+// The whole view: prompts on top, then folders → plugins → surfaces (GroupsView). A snapshot
+// places everything; a delta touches the one surface and plugin group it names.
 import { promptFields } from '../../src/webviewProtocol/forms';
 import {
   promptDraftKey,
   surfaceKey,
   type EmptyState,
   type HostToView,
-  type Surface,
   type ViewPrompt,
 } from '../../src/webviewProtocol/messages';
-import { SurfaceModel, type FolderGroup, type PluginGroup } from '../logic/surfaceModel';
+import { SurfaceModel } from '../logic/surfaceModel';
 import { isAllowedLink } from '../../src/webviewProtocol/links';
 import type { ViewState } from '../state';
 import type { VsCodeApi } from '../vscodeApi';
@@ -18,30 +16,13 @@ import type { ResultMessage, ViewContext } from './context';
 import { Announcer, PanelPacer, panelNews, shouldAnnounce, spokenText } from './announcer';
 import { renderEmptyState } from './emptyState';
 import { FormView } from './formView';
-import { h, icon, placeAt, srOnly } from './h';
-import { createSurfaceView, type SurfaceView } from './surfaceViews';
+import { GroupsView } from './groupsView';
+import { h } from './h';
 import { text, useStrings } from '../text';
-
-interface PluginNode {
-  el: HTMLElement;
-  header: HTMLButtonElement;
-  name: HTMLElement;
-  badge: HTMLElement;
-  /** Words only a screen reader hears after the badge (" items"), so the name is "alpha, 3 items". */
-  badgeSuffix: HTMLElement;
-  body: HTMLElement;
-}
-interface FolderNode {
-  el: HTMLElement;
-  header: HTMLElement;
-  body: HTMLElement;
-}
 
 export class App {
   private readonly model = new SurfaceModel();
-  private readonly views = new Map<string, SurfaceView>();
-  private readonly folders = new Map<string, FolderNode>();
-  private readonly plugins = new Map<string, PluginNode>();
+  private readonly groups: GroupsView;
   private readonly prompts = new Map<string, FormView>();
   private readonly waiting = new Map<string, (r: ResultMessage) => void>();
   private readonly promptsEl = h('div', {
@@ -50,7 +31,6 @@ export class App {
     'aria-label': text('questions'),
     hidden: true,
   });
-  private readonly groupsEl = h('div', { class: 'groups' });
   private readonly emptyEl = h('div', { class: 'empty', hidden: true });
   private readonly announcer = new Announcer();
   private readonly pacer = new PanelPacer();
@@ -67,7 +47,8 @@ export class App {
       state,
       expect: (id, cb) => this.waiting.set(id, cb),
     };
-    root.replaceChildren(this.promptsEl, this.groupsEl, this.emptyEl, this.announcer.el);
+    this.groups = new GroupsView(this.model, this.ctx);
+    root.replaceChildren(this.promptsEl, this.groups.el, this.emptyEl, this.announcer.el);
     root.addEventListener('click', (e) => this.onLinkClick(e));
     root.addEventListener('auxclick', (e) => this.onLinkClick(e));
     root.addEventListener('keydown', (e) => this.onKey(e));
@@ -86,21 +67,28 @@ export class App {
         this.state.prune(
           (k) => this.model.get(k)?.kind === 'form' || m.prompts.some((p) => promptDraftKey(p.promptId) === k),
         );
+        this.groups.renderAll();
         break;
       case 'upsert': {
         const key = surfaceKey(m.surface);
         const before = this.model.get(key);
         const outcome = this.model.upsert(m.surface);
-        const say = () =>
+        if (!outcome.applied) return;
+        this.groups.upserted(key, m.surface, outcome);
+        const say =
           m.surface.kind === 'panel'
             ? this.pacer.admit(key, panelNews(before, m.surface))
             : shouldAnnounce(before, m.surface);
-        if (outcome.applied && say()) this.announcer.say(spokenText(m.surface) ?? '');
+        if (say) this.announcer.say(spokenText(m.surface) ?? '');
         break;
       }
-      case 'remove':
+      case 'remove': {
+        const gone = this.model.get(m.key);
+        if (!gone) return;
         this.model.remove(m.key);
+        this.groups.removed(gone);
         break;
+      }
       case 'emptyState':
         this.emptyState = m.emptyState;
         break;
@@ -120,7 +108,7 @@ export class App {
       default:
         return;
     }
-    this.render();
+    this.renderEmpty();
   }
 
   private showPrompt(p: ViewPrompt): void {
@@ -150,107 +138,10 @@ export class App {
     this.renderEmpty();
   }
 
-  private render(): void {
-    const groups = this.model.groups();
-    const multiFolder = groups.length > 1;
-    const liveFolders = new Set<string>();
-    const livePlugins = new Set<string>();
-    const liveSurfaces = new Set<string>();
-    groups.forEach((g, i) => {
-      liveFolders.add(g.sessionKey);
-      const folder = this.folderNode(g);
-      folder.header.hidden = !multiFolder;
-      folder.header.lastElementChild!.textContent = g.folderName;
-      placeAt(this.groupsEl, folder.el, i);
-      g.plugins.forEach((p, j) => {
-        livePlugins.add(p.id);
-        const node = this.pluginNode(p);
-        this.updatePluginHeader(node, p);
-        placeAt(folder.body, node.el, j);
-        p.surfaces.forEach((s, k) => {
-          const key = surfaceKey(s);
-          liveSurfaces.add(key);
-          const view = this.surfaceView(s, key);
-          view.update(s);
-          placeAt(node.body, view.el, k);
-        });
-      });
-    });
-    prune(this.views, liveSurfaces);
-    prune(this.plugins, livePlugins);
-    prune(this.folders, liveFolders);
-    this.renderEmpty();
-  }
-
   private renderEmpty(): void {
     const empty = this.model.size === 0 && this.prompts.size === 0;
     this.emptyEl.hidden = !empty;
     if (empty) renderEmptyState(this.emptyEl, this.emptyState, () => this.api.postMessage({ type: 'manageTrust' }));
-  }
-
-  private surfaceView(s: Surface, key: string): SurfaceView {
-    const existing = this.views.get(key);
-    if (existing && existing.kind === s.kind) return existing;
-    existing?.el.remove();
-    const view = createSurfaceView(this.ctx, s);
-    view.el.dataset.key = key;
-    this.views.set(key, view);
-    return view;
-  }
-
-  private folderNode(g: FolderGroup): FolderNode {
-    let n = this.folders.get(g.sessionKey);
-    if (!n) {
-      const header = h('h2', { class: 'folder-header' }, icon('folder'), h('span', { dir: 'auto' }));
-      const body = h('div', { class: 'folder-body' });
-      n = {
-        el: h('section', { class: 'folder', 'aria-label': text('folderLabel', g.folderName) }, header, body),
-        header,
-        body,
-      };
-      this.folders.set(g.sessionKey, n);
-    }
-    return n;
-  }
-
-  private pluginNode(p: PluginGroup): PluginNode {
-    let n = this.plugins.get(p.id);
-    if (n) return n;
-    const collapsed = this.state.isCollapsed(p.id);
-    const bodyId = `g-${this.plugins.size}-${Date.now().toString(36)}`;
-    const name = h('span', { class: 'plugin-name', dir: 'auto' }, p.pluginId);
-    const badge = h('span', { class: 'badge count' });
-    const badgeSuffix = srOnly('');
-    // Named by its visible text plus words for screen readers (no aria-label that could differ
-    // from what is seen): "alpha, 3 items", "archive, stopped, 2 items".
-    const header = h(
-      'button',
-      { class: 'plugin-header', type: 'button', 'aria-expanded': String(!collapsed), 'aria-controls': bodyId },
-      icon('chevron-down', 'chevron'),
-      name,
-      srOnly(', '),
-      badge,
-      badgeSuffix,
-    );
-    const body = h('div', { class: 'plugin-body', id: bodyId, hidden: collapsed });
-    const el = h('section', { class: 'plugin', 'data-plugin': p.pluginId }, header, body);
-    header.addEventListener('click', () => {
-      const open = header.getAttribute('aria-expanded') !== 'true';
-      header.setAttribute('aria-expanded', String(open));
-      body.hidden = !open;
-      this.state.setCollapsed(p.id, !open);
-    });
-    n = { el, header, name, badge, badgeSuffix, body };
-    this.plugins.set(p.id, n);
-    return n;
-  }
-
-  private updatePluginHeader(n: PluginNode, p: PluginGroup): void {
-    n.el.classList.toggle('stale', p.stale);
-    const count = p.surfaces.length;
-    const items = text(count === 1 ? 'itemOne' : 'itemMany', String(count));
-    n.badge.textContent = p.stale ? text('staleBadge') : String(count);
-    n.badgeSuffix.textContent = p.stale ? `, ${items}` : items.slice(String(count).length);
   }
 
   /** Markdown links open through the extension (which re-checks and asks VS Code to confirm). */
@@ -266,7 +157,7 @@ export class App {
   private onKey(e: KeyboardEvent): void {
     const t = e.target;
     if (!(t instanceof HTMLElement) || !t.classList.contains('plugin-header')) return;
-    const headers = [...this.groupsEl.querySelectorAll<HTMLElement>('.plugin-header')];
+    const headers = [...this.groups.el.querySelectorAll<HTMLElement>('.plugin-header')];
     const i = headers.indexOf(t);
     const next =
       e.key === 'ArrowDown'
@@ -281,14 +172,5 @@ export class App {
     if (next === -2 || next < 0 || next >= headers.length) return;
     e.preventDefault();
     headers[next].focus();
-  }
-}
-
-/** Remove the nodes whose keys are no longer live. */
-function prune(nodes: Map<string, { el: Element }>, live: Set<string>): void {
-  for (const [k, v] of nodes) {
-    if (live.has(k)) continue;
-    v.el.remove();
-    nodes.delete(k);
   }
 }

@@ -1,41 +1,36 @@
-// The webview's copy of the surface store: applies a snapshot, then deltas, and keeps what the
-// renderer needs to patch the DOM in place. Pure (no DOM) so it is unit-tested in Node.
+// What the webview shows of the engine's surface store: it applies the snapshot a `ready` brings,
+// then each delta, to the one plugin group the delta names, and keeps what the renderer needs to
+// patch the DOM in place. Pure (no DOM) so it is unit-tested in Node.
 //
-// Ordering: newest first by *first appearance*, so a status re-published every second keeps its
-// place instead of jumping to the top (no layout jumps). Generations: per (session, plugin) only
-// the newest generation seen is shown; anything older is dropped on arrival, so a late message
-// from a stopped generation can never resurrect it.
-import { surfaceKey, surfaceOwner, type Surface, type SurfaceKind } from '../../src/webviewProtocol/messages';
+// It decides nothing about lifecycles: the engine's UI hub refuses a late publish of an older
+// generation and clears a stopped generation's surfaces before the next one shows any, and the
+// store carries `stale` on each surface; the view renders what it is told. Order: folders by
+// name, plugins by id, then each plugin's surfaces as PluginGroup orders them, by first appearance
+// here (the snapshot replays the store's first publications), so nothing jumps when a surface is
+// re-published.
+import { surfaceKey, surfaceOwner, type Surface } from '../../src/webviewProtocol/messages';
+import { PluginGroup, type Entry } from './pluginGroup';
 
-export interface PluginGroup {
-  /** Stable id of the group: JSON [sessionKey, pluginId]. */
-  id: string;
-  sessionKey: string;
-  pluginId: string;
-  /** Every surface of the plugin is stale (the plugin stopped). */
-  stale: boolean;
-  surfaces: Surface[];
-}
+export { PluginGroup, RECENT_NOTIFICATIONS } from './pluginGroup';
+
 export interface FolderGroup {
   sessionKey: string;
   folderName: string;
+  /** By plugin id. */
   plugins: PluginGroup[];
 }
 
-/** How many notifications per plugin the view lists (the extension shows them as toasts). */
-export const RECENT_NOTIFICATIONS = 5;
+type Held = Entry & { readonly group: PluginGroup };
 
-// Panels hold their place at the top of their extension's area (HOST_SPEC_V2 §7.2).
-const KIND_RANK: Record<SurfaceKind, number> = { panel: -1, status: 0, form: 1, card: 1, view: 1, notification: 2 };
-
-/** A plugin group's id: the surface owner key of the contract floor (written once, there). */
-export const pluginScope = surfaceOwner;
-
-export type UpsertOutcome = { applied: false } | { applied: true; inserted: boolean; dropped: string[] };
+export type UpsertOutcome =
+  | { applied: false }
+  /** `moved`: the surface is new, or changed rank, so its group's order changed around it. */
+  | { applied: true; inserted: boolean; moved: boolean; group: PluginGroup };
 
 export class SurfaceModel {
-  private readonly entries = new Map<string, { surface: Surface; order: number }>();
-  private readonly generations = new Map<string, number>();
+  private readonly entries = new Map<string, Held>();
+  private readonly plugins = new Map<string, PluginGroup>();
+  private readonly folders: FolderGroup[] = [];
   private counter = 0;
 
   get size(): number {
@@ -50,88 +45,80 @@ export class SurfaceModel {
     return [...this.entries.keys()];
   }
 
-  /** Replace everything; oldest first so the newest get the highest order. */
+  /** The plugin group of a surface owner (`surfaceOwner`), while it shows anything. */
+  group(owner: string): PluginGroup | undefined {
+    return this.plugins.get(owner);
+  }
+
+  /** Replace everything, placing surfaces in the order the store first published them. */
   reset(surfaces: readonly Surface[]): void {
     this.entries.clear();
-    this.generations.clear();
-    for (const s of surfaces) {
-      const scope = pluginScope(s);
-      this.generations.set(scope, Math.max(this.generations.get(scope) ?? 0, s.generation));
-    }
-    const current = surfaces.filter((s) => s.generation === this.generations.get(pluginScope(s)));
-    const sorted = [...current].sort(
+    this.plugins.clear();
+    this.folders.length = 0;
+    const sorted = [...surfaces].sort(
       (a, b) =>
         (a.firstRevision !== undefined && b.firstRevision !== undefined ? a.firstRevision - b.firstRevision : 0) ||
         a.updatedAt - b.updatedAt ||
         a.revision - b.revision,
     );
-    for (const s of sorted) this.entries.set(surfaceKey(s), { surface: s, order: ++this.counter });
+    for (const s of sorted) this.upsert(s);
   }
 
   upsert(s: Surface): UpsertOutcome {
-    const scope = pluginScope(s);
-    const known = this.generations.get(scope) ?? 0;
-    if (s.generation < known) return { applied: false };
-    const dropped: string[] = [];
-    if (s.generation > known) {
-      this.generations.set(scope, s.generation);
-      for (const [k, e] of this.entries) {
-        if (pluginScope(e.surface) === scope && e.surface.generation < s.generation) {
-          this.entries.delete(k);
-          dropped.push(k);
-        }
-      }
-    }
     const key = surfaceKey(s);
-    const existing = this.entries.get(key);
-    if (existing && existing.surface.revision > s.revision) return { applied: false };
-    this.entries.set(key, { surface: s, order: existing?.order ?? ++this.counter });
-    return { applied: true, inserted: !existing, dropped };
+    const held = this.entries.get(key);
+    if (held) {
+      // Messages arrive in order; a revision older than the one shown can only be a replay.
+      if (held.surface.revision > s.revision) return { applied: false };
+      return { applied: true, inserted: false, moved: held.group.replace(held, s), group: held.group };
+    }
+    const group = this.plugins.get(surfaceOwner(s)) ?? this.addGroup(s);
+    const entry: Held = { key, surface: s, order: ++this.counter, group };
+    this.entries.set(key, entry);
+    group.add(entry);
+    return { applied: true, inserted: true, moved: true, group };
   }
 
   remove(key: string): boolean {
-    return this.entries.delete(key);
+    const held = this.entries.get(key);
+    if (!held) return false;
+    this.entries.delete(key);
+    held.group.delete(held);
+    if (held.group.size === 0) this.dropGroup(held.group);
+    return true;
   }
 
-  /** Folders (by name), plugins (by id), then statuses, cards/forms newest first, recent notifications. */
-  groups(): FolderGroup[] {
-    const folders = new Map<string, FolderGroup>();
-    const plugins = new Map<string, PluginGroup & { orders: Map<string, number> }>();
-    for (const [key, { surface: s, order }] of this.entries) {
-      let folder = folders.get(s.sessionKey);
-      if (!folder)
-        folders.set(s.sessionKey, (folder = { sessionKey: s.sessionKey, folderName: s.folderName, plugins: [] }));
-      const id = pluginScope(s);
-      let plugin = plugins.get(id);
-      if (!plugin) {
-        plugin = { id, sessionKey: s.sessionKey, pluginId: s.pluginId, stale: true, surfaces: [], orders: new Map() };
-        plugins.set(id, plugin);
-        folder.plugins.push(plugin);
-      }
-      plugin.surfaces.push(s);
-      plugin.orders.set(key, order);
-      if (!s.stale) plugin.stale = false;
-    }
-    const out = [...folders.values()].sort(
-      (a, b) => a.folderName.localeCompare(b.folderName) || cmp(a.sessionKey, b.sessionKey),
-    );
-    for (const f of out) {
-      f.plugins.sort((a, b) => cmp(a.pluginId, b.pluginId));
-      f.plugins = f.plugins.map((g) => {
-        const p = plugins.get(g.id)!;
-        const order = (s: Surface) => p.orders.get(surfaceKey(s)) ?? 0;
-        // Panels in first-publication order (they hold their place); the rest newest first.
-        const sorted = p.surfaces.sort(
-          (a, b) =>
-            KIND_RANK[a.kind] - KIND_RANK[b.kind] || (a.kind === 'panel' ? order(a) - order(b) : order(b) - order(a)),
-        );
-        let notes = 0;
-        const surfaces = sorted.filter((s) => s.kind !== 'notification' || ++notes <= RECENT_NOTIFICATIONS);
-        return { id: p.id, sessionKey: p.sessionKey, pluginId: p.pluginId, stale: p.stale, surfaces };
-      });
-    }
-    return out;
+  /** Folders by name (then session), each with its plugin groups. */
+  groups(): readonly FolderGroup[] {
+    return this.folders;
   }
+
+  private addGroup(s: Surface): PluginGroup {
+    const group = new PluginGroup(s);
+    this.plugins.set(group.id, group);
+    let folder = this.folders.find((f) => f.sessionKey === s.sessionKey);
+    if (!folder) {
+      folder = { sessionKey: s.sessionKey, folderName: s.folderName, plugins: [] };
+      const f = folder;
+      insertAt(this.folders, f, (o) => o.folderName.localeCompare(f.folderName) || cmp(o.sessionKey, f.sessionKey));
+    }
+    insertAt(folder.plugins, group, (o) => cmp(o.pluginId, group.pluginId));
+    return group;
+  }
+
+  private dropGroup(group: PluginGroup): void {
+    this.plugins.delete(group.id);
+    const i = this.folders.findIndex((f) => f.sessionKey === group.sessionKey);
+    const folder = this.folders[i];
+    folder.plugins.splice(folder.plugins.indexOf(group), 1);
+    if (folder.plugins.length === 0) this.folders.splice(i, 1);
+  }
+}
+
+/** Inserts `item` before the first element that sorts after it (`order(o) > 0`). */
+function insertAt<T>(list: T[], item: T, order: (other: T) => number): void {
+  const i = list.findIndex((o) => order(o) > 0);
+  list.splice(i === -1 ? list.length : i, 0, item);
 }
 
 function cmp(a: string, b: string): number {

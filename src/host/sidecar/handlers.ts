@@ -18,10 +18,14 @@ export type HostServedMethod = HostRequestMethod | HostNotificationMethod;
 
 type Result<M extends HostRequestMethod> = MethodTypes[M]['result'];
 
-/** Receives typed, schema-valid params (the connection validated them); may answer pre-encoded. */
+/**
+ * Receives typed, schema-valid params (the connection validated them) and the byte length of the
+ * frame that carried them; may answer pre-encoded.
+ */
 export type HostRequestHandler<M extends HostRequestMethod> = (
   params: MethodTypes[M]['params'],
   signal: AbortSignal,
+  frameBytes: number,
 ) => Result<M> | EncodedResult | Promise<Result<M>>;
 export type HostNotificationHandler<M extends HostNotificationMethod> = (params: MethodTypes[M]['params']) => void;
 

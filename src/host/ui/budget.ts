@@ -1,8 +1,10 @@
 // What one plugin may make the host hold in surfaces (issue 12 §4): at most `maxSurfaces` live
-// status/card/form surfaces and `maxBytes` of their payload JSON per plugin and session. Past
+// surfaces (everything but notifications) and `maxBytes` of payload per plugin and session. Past
 // either, the publish is refused with an error and nothing is stored; replacing a surface in place
-// only counts the difference. The budget follows the store (a removed or reset surface gives its
-// room back), so the hub only asks `admit` before it upserts.
+// only counts the difference. A surface weighs the bytes of the frame that carried it: the
+// connection read them, so no payload is serialised again to be measured (the envelope around the
+// payload is a few hundred bytes against a 16 MiB budget). The budget follows the store (a
+// removed or reset surface gives its room back), so the hub only asks `admit` before it upserts.
 import { ProtocolError, surfaceKey, surfaceOwner } from '../../protocol';
 import type { Disposable } from '../emitter';
 import type { SurfaceStore } from './store';
@@ -45,13 +47,12 @@ export class SurfaceBudget {
   }
 
   /**
-   * Reserves room for `payload` as surface `surfaceId` of the plugin, or throws `invalid_params`
-   * naming the limit. Call right before the store upsert.
+   * Reserves `bytes` (the publish's frame) as surface `surfaceId` of the plugin, or throws
+   * `invalid_params` naming the limit. Call right before the store upsert.
    */
-  admit(sessionKey: string, pluginId: string, surfaceId: string, payload: unknown): void {
+  admit(sessionKey: string, pluginId: string, surfaceId: string, bytes: number): void {
     const key = surfaceKey({ sessionKey, pluginId, surfaceId });
     const owner = surfaceOwner({ sessionKey, pluginId });
-    const bytes = Buffer.byteLength(JSON.stringify(payload) ?? '', 'utf8');
     const use = this.usage.get(owner) ?? { surfaces: 0, bytes: 0 };
     const old = this.held.get(key);
     const surfaces = use.surfaces + (old ? 0 : 1);

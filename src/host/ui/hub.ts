@@ -59,10 +59,16 @@ interface Binding {
   staged?: {
     policy: 'stale' | 'hold';
     /** Publishes accepted while staged, by surface id (last one wins), shown at commit. */
-    held: Map<string, SurfacePayload>;
+    held: Map<string, Shown>;
     committed: Promise<void>;
     commit(): void;
   };
+}
+
+/** A decoded publish and the byte length of the frame that carried it (what the budget counts). */
+interface Shown {
+  content: SurfacePayload;
+  bytes: number;
 }
 
 export interface BindOptions {
@@ -137,9 +143,9 @@ export class UiHub {
       this.stagedBindings.delete(b.pluginId);
       b.staged = undefined;
       this.install(b);
-      for (const [surfaceId, content] of held) {
+      for (const [surfaceId, shown] of held) {
         try {
-          this.show(b, surfaceId, content);
+          this.show(b, surfaceId, shown);
         } catch (err) {
           this.log.warn(
             `${b.pluginId}: a publish held until the runtime was published was not shown: ${(err as Error).message}`,
@@ -179,8 +185,8 @@ export class UiHub {
     this.store.markPluginStale(this.opts.sessionKey, pluginId);
   }
 
-  /** `host/ui/publish` from `pluginId`. */
-  publish(pluginId: string, p: UIPublishParams): UIPublishResult {
+  /** `host/ui/publish` from `pluginId`, carried by a frame of `frameBytes` bytes. */
+  publish(pluginId: string, p: UIPublishParams, frameBytes: number): UIPublishResult {
     const b = this.gate(pluginId, p);
     if (this.isStale(b, p) || b.staged?.policy === 'stale') {
       this.log.debug(
@@ -188,13 +194,13 @@ export class UiHub {
       );
       return { accepted: false };
     }
-    const content = this.decodeOrLog(pluginId, p);
+    const shown = { content: this.decodeOrLog(pluginId, p), bytes: frameBytes };
     if (b.staged) {
       b.staged.held.delete(p.surfaceId); // a re-publish moves to the end, as it would in the store
-      b.staged.held.set(p.surfaceId, content);
+      b.staged.held.set(p.surfaceId, shown);
       return { accepted: true };
     }
-    this.show(b, p.surfaceId, content);
+    this.show(b, p.surfaceId, shown);
     return { accepted: true };
   }
 
@@ -210,8 +216,8 @@ export class UiHub {
     }
   }
 
-  private show(b: Binding, surfaceId: string, content: SurfacePayload): void {
-    if (content.kind !== 'notification') this.admit(b, surfaceId, content);
+  private show(b: Binding, surfaceId: string, { content, bytes }: Shown): void {
+    if (content.kind !== 'notification') this.admit(b, surfaceId, bytes);
     const surface = this.store.upsert(this.origin(b), surfaceId, content);
     if (surface.kind === 'notification') this.deliverNotification(surface as NotificationSurface);
   }
@@ -324,9 +330,9 @@ export class UiHub {
   }
 
   /** Past the plugin's surface budget: refuse the publish (nothing stored), warn the user once. */
-  private admit(b: Binding, surfaceId: string, content: unknown): void {
+  private admit(b: Binding, surfaceId: string, bytes: number): void {
     try {
-      this.budget.admit(this.opts.sessionKey, b.pluginId, surfaceId, content);
+      this.budget.admit(this.opts.sessionKey, b.pluginId, surfaceId, bytes);
     } catch (err) {
       if (!b.overBudgetWarned) {
         b.overBudgetWarned = true;

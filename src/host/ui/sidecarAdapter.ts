@@ -11,7 +11,7 @@ export type UiHandlers = Required<Pick<HostHandlers, 'host/ui/publish' | 'host/u
 
 export function uiHandlers(hub: UiHub, pluginId: string): UiHandlers {
   return {
-    'host/ui/publish': (params) => hub.publish(pluginId, params),
+    'host/ui/publish': (params, _signal, frameBytes) => hub.publish(pluginId, params, frameBytes),
     'host/ui/request': (params, signal) => hub.request(pluginId, params, signal),
   };
 }

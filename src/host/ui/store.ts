@@ -50,6 +50,11 @@ export class SurfaceStore implements SurfaceFeed {
     return this.surfaces.get(surfaceKey({ sessionKey, pluginId, surfaceId }));
   }
 
+  /** The surface stored under `key` (a `surfaceKey`), as a front end names it. */
+  byKey(key: string): Surface | undefined {
+    return this.surfaces.get(key);
+  }
+
   /** Marks every surface of the plugin in the session stale (it stopped or crashed). */
   markPluginStale(sessionKey: string, pluginId: string): void {
     for (const [key, s] of this.surfaces) {

@@ -86,12 +86,14 @@ export interface ConnectionEnd {
 }
 
 /**
- * Serves sidecar→host traffic that passed the gate: `params` are schema-valid objects. A request's
- * handler answers with its result (or a promise of it, or an `EncodedResult`); it throws a
- * ProtocolError for a protocol error, anything else becomes -32603 internal. A notification's
- * handler is called in arrival order and its return value is ignored.
+ * Serves sidecar→host traffic that passed the gate: `params` are schema-valid objects and
+ * `frameBytes` the byte length of the frame that carried them (what a handler that budgets
+ * payloads counts, without serialising them again). A request's handler answers with its result
+ * (or a promise of it, or an `EncodedResult`); it throws a ProtocolError for a protocol error,
+ * anything else becomes -32603 internal. A notification's handler is called in arrival order and
+ * its return value is ignored.
  */
-export type InboundHandler = (params: object, signal: AbortSignal) => unknown;
+export type InboundHandler = (params: object, signal: AbortSignal, frameBytes: number) => unknown;
 
 export interface InboundHandlers {
   /**
@@ -207,6 +209,8 @@ export class ValidatedConnection {
   private readonly peerViolated = new Emitter<string>();
   // Frames of the current read not judged yet, in arrival order (see the header).
   private inbox: unknown[] = [];
+  /** The byte length of each waiting frame, beside it (a number array: no object per frame). */
+  private inboxBytes: number[] = [];
   private inboxHead = 0;
   private draining = false;
   private readPaused = false;
@@ -235,8 +239,9 @@ export class ValidatedConnection {
       writeStallMs: opts.writeStallMs,
     });
 
-    // A line that is not JSON waits its turn like any frame, so answers keep wire order.
-    this.reader.onUnparsable((text) => this.receive(new UnparsableLine(text)));
+    // A line that is not JSON waits its turn like any frame, so answers keep wire order (no
+    // handler ever sees it, so its size is not needed).
+    this.reader.onUnparsable((text) => this.receive(new UnparsableLine(text), 0));
     this.reader.onError((err) => {
       const reason = err instanceof ProtocolError ? err.reason : 'provider_interrupted';
       this.finishAfterDrain({ reason, message: err.message, local: false });
@@ -245,7 +250,7 @@ export class ValidatedConnection {
       this.finishAfterDrain({ reason: 'provider_interrupted', message: 'the sidecar closed its stdout', local: false }),
     );
     this.writer.onError((err) => this.finish({ reason: 'provider_interrupted', message: err.message, local: false }));
-    this.reader.listen((raw) => this.receive(raw));
+    this.reader.listen((raw, bytes) => this.receive(raw, bytes));
   }
 
   get ended(): ConnectionEnd | undefined {
@@ -455,7 +460,7 @@ export class ValidatedConnection {
    * Before the barrier opens every frame is judged on arrival (a barrier violation is judged by
    * the state it arrived in); after it, the first frame of a read is, and the rest wait in order.
    */
-  private receive(raw: unknown): void {
+  private receive(raw: unknown, bytes: number): void {
     if (this.endInfo) return;
     // How the id was written is only known while the reader delivers its line (JSON.parse turns
     // `1e2` into 100): judge it now, the frame itself may be judged a few turns later.
@@ -469,8 +474,9 @@ export class ValidatedConnection {
         } else if (huge && text !== undefined) this.rawIds.set(raw, new RawIntegerId(text));
       }
     }
-    if (!this.ready) return this.gate(raw);
+    if (!this.ready) return this.gate(raw, bytes);
     if (this.draining) {
+      this.inboxBytes.push(bytes);
       if (this.inbox.push(raw) - this.inboxHead >= INBOX_PAUSE_AT && !this.readPaused) {
         this.readPaused = true;
         this.reader.pause();
@@ -479,7 +485,7 @@ export class ValidatedConnection {
     }
     this.draining = true;
     this.judgedInTurn = 1;
-    this.gate(raw);
+    this.gate(raw, bytes);
     RESOLVED.then(this.drainStep); // the consumer of the frame just judged gets its turn first
   }
 
@@ -492,14 +498,16 @@ export class ValidatedConnection {
       return;
     }
     const raw = this.inbox[this.inboxHead];
+    const bytes = this.inboxBytes[this.inboxHead];
     this.inbox[this.inboxHead++] = undefined;
     this.judgedInTurn++;
-    this.gate(raw);
+    this.gate(raw, bytes);
     RESOLVED.then(this.drainStep);
   }
 
   private drained(): void {
     this.inbox = [];
+    this.inboxBytes = [];
     this.inboxHead = 0;
     this.draining = false;
     if (this.readPaused) {
@@ -515,7 +523,7 @@ export class ValidatedConnection {
     else this.finish(end);
   }
 
-  private gate(raw: unknown): void {
+  private gate(raw: unknown, bytes: number): void {
     if (this.endInfo) return;
     if (raw instanceof UnparsableLine) return this.unparsable(raw.text);
     if (this.traceOn()) this.logger.trace(`<- ${redact(JSON.stringify(raw).slice(0, 2000))}`);
@@ -557,7 +565,7 @@ export class ValidatedConnection {
       const problem = route.check(params);
       if (problem !== undefined)
         return this.reply(echo, wireError('invalid_params', `invalid ${method} params: ${problem}`));
-      this.serve(echo, method, route.handler, params); // a request with `id: null` is served, as the reference does
+      this.serve(echo, method, route.handler, params, bytes); // a request with `id: null` is served, as the reference does
       return;
     }
     // Notification: anything invalid is dropped without an answer.
@@ -571,7 +579,7 @@ export class ValidatedConnection {
       return;
     }
     try {
-      route.handler(params, this.abort.signal);
+      route.handler(params, this.abort.signal, bytes);
     } catch (err) {
       this.logger.error(`host handler for ${method} failed: ${redact(String((err as Error)?.message ?? err))}`);
     }
@@ -645,10 +653,10 @@ export class ValidatedConnection {
   }
 
   /** Runs a host handler and answers; a handler may answer synchronously or with a promise. */
-  private serve(id: JsonId, method: string, handler: InboundHandler, params: object): void {
+  private serve(id: JsonId, method: string, handler: InboundHandler, params: object, bytes: number): void {
     let out: unknown;
     try {
-      out = handler(params, this.abort.signal);
+      out = handler(params, this.abort.signal, bytes);
     } catch (err) {
       return this.answerError(id, method, err);
     }
@@ -742,6 +750,7 @@ export class ValidatedConnection {
     if (this.endInfo) return;
     this.endInfo = end;
     this.inbox = []; // frames not judged yet die with the connection
+    this.inboxBytes = [];
     this.inboxHead = 0;
     if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
     this.deadlineTimer = undefined;

@@ -5,8 +5,12 @@ import type { Readable } from 'node:stream';
 import { LIMITS, ProtocolError } from '../../protocol';
 import { Emitter, type Disposable } from '../emitter';
 
-/** Receives every JSON value read, whatever its shape: judging envelopes is the connection's job. */
-export type DataCallback = (value: unknown) => void;
+/**
+ * Receives every JSON value read, whatever its shape (judging envelopes is the connection's job),
+ * with the byte length of its line: known here for free, so nobody serialises the value again to
+ * measure it.
+ */
+export type DataCallback = (value: unknown, bytes: number) => void;
 
 const NL = 0x0a;
 const CR = 0x0d;
@@ -142,7 +146,7 @@ export class NdjsonMessageReader {
     }
     this.lineText = text;
     try {
-      this.callback?.(value);
+      this.callback?.(value, end - start);
     } finally {
       this.lineText = undefined;
     }

@@ -1,12 +1,13 @@
 // The extension side of the Surfaces protocol, independent of the VS Code API so it is unit-tested
 // in Node: it feeds every connected webview (sidebar view, editor panel) a snapshot when the view
 // says `ready` and deltas after, decodes everything a view posts, and routes user intents to the
-// engine only after checking them against the surfaces the engine actually published.
+// engine only after checking them against the surfaces the engine actually published. It keeps
+// no copy of the surfaces: the snapshot and every check read the engine's store, and its change
+// events go out as they are, so what a view shows (stale marks included) is what the store says.
 import type { Disposable } from '../../host/emitter';
 import type { SurfaceFeed } from '../../host/session';
 import {
   offersAction,
-  surfaceKey,
   type FormValues,
   type PromptAnswer,
   type PromptRequest,
@@ -30,6 +31,8 @@ export interface Verdict {
 }
 /** What the Surfaces view shows: the window's surface feed, and why it is empty when it is. */
 export interface SurfacesViewFeed extends SurfaceFeed {
+  /** The stored surface with this `surfaceKey`: what a button or submit from a view is checked against. */
+  byKey(key: string): Surface | undefined;
   emptyState(): EmptyState;
   onDidChangeEmptyState(listener: () => void): Disposable;
 }
@@ -71,7 +74,6 @@ interface Pending {
 export class SurfacesHub implements Disposable {
   private readonly ready = new Set<ViewPort>();
   private readonly ports = new Set<ViewPort>();
-  private readonly surfaces = new Map<string, Surface>();
   private readonly prompts = new Map<string, Pending>();
   private readonly subscriptions: Disposable[] = [];
   private drafts: Drafts;
@@ -80,7 +82,6 @@ export class SurfacesHub implements Disposable {
 
   constructor(private readonly deps: HubDeps) {
     this.drafts = deps.draftStore?.get() ?? {};
-    this.resync();
     this.subscriptions.push(
       deps.source.onDidChange((c) => this.onChange(c)),
       deps.source.onDidChangeEmptyState(() =>
@@ -132,11 +133,6 @@ export class SurfacesHub implements Disposable {
     this.ready.clear();
   }
 
-  private resync(): void {
-    this.surfaces.clear();
-    for (const s of this.deps.source.snapshot()) this.surfaces.set(surfaceKey(s), s);
-  }
-
   private hubText(): HubMessages {
     return this.deps.strings?.().hub ?? HUB_MESSAGES;
   }
@@ -144,7 +140,7 @@ export class SurfacesHub implements Disposable {
   private snapshot(): HostToView {
     return {
       type: 'snapshot',
-      surfaces: [...this.surfaces.values()],
+      surfaces: this.deps.source.snapshot(),
       emptyState: this.deps.source.emptyState(),
       prompts: [...this.prompts.values()].map((p) => p.prompt),
       drafts: this.drafts,
@@ -152,17 +148,10 @@ export class SurfacesHub implements Disposable {
     };
   }
 
+  /** An upsert or remove is already the view's delta message; after a reset every view starts over. */
   private onChange(c: SurfaceChange): void {
-    if (c.type === 'upsert') {
-      this.surfaces.set(surfaceKey(c.surface), c.surface);
-      this.broadcast({ type: 'upsert', surface: c.surface });
-    } else if (c.type === 'remove') {
-      this.surfaces.delete(c.key);
-      this.broadcast({ type: 'remove', key: c.key });
-    } else {
-      this.resync();
-      for (const p of this.ready) p.post(this.snapshot());
-    }
+    if (c.type !== 'reset') this.broadcast(c);
+    else for (const p of this.ready) p.post(this.snapshot());
   }
 
   private broadcast(m: HostToView): void {
@@ -231,7 +220,7 @@ export class SurfacesHub implements Disposable {
   }
 
   private async runAction(port: ViewPort, requestId: string, key: string, actionId: string): Promise<void> {
-    const s = this.surfaces.get(key);
+    const s = this.deps.source.byKey(key);
     const reply = (v: Verdict) =>
       port.post({
         type: 'actionResult',
@@ -259,7 +248,7 @@ export class SurfacesHub implements Disposable {
   }
 
   private async submit(port: ViewPort, requestId: string, key: string, values: FormValues): Promise<void> {
-    const s = this.surfaces.get(key);
+    const s = this.deps.source.byKey(key);
     const reply = (v: Verdict) =>
       port.post({
         type: 'submitResult',

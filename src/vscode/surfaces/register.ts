@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { PromptAnswer, PromptRequest } from '../../protocol';
 import type { Drafts } from '../../webviewProtocol/messages';
-import { SurfacesHub, type Connection, type SurfaceSink, type SurfacesViewFeed } from './hub';
+import { SurfacesHub, type SurfaceSink, type SurfacesViewFeed } from './hub';
 import { newNonce, surfacesHtml } from './html';
 import { surfacesStrings } from './viewStrings';
 
@@ -28,75 +28,26 @@ export function createSurfaces(
   sink: SurfaceSink,
   log: vscode.LogOutputChannel,
 ): SurfacesController {
-  const roots = [vscode.Uri.joinPath(context.extensionUri, 'dist'), vscode.Uri.joinPath(context.extensionUri, 'media')];
-  const hub = new SurfacesHub({
-    source,
-    sink,
-    log,
-    openExternal: (url) => Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(url, true))),
-    manageTrust: () => void vscode.commands.executeCommand('workbench.trust.manage'),
-    draftStore: {
-      get: () => context.workspaceState.get<Drafts>(DRAFTS_KEY),
-      set: (d) => void context.workspaceState.update(DRAFTS_KEY, Object.keys(d).length ? d : undefined),
-    },
-    strings: surfacesStrings,
-  });
-
-  /** Point a webview at our bundle and connect it; a fresh nonce every time HTML is set. */
-  function attach(webview: vscode.Webview, onDispose: (listener: () => void) => vscode.Disposable): void {
-    webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: roots };
-    const uri = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(context.extensionUri, ...p)).toString();
-    const conn: Connection = hub.connect({ post: (m) => void webview.postMessage(m) });
-    const sub = webview.onDidReceiveMessage((raw: unknown) => void conn.receive(raw));
-    webview.html = surfacesHtml({
-      cspSource: webview.cspSource,
-      nonce: newNonce(),
-      scriptUri: uri('dist', 'webview.js'),
-      styleUris: [uri('dist', 'codicon.css'), uri('media', 'webview.css')],
-      title: vscode.l10n.t('Reasonix Surfaces'),
-      lang: vscode.env.language,
-      rootLabel: vscode.l10n.t('Reasonix surfaces'),
-    });
-    onDispose(() => {
-      sub.dispose();
-      conn.dispose();
-    });
-  }
-
+  const hub = createHub(context, source, sink, log);
+  const roots = ['dist', 'media'].map((dir) => vscode.Uri.joinPath(context.extensionUri, dir));
   let view: vscode.WebviewView | undefined;
   let panel: vscode.WebviewPanel | undefined;
 
-  function adoptPanel(p: vscode.WebviewPanel): void {
+  const adoptView = (v: vscode.WebviewView) => {
+    view = v;
+    connectWebview(context, hub, roots, v);
+    v.onDidDispose(() => {
+      if (view === v) view = undefined;
+    });
+  };
+  const adoptPanel = (p: vscode.WebviewPanel) => {
     panel = p;
     p.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'surfaces.svg');
-    attach(p.webview, (l) => p.onDidDispose(l));
+    connectWebview(context, hub, roots, p);
     p.onDidDispose(() => {
       if (panel === p) panel = undefined;
     });
-  }
-
-  const disposables: vscode.Disposable[] = [
-    vscode.window.registerWebviewViewProvider(
-      SURFACES_VIEW_ID,
-      {
-        resolveWebviewView(v) {
-          view = v;
-          attach(v.webview, (l) => v.onDidDispose(l));
-          v.onDidDispose(() => {
-            if (view === v) view = undefined;
-          });
-        },
-      },
-      // Typed values live in webview state and the extension, so the view need not stay alive hidden.
-      { webviewOptions: { retainContextWhenHidden: false } },
-    ),
-    vscode.window.registerWebviewPanelSerializer(SURFACES_PANEL_TYPE, {
-      async deserializeWebviewPanel(p) {
-        adoptPanel(p);
-      },
-    }),
-    vscode.commands.registerCommand(OPEN_PANEL_COMMAND, () => controller.openAsPanel()),
-  ];
+  };
 
   const controller: SurfacesController = {
     isVisible: () => !!view?.visible || !!panel?.visible,
@@ -123,11 +74,80 @@ export function createSurfaces(
       );
     },
     dispose() {
-      for (const d of disposables) d.dispose();
+      for (const d of registrations) d.dispose();
       panel?.dispose();
       hub.dispose();
     },
   };
+  const registrations = registerWebviews(adoptView, adoptPanel, controller.openAsPanel);
   log.debug('surfaces: webview view and panel registered');
   return controller;
+}
+
+/** The hub with what it needs of VS Code: links, trust, drafts in workspace state, the display language. */
+function createHub(
+  context: vscode.ExtensionContext,
+  source: SurfacesViewFeed,
+  sink: SurfaceSink,
+  log: vscode.LogOutputChannel,
+): SurfacesHub {
+  return new SurfacesHub({
+    source,
+    sink,
+    log,
+    openExternal: (url) => Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(url, true))),
+    manageTrust: () => void vscode.commands.executeCommand('workbench.trust.manage'),
+    draftStore: {
+      get: () => context.workspaceState.get<Drafts>(DRAFTS_KEY),
+      set: (d) => void context.workspaceState.update(DRAFTS_KEY, Object.keys(d).length ? d : undefined),
+    },
+    strings: surfacesStrings,
+  });
+}
+
+/** The sidebar view's provider, the panel's serializer (a reload restores it) and the open command. */
+function registerWebviews(
+  adoptView: (v: vscode.WebviewView) => void,
+  adoptPanel: (p: vscode.WebviewPanel) => void,
+  openAsPanel: () => void,
+): vscode.Disposable[] {
+  return [
+    vscode.window.registerWebviewViewProvider(
+      SURFACES_VIEW_ID,
+      { resolveWebviewView: adoptView },
+      // Typed values live in webview state and the extension, so the view need not stay alive hidden.
+      { webviewOptions: { retainContextWhenHidden: false } },
+    ),
+    vscode.window.registerWebviewPanelSerializer(SURFACES_PANEL_TYPE, {
+      deserializeWebviewPanel: async (p) => adoptPanel(p),
+    }),
+    vscode.commands.registerCommand(OPEN_PANEL_COMMAND, openAsPanel),
+  ];
+}
+
+/** Points a webview at our bundle and connects it to the hub; a fresh nonce every time HTML is set. */
+function connectWebview(
+  context: vscode.ExtensionContext,
+  hub: SurfacesHub,
+  roots: vscode.Uri[],
+  host: vscode.WebviewView | vscode.WebviewPanel,
+): void {
+  const webview = host.webview;
+  webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: roots };
+  const uri = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(context.extensionUri, ...p)).toString();
+  const conn = hub.connect({ post: (m) => void webview.postMessage(m) });
+  const sub = webview.onDidReceiveMessage((raw: unknown) => void conn.receive(raw));
+  webview.html = surfacesHtml({
+    cspSource: webview.cspSource,
+    nonce: newNonce(),
+    scriptUri: uri('dist', 'webview.js'),
+    styleUris: [uri('dist', 'codicon.css'), uri('media', 'webview.css')],
+    title: vscode.l10n.t('Reasonix Surfaces'),
+    lang: vscode.env.language,
+    rootLabel: vscode.l10n.t('Reasonix surfaces'),
+  });
+  host.onDidDispose(() => {
+    sub.dispose();
+    conn.dispose();
+  });
 }

@@ -1,6 +1,12 @@
 // In-process doubles for the UI hub's ports.
-import type { PromptAnswer, PromptRequest, Surface, UIActionDecl } from '../../../src/protocol';
-import type { UiClient, UiFrontEnd } from '../../../src/host/ui';
+import type { PromptAnswer, PromptRequest, Surface, UIActionDecl, UIPublishParams } from '../../../src/protocol';
+import type { UiClient, UiFrontEnd, UiHub } from '../../../src/host/ui';
+
+/** `host/ui/publish` as the connection hands it over: with the byte length of its frame. */
+export function publish(hub: UiHub, pluginId: string, params: UIPublishParams) {
+  const frame = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'host/ui/publish', params });
+  return hub.publish(pluginId, params, Buffer.byteLength(frame));
+}
 
 export class FakeUiClient implements UiClient {
   state = 'running';

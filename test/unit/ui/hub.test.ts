@@ -1,7 +1,13 @@
 import { strict as assert } from 'node:assert';
-import { ProtocolError, type SurfaceChange, type UIPublishParams, type UIRequestParams } from '../../../src/protocol';
+import {
+  ProtocolError,
+  surfaceKey,
+  type SurfaceChange,
+  type UIPublishParams,
+  type UIRequestParams,
+} from '../../../src/protocol';
 import { SurfaceStore, UiHub } from '../../../src/host/ui';
-import { FakeFrontEnd, FakeUiClient } from './fakes';
+import { FakeFrontEnd, FakeUiClient, publish } from './fakes';
 
 const SECRET = 'api_key=sk-live-abcdef0123456789XYZ';
 
@@ -14,7 +20,7 @@ function setup() {
   const client = new FakeUiClient();
   hub.bind('ui', 'boot-2', 2, client);
   const pub = (kind: UIPublishParams['kind'], payload: unknown, over: Record<string, unknown> = {}) =>
-    hub.publish('ui', { surfaceId: 's1', sessionId: 'boot-2', generation: 2, kind, payload, ...over });
+    publish(hub, 'ui', { surfaceId: 's1', sessionId: 'boot-2', generation: 2, kind, payload, ...over });
   return { store, changes, frontEnd, hub, client, pub };
 }
 
@@ -64,7 +70,7 @@ describe('ui: UiHub gate, decoding and store (in-process)', () => {
     const { hub } = setup();
     rejects(
       () =>
-        hub.publish('nobody', {
+        publish(hub, 'nobody', {
           surfaceId: 's',
           sessionId: 'boot-2',
           generation: 2,
@@ -76,7 +82,7 @@ describe('ui: UiHub gate, decoding and store (in-process)', () => {
     hub.markCrashed('ui');
     rejects(
       () =>
-        hub.publish('ui', {
+        publish(hub, 'ui', {
           surfaceId: 's',
           sessionId: 'boot-2',
           generation: 1,
@@ -104,7 +110,7 @@ describe('ui: UiHub gate, decoding and store (in-process)', () => {
     hub.bind('ui', 'boot-3', 3, new FakeUiClient());
     assert.equal(store.snapshot().length, 0, 'the old generation surfaces are cleared when the next one starts');
     assert.deepEqual(
-      hub.publish('ui', {
+      publish(hub, 'ui', {
         surfaceId: 's1',
         sessionId: 'boot-3',
         generation: 3,
@@ -112,6 +118,29 @@ describe('ui: UiHub gate, decoding and store (in-process)', () => {
         payload: { label: 'back' },
       }),
       { accepted: true },
+    );
+  });
+
+  // Moved here from the webview model's tests: the hub decides, the views render what they are told.
+  it('never stores an older generation: a newer one clears the older one, a late publish of the older one is refused', () => {
+    const { store, changes, hub, pub } = setup();
+    pub('card', { title: 'old' }, { surfaceId: 'old' });
+    const old = store.get('k1', 'ui', 'old')!;
+    hub.markStopped('ui');
+    assert.equal(store.byKey(surfaceKey(old))?.stale, true);
+    hub.bind('ui', 'boot-3', 3, new FakeUiClient());
+    assert.equal(store.byKey(surfaceKey(old)), undefined, 'the store keeps only the newest generation per plugin');
+    assert.deepEqual(
+      changes.filter((c) => c.type === 'remove'),
+      [{ type: 'remove', key: surfaceKey(old) }],
+      'the views are told to drop it',
+    );
+    assert.deepEqual(pub('card', { title: 'late old' }), { accepted: false }, 'generation 2 is over');
+    const next = { surfaceId: 's3', sessionId: 'boot-3', generation: 3 };
+    assert.deepEqual(pub('card', { title: 'new' }, next), { accepted: true });
+    assert.deepEqual(
+      store.snapshot().map((s) => surfaceKey(s)),
+      [surfaceKey({ sessionKey: 'k1', pluginId: 'ui', surfaceId: 's3' })],
     );
   });
 
@@ -152,7 +181,7 @@ describe('ui: UiHub gate, decoding and store (in-process)', () => {
     const hub = new UiHub({ sessionKey: 'k', folderName: 'f', store });
     hub.bind('ui', 's', 1);
     for (let i = 0; i < 3; i++)
-      hub.publish('ui', {
+      publish(hub, 'ui', {
         surfaceId: `n${i}`,
         sessionId: 's',
         generation: 1,

@@ -16,6 +16,7 @@ class FakeSource {
   private change = new Set<(c: SurfaceChange) => void>();
   private empty = new Set<() => void>();
   snapshot = () => [...this.surfaces];
+  byKey = (key: string) => this.surfaces.find((s) => surfaceKey(s) === key);
   emptyState = () => this.state;
   onDidChange = (l: (c: SurfaceChange) => void) => (this.change.add(l), { dispose: () => this.change.delete(l) });
   onDidChangeEmptyState = (l: () => void) => (this.empty.add(l), { dispose: () => this.empty.delete(l) });

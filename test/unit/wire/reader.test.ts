@@ -12,7 +12,7 @@ const jsonish = fc.oneof(
 );
 
 describe('wire: NdjsonMessageReader', () => {
-  it('delivers every value whatever the chunk boundaries, line endings and blank lines (property)', async () => {
+  it('delivers every value with its byte length whatever the chunk boundaries, line endings and blank lines (property)', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.tuple(jsonish, fc.boolean(), fc.nat(2)), { maxLength: 20 }),
@@ -33,6 +33,11 @@ describe('wire: NdjsonMessageReader', () => {
           assert.deepEqual(
             out.values,
             items.map(([v]) => JSON.parse(JSON.stringify(v))),
+          );
+          // Each value comes with its frame's size in bytes, so nobody re-serialises it to measure it.
+          assert.deepEqual(
+            out.bytes,
+            items.map(([v]) => Buffer.byteLength(JSON.stringify(v))),
           );
           assert.equal(out.unparsable.length, 0);
           assert.equal(out.errors.length, 0);

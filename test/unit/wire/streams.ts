@@ -4,6 +4,8 @@ import { NdjsonMessageReader, type NdjsonReaderOptions } from '../../../src/host
 
 export interface ReadOutcome {
   values: unknown[];
+  /** The byte length the reader reported with each value (its line, without the line ending). */
+  bytes: number[];
   unparsable: string[];
   errors: Error[];
 }
@@ -12,12 +14,15 @@ export interface ReadOutcome {
 export function readAll(chunks: Buffer[], options?: NdjsonReaderOptions): Promise<ReadOutcome> {
   const input = new PassThrough();
   const reader = new NdjsonMessageReader(input, options);
-  const out: ReadOutcome = { values: [], unparsable: [], errors: [] };
+  const out: ReadOutcome = { values: [], bytes: [], unparsable: [], errors: [] };
   reader.onUnparsable((t) => out.unparsable.push(t));
   reader.onError((e) => out.errors.push(e));
   return new Promise((resolve) => {
     reader.onClose(() => resolve(out));
-    reader.listen((m) => out.values.push(m));
+    reader.listen((m, bytes) => {
+      out.values.push(m);
+      out.bytes.push(bytes);
+    });
     for (const c of chunks) input.write(c);
     input.end();
   });
