@@ -2,11 +2,10 @@
 // (code-server 1.139) with the sample extensions of scripts/run-inhost-tests.mjs running.
 //
 // Everything is proven through the public consumer API other extensions use —
-// `vscode.lm.selectChatModels` and `LanguageModelChat.sendRequest` — because VS Code's own chat
-// view and its model picker stay hidden until GitHub Copilot Chat is set up, which needs a
-// sign-in that cannot happen here. (The model itself needs no sign-in: selectChatModels lists it
-// and sendRequest streams from it.) On a VS Code without the API the suite has nothing to test
-// and says so by failing its first test, never by passing silently.
+// `vscode.lm.selectChatModels` and `LanguageModelChat.sendRequest`. The chat view's model picker
+// and a whole agent turn with the model are the UI test test/e2e/agentMode.test.ts. On a VS Code
+// without the API the suite has nothing to test and says so by failing its first test, never by
+// passing silently.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
