@@ -15,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -225,11 +226,43 @@ function ripgrepOf(newest) {
 /**
  * The native modules VS Code 1.96's server, extension host and pty host load on Linux, built
  * against Node 20 (their prebuilt binaries live on GitHub, which is unreachable). Left out, as
- * never loaded here: the win32-only ones, and kerberos (loaded only when a proxy asks for
- * Negotiate authentication; its build alone took 38 s). @parcel/watcher uses the linux-x64 binary
- * its package ships (N-API) and compiles only on other architectures.
+ * never loaded here: the win32-only ones. @parcel/watcher uses the linux-x64 binary its package
+ * ships (N-API) and compiles only on other architectures.
  */
-const OLDEST_NATIVE_MODULES = ['@parcel/watcher', '@vscode/deviceid', '@vscode/spdlog', 'native-watchdog', 'node-pty'];
+const OLDEST_NATIVE_MODULES = ['@parcel/watcher', '@vscode/deviceid', 'native-watchdog', 'node-pty'];
+
+/**
+ * Native modules taken from the newest install instead of compiled, when it has the same
+ * major.minor as 4.96.4's shrinkwrap (so within VS Code 1.96's own ranges: @vscode/spdlog ^0.15.0
+ * gets 0.15.8 for 0.15.1, whose JavaScript is identical; kerberos 2.1.1 is the same version).
+ * They are N-API modules, so a binary built for Node 24 loads under Node 20; each is loaded under
+ * Node 20 before it is kept. Otherwise spdlog is compiled (50 to 120 s here, most of the install)
+ * and kerberos is left out (it is loaded only when a proxy asks for Negotiate authentication;
+ * compiling it took 38 s).
+ */
+const OLDEST_BORROWED = { '@vscode/spdlog': 'build', kerberos: 'leave out' };
+
+/** Replaces `vs`'s copy of `name` with the newest install's when the major.minor match and it loads under `node`. */
+function borrowNativeModule(name, vs, newest, node) {
+  const from = join(newest.dir, 'node_modules/code-server/lib/vscode/node_modules', name);
+  const to = join(vs, 'node_modules', name);
+  const version = (dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
+  const majorMinor = (v) => v.split('.').slice(0, 2).join('.');
+  if (!existsSync(join(from, 'package.json')) || !existsSync(join(to, 'package.json'))) return false;
+  const [mine, theirs] = [version(to), version(from)];
+  if (majorMinor(mine) !== majorMinor(theirs)) return false;
+  const shipped = `${to}.shipped`;
+  renameSync(to, shipped);
+  cpSync(from, to, { recursive: true, verbatimSymlinks: true });
+  if (spawnSync(node.bin, ['-e', `require(${JSON.stringify(to)})`], { stdio: 'ignore' }).status === 0) {
+    rmSync(shipped, { recursive: true, force: true });
+    log(`  ${name} ${theirs} from code-server ${newest.version} (for ${mine})`);
+    return true;
+  }
+  rmSync(to, { recursive: true, force: true });
+  renameSync(shipped, to);
+  return false;
+}
 
 /**
  * code-server 4.96.4 (VS Code 1.96.4) on Node 20, installed offline. As published it cannot be:
@@ -243,8 +276,8 @@ const OLDEST_NATIVE_MODULES = ['@parcel/watcher', '@vscode/deviceid', '@vscode/s
  *     (its integrity is the same, so npm verifies it is the very package), then install
  *     lib/vscode's dependencies with `--omit=dev --ignore-scripts`;
  *  3. put the newest install's `rg` where `@vscode/ripgrep` expects it (a newer ripgrep; VS Code
- *     only runs it);
- *  4. build the native modules (OLDEST_NATIVE_MODULES), `make` on every core;
+ *     only runs it), and take the native modules it can lend (OLDEST_BORROWED);
+ *  4. build the other native modules (OLDEST_NATIVE_MODULES), `make` on every core;
  *  5. the postinstall's links (node_modules.asar, the remote CLI and browser helper scripts) and
  *     the built-in extensions' shared dependency (TypeScript, trimmed by their own postinstall.mjs);
  *  6. check it: every native module loads under Node 20, and `code-server --version` runs.
@@ -287,14 +320,22 @@ export function ensureOldestCodeServer(node, newest) {
     }
     npmInstall(`npm install (code-server ${v} lib/vscode)`, vs, ['--omit=dev', '--ignore-scripts'], env);
 
-    step(3, `ripgrep from code-server ${newest.version}`);
+    step(3, `ripgrep and the native modules it can lend from code-server ${newest.version}`);
     const rgBin = join(vs, 'node_modules', '@vscode', 'ripgrep', 'bin');
     mkdirSync(rgBin, { recursive: true });
     copyFileSync(rg, join(rgBin, 'rg'));
     chmodSync(join(rgBin, 'rg'), 0o755);
+    const native = [...OLDEST_NATIVE_MODULES];
+    const loaded = [...OLDEST_NATIVE_MODULES];
+    for (const [name, otherwise] of Object.entries(OLDEST_BORROWED)) {
+      if (borrowNativeModule(name, vs, newest, node)) loaded.push(name);
+      else if (otherwise === 'build') native.push(name);
+      else log(`  ${name}: left out (code-server ${newest.version} has no copy of the same major.minor)`);
+    }
+    loaded.push(...native.filter((m) => !loaded.includes(m)));
 
-    step(4, `native modules for Node ${node.version}: ${OLDEST_NATIVE_MODULES.join(', ')}`);
-    run('building the native modules', 'npm', ['rebuild', ...OLDEST_NATIVE_MODULES], { cwd: vs, env });
+    step(4, `native modules built for Node ${node.version}: ${native.join(', ')}`);
+    run('building the native modules', 'npm', ['rebuild', ...native], { cwd: vs, env });
 
     step(5, "the postinstall's links and the built-in extensions' TypeScript");
     const link = (target, path) => {
@@ -313,7 +354,7 @@ export function ensureOldestCodeServer(node, newest) {
     });
 
     step(6, 'checking that it loads');
-    const load = OLDEST_NATIVE_MODULES.map((m) => `require(${JSON.stringify(join(vs, 'node_modules', m))});`).join('');
+    const load = loaded.map((m) => `require(${JSON.stringify(join(vs, 'node_modules', m))});`).join('');
     run('loading the native modules under Node 20', node.bin, ['-e', load], { env });
     const entry = join(tmp, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
     // Its own config and XDG folders, or code-server writes a default config into the user's home.
