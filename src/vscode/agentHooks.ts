@@ -1,7 +1,9 @@
 // Wiring of the agent-hooks bridge into the window: the endpoint runs while the setting
 // `reasonix.agentHooks.enabled` is on and the workspace is trusted (the contributed agent plugin's
 // `when` clause says the same); every decision goes to the Reasonix output channel at Info and
-// counts for the deciding extension (shown in its Extensions-view tooltip).
+// counts for the deciding extension (shown in its Extensions-view tooltip). A VS Code older than
+// agent plugins (1.114) ignores the contribution: the endpoint still runs there, for agents in its
+// terminals (`reasonix-host hook`), and the log says VS Code's own agents are not governed.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -10,6 +12,7 @@ import type { ExtensionLog } from './logging';
 import { agentHooksEnabled, workspaceValue } from './settings';
 import type { SessionManager } from './sessions';
 import { showLogsLabel } from './failures';
+import { AGENT_PLUGINS_SINCE, atLeast } from './vscodeVersion';
 
 type WindowModule = typeof import('../hooksWindow');
 
@@ -107,6 +110,11 @@ export class AgentHooks implements vscode.Disposable {
         logger: this.log,
       }));
       if (w.problem) this.unavailable(w.problem, true);
+      else if (!atLeast(vscode.version, AGENT_PLUGINS_SINCE))
+        // The endpoint still serves agents that read Claude-Code-style hooks (README "Agent hooks").
+        this.log.info(
+          `agent hooks: VS Code ${vscode.version} loads no agent plugins (chatPlugins, ${AGENT_PLUGINS_SINCE} or later), so its own agents are not governed; agents in this window's terminals reach Reasonix through \`reasonix-host hook\` on ${w.endpoint}`,
+        );
       else this.log.info(`agent hooks: answering VS Code's agent hooks on ${w.endpoint}`);
     } catch (err) {
       this.unavailable(`${(err as Error).message} (looked in ${dirs.join(', ')})`, false);
