@@ -4,10 +4,13 @@
 //   node scripts/run-inhost-tests.mjs [--extension <dir>] [--tests <compiled index.js>]
 //        [--workspace <dir or .code-workspace>]... [--env KEY=VALUE]... [--timeout <ms>]
 //        [--no-compile] [--verbose] [--name <artifact folder>] [--locale <VS Code display language>]
+//        [--code-server <version>]
 //
 // Defaults: this repository's extension and out/test/vscode/index.js, on a fresh workspace
-// with a REASONIX_HOME holding the sample extensions (scripts/prepare-home.mjs). Several
-// --workspace folders open as one multi-root workspace. Exit code: the workbench's (0 = pass).
+// with a REASONIX_HOME holding the sample extensions (scripts/prepare-home.mjs), in the newest
+// VS Code we test on (code-server 4.139.1). `--code-server 4.96.4` runs them in the oldest one we
+// support (VS Code 1.96.4, provisioned on first use). Several --workspace folders open as one
+// multi-root workspace. Exit code: the workbench's (0 = pass).
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,9 +23,10 @@ import {
   provisionOrDie,
   repoRoot,
 } from './vscode/prepare.mjs';
+import { CODE_SERVER_VERSION, OLDEST } from './vscode/provision.mjs';
 
 const { opts, rest } = parseArgs(process.argv.slice(2), {
-  flags: ['--extension', '--tests', '--timeout', '--name', '--locale'],
+  flags: ['--extension', '--tests', '--timeout', '--name', '--locale', '--code-server'],
   multi: ['--workspace', '--env'],
   booleans: ['--no-compile', '--verbose'],
 });
@@ -37,7 +41,11 @@ for (const kv of opts.env ?? []) {
   env[kv.slice(0, i)] = kv.slice(i + 1);
 }
 
-provisionOrDie();
+const codeServers = [CODE_SERVER_VERSION, OLDEST.codeServer];
+const codeServerVersion = opts['code-server'] ?? CODE_SERVER_VERSION;
+if (!codeServers.includes(codeServerVersion))
+  die(`--code-server must be one of ${codeServers.join(', ')} (the newest and the oldest supported VS Code)`);
+provisionOrDie({ oldest: codeServerVersion === OLDEST.codeServer });
 if (!opts['no-compile'])
   compile([
     join(repoRoot, 'out', 'test', 'e2e', 'support', 'inHost.js'),
@@ -72,7 +80,7 @@ try {
   }
   const { runInHostTests } = loadHarness('inHost');
   console.log(
-    `in-host tests: ${tests}\n  extension: ${extension}\n  workspace: ${workspace}${opts.locale ? `\n  locale: ${opts.locale}` : ''}`,
+    `in-host tests: ${tests}\n  extension: ${extension}\n  workspace: ${workspace}\n  code-server: ${codeServerVersion}${opts.locale ? `\n  locale: ${opts.locale}` : ''}`,
   );
   code = await runInHostTests({
     extensionDevelopmentPath: extension,
@@ -83,6 +91,7 @@ try {
     name: opts.name ?? 'inhost',
     verbose: opts.verbose === true,
     locale: opts.locale,
+    codeServerVersion,
   });
 } finally {
   rmSync(scratch, { recursive: true, force: true });

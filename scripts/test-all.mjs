@@ -3,6 +3,7 @@
 // its name. Nothing is skipped silently.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { OLDEST } from './vscode/provision.mjs';
 
 // A fresh clone has no dependencies yet: `npm test` installs them first (the Quick start promises
 // that this one command works on a fresh machine).
@@ -32,6 +33,19 @@ const realVsCode = [
   // Needs /usr/bin/chromium, which provisioning installs; hence after it, not with the unit tests.
   ['webview tests (Surfaces webview in Chromium)', 'npx', ['mocha', '--config', 'test/webview/.mocharc.json']],
   ['in-host suites (real extension host, code-server)', 'node', ['scripts/run-inhost-tests.mjs', '--no-compile']],
+  // The same suites on the oldest VS Code engines.vscode admits, as rust-analyzer tests its minimum
+  // and its latest: what is newer than it (language models, agent plugins) must be absent there
+  // without breaking anything, and the suites assert exactly that.
+  [
+    `provision the oldest supported VS Code (code-server ${OLDEST.codeServer}, Node ${OLDEST.nodeMajor})`,
+    'node',
+    ['scripts/vscode/provision.mjs', '--oldest'],
+  ],
+  [
+    `in-host suites on the oldest supported VS Code (code-server ${OLDEST.codeServer} = VS Code ${OLDEST.vscode})`,
+    'node',
+    ['scripts/run-inhost-tests.mjs', '--no-compile', '--code-server', OLDEST.codeServer, '--name', 'inhost-oldest'],
+  ],
   [
     'in-host suite in Simplified Chinese (display language zh-cn)',
     'node',

@@ -12,9 +12,9 @@ export function die(msg) {
   process.exit(1);
 }
 
-export function provisionOrDie() {
+export function provisionOrDie(options) {
   try {
-    return provision();
+    return provision(options);
   } catch (e) {
     if (e instanceof ProvisionError) die(`provision failed: ${e.message}`);
     throw e;

@@ -2,7 +2,10 @@
 // `reasonix.agentHooks.enabled` is on (the contributed agent plugin's `when` clause says the same),
 // and serves the folders' extension tools to MCP clients where VS Code can list MCP servers
 // (issue 24); it runs only in a trusted workspace. Every decision goes to the Reasonix output channel
-// at Info and counts for the deciding extension (shown in its Extensions-view tooltip).
+// at Info and counts for the deciding extension (shown in its Extensions-view tooltip). A VS Code
+// older than agent plugins (1.114) ignores the contribution: the endpoint still runs there, for
+// agents in its terminals (`reasonix-host hook`), and the log says VS Code's own agents are not
+// governed.
 import * as vscode from 'vscode';
 import type { DecisionRecord, HookWindow, McpCallRecord, WindowMcpOptions } from '../hooksWindow';
 import { lazyModule } from './lazyModule';
@@ -10,6 +13,7 @@ import type { ExtensionLog } from './logging';
 import { agentHooksEnabled, workspaceValue } from './settings';
 import type { SessionManager } from './sessions';
 import { showLogsLabel } from './failures';
+import { AGENT_PLUGINS_SINCE, atLeast } from './vscodeVersion';
 
 /** The window side of the endpoint (dist/hooks-window.js), required when the endpoint opens. */
 const windowModule = lazyModule<typeof import('../hooksWindow')>('hooks-window.js', 'hooksWindow');
@@ -113,10 +117,18 @@ export class AgentHooks implements vscode.Disposable {
       }));
       this.endpointChanged.fire();
       if (w.problem) this.unavailable(w.problem, true);
+      else if (!atLeast(vscode.version, AGENT_PLUGINS_SINCE))
+        // The endpoint still serves agents that read Claude-Code-style hooks (README "Agent hooks").
+        this.log.info(
+          `agent hooks: VS Code ${vscode.version} loads no agent plugins (chatPlugins, ${AGENT_PLUGINS_SINCE} or later), so its own agents are not governed; agents in this window's terminals reach Reasonix through \`reasonix-host hook\` on ${w.endpoint}`,
+        );
+      else if (agentHooksEnabled()) this.log.info(`agent hooks: answering VS Code's agent hooks on ${w.endpoint}`);
       else
         this.log.info(
-          `window endpoint open on ${w.endpoint}: ${agentHooksEnabled() ? "answering VS Code's agent hooks" : 'agent hooks off'}${this.mcp ? '; serving extension tools to MCP clients' : ''}`,
+          `agent hooks: off (reasonix.agentHooks.enabled); the endpoint ${w.endpoint} stays open for MCP clients`,
         );
+      if (!w.problem && this.mcp)
+        this.log.info(`MCP: serving the folders' extension tools to MCP clients on ${w.endpoint}`);
     } catch (err) {
       this.unavailable(`${(err as Error).message} (looked in ${dirs.join(', ')})`, false);
     }

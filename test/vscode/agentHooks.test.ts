@@ -1,5 +1,9 @@
-// In-host: the agent-hooks bridge inside a real VS Code (code-server 1.139), with the sample
-// extensions of the in-host Reasonix home (showcase refuses a tool named rm_rf at tool.before).
+// In-host: the agent-hooks bridge inside a real VS Code, with the sample extensions of the in-host
+// Reasonix home (showcase refuses a tool named rm_rf at tool.before). Runs on the newest VS Code we
+// test on (1.139) and on the oldest we support (1.96), which loads no agent plugins: there the
+// contribution is inert, the log says VS Code's own agents are not governed, and the endpoint still
+// answers the hook commands (what agents in the window's terminals run), as every test after the
+// first proves on both.
 //
 // What could NOT run here: in this code-server the chat view, agent mode and the agent-plugin
 // views/commands ("Chat: Plugins", the @agentPlugins list, hook diagnostics) stay hidden until
@@ -18,9 +22,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hooksDir, listWindows } from '../../src/host/hooks';
 import type { PluginInfo, ReasonixApi } from '../../src/vscode/api';
+import { AGENT_PLUGINS_SINCE, atLeast } from '../../src/vscode/vscodeVersion';
 import { runHookCommand } from '../support/processes';
 import { waitFor } from '../support/wait';
 import { detectMcpApi } from '../../src/vscode/mcp/vscodeMcp';
+import { logLine, logLines } from './extensionLog';
 
 const EXTENSION_ID = 'reasonix.reasonix-vscode-host';
 
@@ -70,8 +76,8 @@ describe('agent hooks (in a real VS Code)', function () {
       .hooks;
   });
 
-  it('runs in VS Code 1.139 and contributes the agent plugin folder VS Code reads (chatPlugins)', () => {
-    assert.match(vscode.version, /^1\.139\./);
+  /** The manifest's contribution and the plugin folder it names, complete in the installed extension. */
+  const contributesThePlugin = () => {
     const contributed = (ext.packageJSON as { contributes: { chatPlugins: { path: string; when: string }[] } })
       .contributes.chatPlugins;
     assert.deepEqual(contributed, [
@@ -84,7 +90,29 @@ describe('agent hooks (in a real VS Code)', function () {
       assert.ok(existsSync(launcher), `${event}: ${launcher} is in the installed extension`);
     }
     assert.ok(existsSync(path.join(ext.extensionPath, 'dist', 'hook.js')), 'the bridge is built next to the plugin');
-  });
+  };
+  const NO_AGENT_PLUGINS = /^agent hooks: VS Code \S+ loads no agent plugins/;
+
+  // No API says whether VS Code reads `chatPlugins`: the extension goes by the version where the
+  // contribution point appeared, and so does this choice.
+  if (atLeast(vscode.version, AGENT_PLUGINS_SINCE)) {
+    it(`runs in VS Code ${AGENT_PLUGINS_SINCE} or later and contributes the agent plugin folder VS Code reads (chatPlugins)`, async () => {
+      contributesThePlugin();
+      await logLine('info', /^agent hooks: answering VS Code's agent hooks on /);
+      assert.deepEqual(logLines('info', NO_AGENT_PLUGINS), []);
+    });
+  } else {
+    it(`on VS Code ${vscode.version}, which loads no agent plugins, activates with the inert chatPlugins contribution and says at info that its agents are not governed`, async () => {
+      contributesThePlugin();
+      assert.equal(ext.isActive, true);
+      const line = await logLine('info', NO_AGENT_PLUGINS);
+      const said = `agent hooks: VS Code ${vscode.version} loads no agent plugins (chatPlugins, ${AGENT_PLUGINS_SINCE} or later), so its own agents are not governed; agents in this window's terminals reach Reasonix through \`reasonix-host hook\` on `;
+      assert.ok(line.includes(said), line);
+      assert.deepEqual(logLines('info', /^agent hooks: answering VS Code's agent hooks/), []);
+      for (const level of ['warning', 'error'] as const)
+        assert.deepEqual(logLines(level, /agent hook/), [], `no ${level} about agent hooks`);
+    });
+  }
 
   it("records the extension host's own runtime and this window's folder for the bridge", async () => {
     const dir = hooksDir();

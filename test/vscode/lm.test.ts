@@ -1,17 +1,23 @@
 // In-host: Reasonix models as VS Code language models (vendor `reasonix`), in the real VS Code
-// (code-server 1.139) with the sample extensions of scripts/run-inhost-tests.mjs running.
+// with the sample extensions of scripts/run-inhost-tests.mjs running.
 //
 // Everything is proven through the public consumer API other extensions use —
 // `vscode.lm.selectChatModels` and `LanguageModelChat.sendRequest`. The chat view's model picker
-// and a whole agent turn with the model are the UI test test/e2e/agentMode.test.ts. On a VS Code
-// without the API the suite has nothing to test and says so by failing its first test, never by
-// passing silently.
+// and a whole agent turn with the model are the UI test test/e2e/agentMode.test.ts.
+//
+// Which suite runs is decided by feature detection, the way the extension decides: with
+// `vscode.lm.registerLanguageModelChatProvider` (VS Code 1.104 and later; 1.139 here) the models
+// are offered and used; without it (VS Code 1.96, our oldest) the other suite proves that nothing
+// is offered and nothing breaks. Each suite first checks that the detection matches the VS Code
+// version, so an API that went missing on a new VS Code fails instead of passing as "absent".
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ReasonixApi } from '../../src/vscode/api';
+import { atLeast, LM_PROVIDER_SINCE } from '../../src/vscode/vscodeVersion';
 import { waitFor } from '../support/wait';
+import { logLine, logLines } from './extensionLog';
 
 const EXTENSION_ID = 'reasonix.reasonix-vscode-host';
 const REF = 'plugin/showcase/echo/echo-1';
@@ -54,29 +60,104 @@ function offeredModel(timeoutMs = 20_000): Promise<vscode.LanguageModelChat | un
   return waitFor(echoModel, { timeoutMs, what: `${REF} offered`, intervalMs: 200 }).catch(() => undefined);
 }
 
-describe('Reasonix models in VS Code (vscode.lm, vendor reasonix)', function () {
+/** The extension, activated, with the showcase sample running. */
+async function activated(): Promise<{ ext: vscode.Extension<ReasonixApi>; api: ReasonixApi }> {
+  const ext = vscode.extensions.getExtension<ReasonixApi>(EXTENSION_ID);
+  assert.ok(ext, `${EXTENSION_ID} is installed`);
+  const api = await ext.activate();
+  await waitFor(() => api.listPlugins().find((p) => p.pluginId === 'showcase' && p.state === 'running'), {
+    timeoutMs: 20_000,
+    what: 'showcase running',
+    intervalMs: 50,
+  });
+  return { ext, api };
+}
+
+const NO_API_LINE = /^VS Code \S+ has no language model provider API/;
+const hasProviderApi =
+  typeof (vscode.lm as unknown as Record<string, unknown>).registerLanguageModelChatProvider === 'function';
+
+if (hasProviderApi) describe('Reasonix models in VS Code (vscode.lm, vendor reasonix)', modelsOffered);
+else
+  describe(
+    `Reasonix models on VS Code ${vscode.version}, which has no language model provider API: nothing offered, nothing broken`,
+    nothingOffered,
+  );
+
+function nothingOffered(this: Mocha.Suite): void {
+  this.timeout(60_000);
+  let ext: vscode.Extension<ReasonixApi>;
+  let api: ReasonixApi;
+
+  before(async () => ({ ext, api } = await activated()));
+
+  it(`this VS Code predates the API (${LM_PROVIDER_SINCE}): vscode.lm.registerLanguageModelChatProvider is absent`, () => {
+    assert.equal(
+      atLeast(vscode.version, LM_PROVIDER_SINCE),
+      false,
+      `VS Code ${vscode.version} should have vscode.lm.registerLanguageModelChatProvider (${LM_PROVIDER_SINCE} or later)`,
+    );
+    assert.equal((vscode.lm as unknown as Record<string, unknown>).registerLanguageModelChatProvider, undefined);
+  });
+
+  it('activates with the manifest’s language-model contributions, which this VS Code does not know', () => {
+    const pkg = ext.packageJSON as { contributes: Record<string, unknown>; activationEvents: string[] };
+    assert.deepEqual(pkg.contributes.languageModelChatProviders, [{ vendor: 'reasonix', displayName: 'Reasonix' }]);
+    assert.ok(pkg.activationEvents.includes('onLanguageModelChatProvider:reasonix'));
+    assert.equal(ext.isActive, true);
+    assert.equal(api.apiVersion, 1);
+  });
+
+  it('offers VS Code none of its models: selectChatModels finds no Reasonix model, by vendor or among all', async () => {
+    // The showcase model exists (the 1.104+ suite finds it through selectChatModels); it is not offered.
+    assert.ok(
+      (await api.listModels()).some((m) => m.ref === REF),
+      `${REF} is served`,
+    );
+    assert.deepEqual(await vscode.lm.selectChatModels({ vendor: 'reasonix' }), []);
+    const all = await vscode.lm.selectChatModels();
+    assert.deepEqual(
+      all.filter((m) => m.vendor === 'reasonix').map((m) => m.id),
+      [],
+    );
+  });
+
+  it('says why in its log, at info, once', async () => {
+    const line = await logLine('info', NO_API_LINE);
+    assert.ok(
+      line.endsWith(
+        `VS Code ${vscode.version} has no language model provider API (needs ${LM_PROVIDER_SINCE} or later): Reasonix models are not offered to VS Code`,
+      ),
+      line,
+    );
+    assert.equal(logLines('info', NO_API_LINE).length, 1);
+    for (const level of ['warning', 'error'] as const)
+      assert.deepEqual(logLines(level, /language model|vscode\.lm/i), [], `no ${level} about language models`);
+  });
+
+  it('still serves the model to other extensions through the exported API (listModels, openStream)', async () => {
+    assert.ok(
+      (await api.listModels()).some((m) => m.ref === REF),
+      `${REF} listed`,
+    );
+    const stream = await api.openStream(REF, { messages: [{ role: 'user', content: 'ping' }] });
+    const texts: string[] = [];
+    for await (const c of stream) if ((c as { type: string }).type === 'text') texts.push((c as { text: string }).text);
+    assert.equal(texts.join(''), 'Echo: ping');
+    assert.deepEqual(await stream.outcome, { kind: 'completed' });
+  });
+}
+
+function modelsOffered(this: Mocha.Suite): void {
   this.timeout(60_000);
   let api: ReasonixApi;
   let model: vscode.LanguageModelChat;
 
-  before(async () => {
-    const ext = vscode.extensions.getExtension<ReasonixApi>(EXTENSION_ID);
-    assert.ok(ext, `${EXTENSION_ID} is installed`);
-    api = await ext.activate();
-    await waitFor(() => api.listPlugins().find((p) => p.pluginId === 'showcase' && p.state === 'running'), {
-      timeoutMs: 20_000,
-      what: 'showcase running',
-      intervalMs: 50,
-    });
-  });
+  before(async () => ({ api } = await activated()));
 
-  it('this VS Code has the language model provider API (else nothing below can run)', () => {
-    const lm = vscode.lm as unknown as Record<string, unknown>;
-    assert.equal(
-      typeof lm.registerLanguageModelChatProvider,
-      'function',
-      `VS Code ${vscode.version} lacks vscode.lm.registerLanguageModelChatProvider`,
-    );
+  it(`this VS Code (${LM_PROVIDER_SINCE} or later) has the provider API, and the log does not say it lacks it`, () => {
+    assert.ok(atLeast(vscode.version, LM_PROVIDER_SINCE), `VS Code ${vscode.version}`);
+    assert.deepEqual(logLines('info', NO_API_LINE), []);
   });
 
   it('lists the showcase model through selectChatModels({vendor: "reasonix"}) with its catalog facts', async () => {
@@ -267,4 +348,4 @@ describe('Reasonix models in VS Code (vscode.lm, vendor reasonix)', function () 
       sub.dispose();
     }
   });
-});
+}

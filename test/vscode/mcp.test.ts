@@ -14,6 +14,7 @@ import { isAgentNameFor } from '../../src/host/tools';
 import type { ReasonixApi } from '../../src/vscode/api';
 import { McpDefinitions } from '../../src/vscode/mcp/provider';
 import { detectMcpApi, type McpStdioServerDefinition } from '../../src/vscode/mcp/vscodeMcp';
+import { MCP_PROVIDER_SINCE, atLeast } from '../../src/vscode/vscodeVersion';
 import { waitFor } from '../support/wait';
 import { folder, manager } from './managers';
 
@@ -161,6 +162,8 @@ else
   describe('Reasonix extension tools on a VS Code without the MCP API', function () {
     this.timeout(60_000);
     it('activates, offers no MCP server, and still copies an MCP configuration for other clients', async () => {
+      // A VS Code that should have the API but lost it fails here instead of passing as "absent".
+      assert.ok(!atLeast(vscode.version, MCP_PROVIDER_SINCE), `VS Code ${vscode.version} lacks the MCP API`);
       const ext = vscode.extensions.getExtension<ReasonixApi>(EXTENSION_ID);
       assert.ok(ext);
       await ext.activate();

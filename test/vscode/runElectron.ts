@@ -17,7 +17,8 @@ async function main(): Promise<void> {
   const extensionTestsPath = resolve(opt('--tests') ?? join(__dirname, 'index.js'));
   const scratch = mkdtempSync(join(tmpdir(), 'reasonix-electron-'));
   const workspace = resolve(opt('--workspace') ?? scratch);
-  const env: Record<string, string> = {};
+  // Where suites read the Reasonix log (extensionLog.ts): the user data's logs folder.
+  const env: Record<string, string> = { REASONIX_TEST_LOGS: join(scratch, 'user-data', 'logs') };
   if (process.env.REASONIX_HOME) env.REASONIX_HOME = process.env.REASONIX_HOME;
   try {
     const code = await runTests({

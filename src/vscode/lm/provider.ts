@@ -19,6 +19,7 @@ import {
   type LmClasses,
   type ProvideLanguageModelChatResponseOptions,
 } from './vscodeLm';
+import { LM_PROVIDER_SINCE } from '../vscodeVersion';
 
 export const VENDOR = 'reasonix';
 
@@ -189,7 +190,7 @@ export function registerLanguageModels(directory: ModelDirectory, log: Logger): 
   const api = detectLmApi(vscode);
   if (!api) {
     log.info(
-      `VS Code ${vscode.version} has no language model provider API (needs 1.104 or later): Reasonix models are not offered to VS Code`,
+      `VS Code ${vscode.version} has no language model provider API (needs ${LM_PROVIDER_SINCE} or later): Reasonix models are not offered to VS Code`,
     );
     return undefined;
   }

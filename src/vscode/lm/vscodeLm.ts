@@ -1,5 +1,6 @@
 // The Language Model Chat Provider API (stable since VS Code 1.104) declared locally, because the
-// product keeps `engines.vscode` at ^1.95 and @types/vscode at 1.95. Shapes follow the shipped
+// product keeps `engines.vscode` at ^1.96 and @types/vscode at 1.96, the oldest VS Code it is
+// tested on (code-server 4.96.4, where the API is absent). Shapes follow the shipped
 // VS Code 1.139 extension host: `vscode.lm.registerLanguageModelChatProvider(vendor, provider)`,
 // the `LanguageModelChatInformation` members it forwards, the progress part classes it accepts
 // (text, tool call, data, thinking), and the message classes it hands to the provider. Only what
@@ -37,7 +38,7 @@ export interface ProvideLanguageModelChatResponseOptions {
   readonly toolMode?: number;
 }
 
-/** `vscode.LanguageModelChatMessageRole`: 1 user, 2 assistant, 3 system (System is newer than 1.95). */
+/** `vscode.LanguageModelChatMessageRole`: 1 user, 2 assistant, 3 system (System is newer than 1.96). */
 export const ROLE = { User: 1, Assistant: 2, System: 3 } as const;
 
 /** What VS Code passes as a message: a role, its parts (class instances, see LmClasses), a name. */

@@ -3,7 +3,7 @@
 // run leaves nothing in the user's home and every run starts from a fresh profile.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { spawnGroup, type GroupProcess } from './processes';
 import type { Provisioned } from './paths';
 import { waitFor } from '../../support/wait';
@@ -99,6 +99,12 @@ export async function installVsix(
     throw new Error(`installing ${vsix} failed (exit ${code}): ${out.trim()}`);
 }
 
+/** Whether this code-server's CLI has an option (read from its option table, out/node/cli.js). */
+function cliOptions(entry: string): (option: string) => boolean {
+  const table = readFileSync(join(dirname(entry), 'cli.js'), 'utf8');
+  return (option) => new RegExp(`^\\s+"?${option}"?: \\{`, 'm').test(table);
+}
+
 function writeConfig(sandbox: string): string {
   const file = join(sandbox, 'config.yaml');
   writeFileSync(file, 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
@@ -157,6 +163,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   if (opts.keybindings)
     writeFileSync(join(userDataDir, 'User', 'keybindings.json'), JSON.stringify(opts.keybindings, null, 2));
   const logFile = join(sandbox, 'code-server.log');
+  const knows = cliOptions(opts.provisioned.codeServerEntry);
   const args = [
     opts.provisioned.codeServerEntry,
     // Port 0: the kernel picks a free port and we read it from the log, so parallel runs never collide.
@@ -168,9 +175,9 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     '--disable-update-check',
     '--disable-workspace-trust',
     '--disable-getting-started-override',
-    // Each page load starts a new extension host; without this the old ones live for hours.
-    '--reconnection-grace-time',
-    '5',
+    // Each page load starts a new extension host; without this the old ones live for hours (code-server
+    // 4.96.4 lacks the option: there they live until stop() ends the process group).
+    ...(knows('reconnection-grace-time') ? ['--reconnection-grace-time', '5'] : []),
     '--config',
     writeConfig(sandbox),
     '--user-data-dir',
@@ -178,7 +185,9 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     '--extensions-dir',
     extensionsDir,
   ];
-  if (opts.smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
+  // code-server 4.96.4 has no --vscode-option (nor a way to pass the driver on); its workbench calls
+  // window.codeAutomationExit after the tests without it.
+  if (opts.smokeTestDriver && knows('vscode-option')) args.push('--vscode-option', 'enable-smoke-test-driver');
   if (opts.locale && !opts.locale.startsWith('en')) {
     registerLocale(sandbox, userDataDir, opts.locale);
     args.push('--locale', opts.locale);

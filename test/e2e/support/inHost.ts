@@ -30,12 +30,14 @@ export interface InHostRunOptions {
   verbose?: boolean;
   /** VS Code's display language (code-server `--locale`); default English. */
   locale?: string;
+  /** Which provisioned code-server runs the tests (e.g. 4.96.4, the oldest supported); default the newest. */
+  codeServerVersion?: string;
 }
 
 /** Returns the exit code the workbench reported (0 = every test passed). */
 export async function runInHostTests(opts: InHostRunOptions): Promise<number> {
   const write = opts.write ?? ((l: string) => process.stdout.write(`${l}\n`));
-  const provisioned = readProvisioned();
+  const provisioned = readProvisioned(opts.codeServerVersion);
   const sandbox = mkdtempSync(join(tmpdir(), 'reasonix-inhost-'));
   const removeSandbox = removeOnExit(sandbox);
   let server: CodeServer | undefined;
@@ -46,7 +48,8 @@ export async function runInHostTests(opts: InHostRunOptions): Promise<number> {
     server = await startCodeServer({
       provisioned,
       sandbox,
-      env: opts.env ?? {},
+      // Where suites read the Reasonix log (test/vscode/extensionLog.ts): this run's user data.
+      env: { REASONIX_TEST_LOGS: join(sandbox, 'user-data', 'logs'), ...opts.env },
       smokeTestDriver: true,
       locale: opts.locale,
     });

@@ -17,21 +17,43 @@ export const cacheDir = join(repoRoot, '.vscode-test');
 /** Screenshots and logs of every run; git-ignored. */
 export const resultsDir = process.env.REASONIX_TEST_RESULTS ?? join(repoRoot, 'test-results');
 
-/** What scripts/vscode/provision.mjs installed (its manifest). */
+/** One code-server scripts/vscode/provision.mjs installed, with the Node it runs on. */
+export interface ProvisionedCodeServer {
+  node: string;
+  nodeVersion: string;
+  codeServerEntry: string;
+  vscodeVersion: string;
+}
+
+/** What scripts/vscode/provision.mjs installed (its manifest); the top level is the newest VS Code. */
 export interface Provisioned {
   node: string;
   nodeVersion: string;
   codeServerEntry: string;
   codeServerVersion: string;
   chromium: string;
+  codeServers?: Record<string, ProvisionedCodeServer>;
 }
 
-export function readProvisioned(): Provisioned {
+/**
+ * The manifest, for the newest code-server or, with `codeServerVersion`, for that one (its node,
+ * entry and version in the same fields, so the harness runs either alike).
+ */
+export function readProvisioned(codeServerVersion?: string): Provisioned {
   const file = join(cacheDir, 'provisioned.json');
   if (!existsSync(file)) {
     throw new Error(`code-server is not provisioned (${file} missing): run \`node scripts/vscode/provision.mjs\``);
   }
-  const m = JSON.parse(readFileSync(file, 'utf8')) as Provisioned;
+  let m = JSON.parse(readFileSync(file, 'utf8')) as Provisioned;
+  if (codeServerVersion && codeServerVersion !== m.codeServerVersion) {
+    const other = m.codeServers?.[codeServerVersion];
+    if (!other)
+      throw new Error(
+        `code-server ${codeServerVersion} is not provisioned (${file} lists ${Object.keys(m.codeServers ?? {}).join(', ') || m.codeServerVersion}): run \`node scripts/vscode/provision.mjs --oldest\``,
+      );
+    m = { ...m, node: other.node, nodeVersion: other.nodeVersion, codeServerEntry: other.codeServerEntry };
+    m.codeServerVersion = codeServerVersion;
+  }
   for (const p of [m.node, m.codeServerEntry, m.chromium]) {
     if (!existsSync(p)) throw new Error(`provisioned file ${p} is gone: run \`node scripts/vscode/provision.mjs\``);
   }

@@ -19,7 +19,7 @@ const manifest = {
   version: '0.0.1',
   license: 'MIT',
   repository: { type: 'git', url: 'https://example.invalid/harness-probe.git' },
-  engines: { vscode: '^1.95.0' },
+  engines: { vscode: '^1.96.0' },
   main: './extension.js',
   activationEvents: ['onStartupFinished'],
   contributes: {
