@@ -181,6 +181,19 @@ describe('extension tools from a VS Code window over MCP (reasonix-host mcp rela
     assert.deepEqual(sidecarCalls(), [], 'the sidecar never saw the call');
   });
 
+  it('through the relay: 100 concurrent calls on one connection all answer, each with its own result', async () => {
+    const w = await open();
+    const c = await connect();
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        c.callTool({ name: MODEL_NAME, arguments: { text: Array.from({ length: i + 1 }, () => 'w').join(' ') } }),
+      ),
+    );
+    results.forEach((r, i) => assert.deepEqual(r.content, [{ type: 'text', text: String(i + 1) }]));
+    assert.equal(w.mcpCalls.length, 100);
+    assert.equal(sidecarCalls().length, 100);
+  });
+
   it('the tool list follows the session (list_changed), and a closing window ends the relay', async () => {
     const w = await open();
     const c = await connect();
