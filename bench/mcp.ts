@@ -14,20 +14,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Emitter } from '../src/host/emitter';
 import { HookWindow } from '../src/host/hooks';
-import type { Logger } from '../src/host/log';
 import * as mcp from '../src/host/mcp';
-import { createSessionEngine, type SessionEngine } from '../src/host/session';
-import { Sidecar } from '../src/host/sidecar';
-import { SurfaceStore } from '../src/host/ui';
-import { pluginFolderV2 } from '../test/support/plugins';
-import { REPO } from './lib/host';
+import { countWordsPlugin } from '../test/support/plugins';
+import { folderEngine, quiet, REPO } from './lib/host';
 import { interleave } from './lib/measure';
 import { lowerIsBetter, round, summarize, type Figure } from './lib/stats';
 
 const CLI_JS = join(REPO, 'dist', 'cli.js');
-const TOOLS = join(REPO, 'test', 'fixtures', 'tools', 'tools.js');
 const MCP_ECHO = join(REPO, 'bench', 'sidecars', 'mcp-echo-server.js');
-const quiet: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 export interface McpFigures {
   mcpToolCall: Figure & {
@@ -38,24 +32,6 @@ export interface McpFigures {
     hostShareMs: number;
   };
   mcpInWindow: Figure & { samples: number; relayedMedianMs: number };
-}
-
-function engineFor(ws: string, home: string, plugin: string): SessionEngine {
-  return createSessionEngine(
-    {
-      sessionKey: ws,
-      sessionId: 'bench',
-      folderName: 'ws',
-      workspaceRoot: ws,
-      home,
-      linked: () => [plugin],
-      disabled: () => [],
-      frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
-      maxParallelStarts: 4,
-      startupBudgetMs: 30_000,
-    },
-    { createSidecar: (o) => new Sidecar(o), store: new SurfaceStore(), logger: quiet },
-  );
 }
 
 async function client(args: string[], env: Record<string, string>): Promise<Client> {
@@ -71,22 +47,10 @@ export async function benchMcp(quick: boolean): Promise<McpFigures> {
   const home = join(root, 'home');
   mkdirSync(ws);
   mkdirSync(home);
-  const plugin = pluginFolderV2(join(root, 'tools'), 'tools', {
-    command: process.execPath,
-    args: [TOOLS],
-    capabilities: ['tools'],
-    tools: [
-      {
-        name: 'count_words',
-        description: 'Count words',
-        inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
-        readOnly: true,
-      },
-    ],
-  });
+  const plugin = countWordsPlugin(join(root, 'tools'));
   const env = { ...(process.env as Record<string, string>), REASONIX_HOOKS_DIR: join(root, 'hooks') };
   const args = { text: 'how long does a tool call take' };
-  const engine = engineFor(ws, home, plugin);
+  const engine = folderEngine(ws, home, [plugin]);
   const changed = new Emitter<void>();
   const inWindowMs: number[] = [];
   let window: HookWindow | undefined;

@@ -9,11 +9,10 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { pluginFolderV2 } from '../../support/plugins';
+import { countWordsPlugin } from '../../support/plugins';
 import { waitFor } from '../../support/wait';
-import { CLI_JS, REPO, runHook, scratch, TestWindow, hookOutput } from './support';
+import { CLI_JS, runHook, scratch, TestWindow, hookOutput } from './support';
 
-const TOOLS = join(REPO, 'test', 'fixtures', 'tools', 'tools.js');
 /** How VS Code names the tool `count_words` of the extension `tools` served by our MCP server. */
 const VSCODE_NAME = 'mcp_reasonix_exte_ext__tools__count_words';
 const MODEL_NAME = 'ext__tools__count_words';
@@ -28,20 +27,7 @@ describe('extension tools from a VS Code window over MCP (reasonix-host mcp rela
 
   const open = async (auditPoints: Record<string, unknown> = {}) => {
     ({ root, dir } = scratch());
-    const tools = pluginFolderV2(join(root, 'tools-plugin'), 'tools', {
-      command: process.execPath,
-      args: [TOOLS],
-      capabilities: ['tools'],
-      tools: [
-        {
-          name: 'count_words',
-          description: 'Count words',
-          inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-          readOnly: true,
-        },
-      ],
-      env: { TOOLS_RECORD: join(root, 'calls.jsonl') },
-    });
+    const tools = countWordsPlugin(join(root, 'tools-plugin'), { TOOLS_RECORD: join(root, 'calls.jsonl') });
     win = await TestWindow.open(
       dir,
       join(root, 'ws'),
