@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { listWindows, MAX_REQUEST_BYTES, openChannel } from '../../../src/host/hooks';
 import { countWordsPlugin } from '../../support/plugins';
 import { waitFor } from '../../support/wait';
 import { CLI_JS, runHook, scratch, TestWindow, hookOutput } from './support';
@@ -192,6 +193,22 @@ describe('extension tools from a VS Code window over MCP (reasonix-host mcp rela
     assert.deepEqual((await c.listTools()).tools, []);
     const closed = new Promise<void>((resolve) => (c.onclose = () => resolve()));
     await w.window.close();
+    await closed;
+  });
+
+  it('a kept connection is bounded like a request: a line past 32 MiB closes it, and a wrong token is refused', async () => {
+    const w = await open();
+    const [record] = listWindows(dir);
+    await assert.rejects(
+      openChannel(record.endpoint, 'not-the-token', 'mcp', { folder: w.folder }, 5_000),
+      /wrong token/,
+    );
+    const socket = await openChannel(record.endpoint, record.token, 'mcp', { folder: w.folder }, 5_000);
+    socket.on('error', () => {}); // the reset of a closed connection
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    const chunk = Buffer.alloc(1024 * 1024, 0x61);
+    for (let i = 0; i < MAX_REQUEST_BYTES / chunk.length + 1 && !socket.destroyed; i++)
+      if (!socket.write(chunk)) await Promise.race([new Promise((r) => socket.once('drain', r)), closed]);
     await closed;
   });
 
