@@ -59,6 +59,29 @@ if (existsSync('src/hooksWindow.ts')) {
     target: 'node20',
   });
 }
+// The language-model request path, required on the first request (src/vscode/lm/provider.ts).
+if (existsSync('src/lmRequests.ts')) {
+  builds.push({
+    ...common,
+    entryPoints: ['src/lmRequests.ts'],
+    outfile: 'dist/lm-requests.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  });
+}
+// The window's MCP server (the SDK), required on the first MCP connection only.
+if (existsSync('src/mcpWindow.ts')) {
+  builds.push({
+    ...common,
+    entryPoints: ['src/mcpWindow.ts'],
+    outfile: 'dist/mcp-window.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  });
+}
 if (existsSync('webview/main.ts')) {
   builds.push({
     ...common,

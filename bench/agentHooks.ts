@@ -7,17 +7,12 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HookWindow } from '../src/host/hooks';
-import type { Logger } from '../src/host/log';
-import { createSessionEngine } from '../src/host/session';
-import { Sidecar } from '../src/host/sidecar';
-import { SurfaceStore } from '../src/host/ui';
-import { BENCH_SIDECAR, REPO } from './lib/host';
+import { BENCH_SIDECAR, folderEngine, quiet, REPO } from './lib/host';
 import { interleave } from './lib/measure';
 import { lowerIsBetter, round, summarize, type Figure } from './lib/stats';
 import { pluginFolder } from '../test/support/plugins';
 
 const HOOK_JS = join(REPO, 'dist', 'hook.js');
-const quiet: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 export interface AgentHookFigures {
   preToolUse: Figure & { samples: number };
@@ -53,21 +48,7 @@ export async function benchAgentHooks(quick: boolean): Promise<AgentHookFigures>
   mkdirSync(join(root, 'home'));
   const empty = join(root, 'empty.js');
   writeFileSync(empty, '');
-  const engine = createSessionEngine(
-    {
-      sessionKey: ws,
-      sessionId: 'bench',
-      folderName: 'ws',
-      workspaceRoot: ws,
-      home: join(root, 'home'),
-      linked: () => [plugin],
-      disabled: () => [],
-      frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
-      maxParallelStarts: 4,
-      startupBudgetMs: 30_000,
-    },
-    { createSidecar: (o) => new Sidecar(o), store: new SurfaceStore(), logger: quiet },
-  );
+  const engine = folderEngine(ws, join(root, 'home'), [plugin]);
   const inWindowMs: number[] = [];
   let window: HookWindow | undefined;
   try {

@@ -11,6 +11,7 @@ import { benchActivation } from './activation';
 import { benchAgentHooks } from './agentHooks';
 import { benchLm } from './lm';
 import { benchSurfaces } from './surfaces';
+import { benchMcp } from './mcp';
 
 async function main(): Promise<void> {
   const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
@@ -60,6 +61,8 @@ async function main(): Promise<void> {
   if (want('lm')) result.lmOverhead = benchLm(quick);
   settle();
   if (want('surfaces')) result.panelUpdate = await benchSurfaces(quick);
+  settle();
+  if (want('mcp')) Object.assign(result, await benchMcp(quick));
   result.loadAverageAtEnd = os.loadavg().map((n) => Math.round(n * 100) / 100);
   process.stdout.write(JSON.stringify(result, null, 2) + '\n');
 }

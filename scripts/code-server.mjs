@@ -98,6 +98,45 @@ function signalGroup(pid, signal) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * A calm first start with VS Code's chat on in agent mode without a sign-in (anonymous access), and
+ * F9 / Shift+F9 bound to sample agent turns with the showcase's echo model: one calls a Reasonix
+ * tool, one a tool the showcase blocks. Kept afterwards, so what a person changes survives the next
+ * demo; keys it lacks (a profile from an older demo) are added.
+ */
+export function writeDemoProfile(userDataDir) {
+  const dir = join(userDataDir, 'User');
+  mkdirSync(dir, { recursive: true });
+  const settingsFile = join(dir, 'settings.json');
+  const settings = existsSync(settingsFile) ? JSON.parse(readFileSync(settingsFile, 'utf8')) : {};
+  const wanted = {
+    'workbench.startupEditor': 'none',
+    'telemetry.telemetryLevel': 'off',
+    'extensions.autoUpdate': false,
+    'extensions.autoCheckUpdates': false,
+    'workbench.tips.enabled': false,
+    // VS Code's agent with the sample's model, offline: chat setup completes without a sign-in.
+    'chat.allowAnonymousAccess': true,
+  };
+  // Earlier demos turned AI features off; agent mode is part of the demo now.
+  if (!('chat.allowAnonymousAccess' in settings)) delete settings['chat.disableAIFeatures'];
+  writeFileSync(settingsFile, JSON.stringify({ ...wanted, ...settings }, null, 2));
+  const keysFile = join(dir, 'keybindings.json');
+  if (!existsSync(keysFile)) writeFileSync(keysFile, JSON.stringify(DEMO_KEYBINDINGS, null, 2));
+}
+
+const COUNT_WORDS = 'mcp_reasonix_exte_ext__showcase__count_words';
+const agentTurn = (key, query) => ({
+  key,
+  command: 'workbench.action.chat.open',
+  args: { mode: 'agent', query, modelSelector: { vendor: 'reasonix' } },
+});
+/** Sample turns: the echo model calls the tool a `call <tool> <json>` line names. */
+export const DEMO_KEYBINDINGS = [
+  agentTurn('f9', `call ${COUNT_WORDS} {"text":"Reasonix tools in a VS Code agent"}`),
+  agentTurn('shift+f9', `call ${COUNT_WORDS} {"text":"[showcase:block-tool] please count this"}`),
+];
+
+/**
  * Starts code-server on 127.0.0.1:`port` and resolves once /healthz answers. `env` reaches the
  * extension host (REASONIX_HOME). `stop()` ends the whole process group (TERM, then KILL).
  */
@@ -110,27 +149,7 @@ export async function startCodeServer({
   env = {},
   readyTimeoutMs = 90_000,
 }) {
-  mkdirSync(join(userDataDir, 'User'), { recursive: true });
-  const settings = join(userDataDir, 'User', 'settings.json');
-  // A calm first start; kept afterwards, so settings a person changes survive the next demo.
-  if (!existsSync(settings)) {
-    writeFileSync(
-      settings,
-      JSON.stringify(
-        {
-          'workbench.startupEditor': 'none',
-          'telemetry.telemetryLevel': 'off',
-          'extensions.autoUpdate': false,
-          'extensions.autoCheckUpdates': false,
-          'workbench.tips.enabled': false,
-          'chat.disableAIFeatures': true,
-          'workbench.secondarySideBar.defaultVisibility': 'hidden',
-        },
-        null,
-        2,
-      ),
-    );
-  }
+  writeDemoProfile(userDataDir);
   const logFile = join(sandbox, 'code-server.log');
   const fd = openSync(logFile, 'w');
   const child = spawn(

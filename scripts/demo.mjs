@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { prepareHome } from './prepare-home.mjs';
 import { ProvisionError, provision } from './vscode/provision.mjs';
-import { EXTENSION_ID, freePort, installExtension, startCodeServer } from './code-server.mjs';
+import { EXTENSION_ID, freePort, installExtension, startCodeServer, writeDemoProfile } from './code-server.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -102,6 +102,7 @@ const WHAT_TO_TRY = [
   'Edit and save a file (src/greeting.js): the "Recent changes" card lists it.',
   'Fill in the Notes form and submit it: the "Your notes" card shows what you sent.',
   'Run "Reasonix: Show Logs" to see every sidecar start, frame and stop.',
+  'Agent mode: press F9 (with the editor area focused) for a chat turn in which the "Showcase Echo" model calls the showcase\'s count_words tool through the Reasonix MCP server; Shift+F9 asks for a call the showcase blocks, and the chat shows its reason. Or open the Chat view, pick Agent and "Showcase Echo", and send: call mcp_reasonix_exte_ext__showcase__count_words {"text":"hello"}',
 ];
 
 // Ctrl+C or SIGTERM at any point: a running server is stopped gracefully (see openCodeServer);
@@ -157,6 +158,7 @@ async function main() {
 /** Desktop VS Code with its own profile: the demo never touches your extensions or settings. */
 function openDesktop(code, state) {
   const profile = ['--extensions-dir', state.extensions, '--user-data-dir', state.userData];
+  writeDemoProfile(state.userData);
   stepLine(`install the extension into desktop VS Code (${code})`);
   run('installing the .vsix', code, [...profile, '--install-extension', state.vsix, '--force']);
   stepLine('open the demo workspace');

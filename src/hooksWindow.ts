@@ -3,4 +3,4 @@
 // not carry it (src/vscode/agentHooks.ts).
 export { HookWindow } from './host/hooks';
 export { hooksDirs } from './host/hooks';
-export type { DecisionRecord } from './host/hooks';
+export type { DecisionRecord, McpCallRecord, WindowMcpOptions } from './host/hooks';

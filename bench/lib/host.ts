@@ -1,7 +1,10 @@
 // The measured side: the real host (Sidecar, dispatcher, hubs) against the bench sidecar.
 import * as path from 'node:path';
 import type { PluginSpec, ProtocolVersion, RuntimeBlock } from '../../src/host/plugins/types';
+import type { Logger } from '../../src/host/log';
+import { createSessionEngine, type SessionEngine } from '../../src/host/session';
 import { Sidecar, type HostHandlers, type SidecarTimeouts } from '../../src/host/sidecar';
+import { SurfaceStore } from '../../src/host/ui';
 import { scriptPlugin } from '../../test/support/plugins';
 
 // out/bench/lib → repo root
@@ -35,4 +38,25 @@ export async function startSidecar(
   const s = new Sidecar({ plugin, session: SESSION, uiHost: 'headless', handlers, timeouts });
   await s.start();
   return s;
+}
+
+export const quiet: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+/** A folder's session engine over linked plugin folders, as a window or the CLI makes one. */
+export function folderEngine(ws: string, home: string, plugins: string[]): SessionEngine {
+  return createSessionEngine(
+    {
+      sessionKey: ws,
+      sessionId: 'bench',
+      folderName: 'ws',
+      workspaceRoot: ws,
+      home,
+      linked: () => plugins,
+      disabled: () => [],
+      frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
+      maxParallelStarts: 4,
+      startupBudgetMs: 30_000,
+    },
+    { createSidecar: (o) => new Sidecar(o), store: new SurfaceStore(), logger: quiet },
+  );
 }

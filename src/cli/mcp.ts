@@ -1,61 +1,149 @@
 // `reasonix-host mcp`: a stdio MCP server over the tools Reasonix v2 extensions serve, for any MCP
-// client (Claude Code, Cursor, Codex, the MCP Inspector, VS Code). The plugins are started for the
-// server's lifetime and stopped when the client closes stdin or the process is signalled.
+// client (Claude Code, Cursor, Codex, the MCP Inspector, VS Code). When a VS Code window with this
+// extension serves the folder, the process relays its stdio to that window's private endpoint and
+// the window's running extensions answer (nothing is started twice; VS Code's own MCP definition
+// runs it this way with --window). Otherwise, or with --headless / --plugin, it starts the plugins
+// for its lifetime and stops them when the client closes stdin or the process is signalled.
 import { readFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { dirname, join } from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { optionLines, parseOrHelp, UsageError } from './args';
-import { createToolServer } from './mcpServer';
-import { PLUGINS_OR_HOME_HELP, VERBOSE_HELP, WORKSPACE_HELP } from './sessionOptions';
+import { endpointProblem, hooksDirs, locateWindow, openChannel, type LocatedWindow } from '../host/hooks';
+import { optionLines, parseOrHelp, UsageError, type Values } from './args';
+import { pluginsOf, VERBOSE_HELP, WORKSPACE_HELP, workspaceOf } from './sessionOptions';
 import { openToolSession, TOOL_SESSION_OPTIONS } from './tools';
+import { term } from './terminal';
 
-export const MCP_HELP = `Usage: reasonix-host mcp [--plugin DIR]... [--workspace DIR] [--verbose]
+export const MCP_HELP = `Usage: reasonix-host mcp [--workspace DIR] [--plugin DIR]... [--headless] [--window ID] [--verbose]
 
 A Model Context Protocol server on stdio over the tools Reasonix extensions serve (protocol v2
-runtime.tools). Starts the plugins for its lifetime; each tool is listed as ext__<plugin>__<tool>
-with its description, input schema and read-only hint, and every call passes the folder's
-tool.before / permission.decision / tool.after interceptors first, as Reasonix does.
-A tool's own failure is an MCP tool error; a refusal is a tool error carrying the interceptor's
-reason; a call that could not run (the extension crashed, timed out, answered badly) is an MCP
-error naming the extension. The tool list follows the extensions (notifications/tools/list_changed).
+runtime.tools). Each tool is listed as ext__<plugin>__<tool> with its description, input schema and
+read-only hint, and every call passes the folder's tool.before / permission.decision / tool.after
+interceptors first, as Reasonix does. A tool's own failure is an MCP tool error; a refusal is a tool
+error carrying the interceptor's reason; a call that could not run (the extension crashed, timed
+out, answered badly) is an MCP error naming the extension. The tool list follows the extensions
+(notifications/tools/list_changed).
 
-${optionLines([PLUGINS_OR_HOME_HELP, WORKSPACE_HELP, [VERBOSE_HELP[0], `${VERBOSE_HELP[1]} (stdout carries MCP only)`]])}
+Where the extensions run: when a VS Code window with the Reasonix extension host has the workspace
+open, that window's running extensions serve the calls (this process only relays); otherwise the
+plugins are started here for the server's lifetime.
+
+${optionLines([
+  WORKSPACE_HELP,
+  ['--plugin DIR', 'a plugin folder to start here (repeatable); implies --headless'],
+  [
+    '--headless',
+    'start the plugins installed in the Reasonix home ($REASONIX_HOME, default\n~/.reasonix) here, even when a VS Code window serves the folder',
+  ],
+  [
+    '--window ID',
+    "only the VS Code window with this id (what VS Code's own definition passes);\nfails when that window is gone",
+  ],
+  [VERBOSE_HELP[0], `${VERBOSE_HELP[1]} (stdout carries MCP only)`],
+])}
 
 Add it to an MCP client, e.g. Claude Code:
   claude mcp add reasonix -- npx reasonix-host mcp --workspace "$PWD"
 
-Exit status: 0 when the client closed the connection, 1 the plugins could not start, 2 usage error.`;
+Exit status: 0 when the client closed the connection, 1 the plugins could not start or the window
+could not be reached, 2 usage error.`;
 
 /** The version MCP clients see in serverInfo: the package's own (dist/ or out/src/ sit below it). */
 function packageVersion(): string {
   for (let dir = __dirname; dirname(dir) !== dir; dir = dirname(dir)) {
     try {
       const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === PACKAGE_NAME && pkg.version) return pkg.version;
+      if (pkg.name && PACKAGE_NAMES.includes(pkg.name) && pkg.version) return pkg.version;
     } catch {
       // not here: look one level up
     }
   }
   return 'unknown';
 }
-const PACKAGE_NAME = 'reasonix-vscode-host';
+/** The extension's package, and the CLI's own npm package (scripts/pack-cli.mjs). */
+const PACKAGE_NAMES = ['reasonix-vscode-host', 'reasonix-host'];
+
+/** How long a window has to take the connection. */
+const OPEN_TIMEOUT_MS = 10_000;
+
+export const MCP_OPTIONS = {
+  ...TOOL_SESSION_OPTIONS,
+  headless: { type: 'boolean' },
+  window: { type: 'string' },
+} as const;
 
 export async function mcpCommand(argv: string[]): Promise<number> {
   // --json is parsed only to be refused with a clear message.
-  const parsed = parseOrHelp(argv, TOOL_SESSION_OPTIONS, MCP_HELP);
+  const parsed = parseOrHelp(argv, MCP_OPTIONS, MCP_HELP);
   if (!parsed) return 0;
   const { values, positionals } = parsed;
   if (values.json) throw new UsageError('mcp speaks MCP on stdout; --json does not apply');
   if (positionals.length) throw new UsageError('mcp takes no positional arguments (use --plugin DIR)');
+  const plugins = pluginsOf(values);
+  const windowId = values.window as string | undefined;
+  if (windowId !== undefined && (plugins.length || values.headless))
+    throw new UsageError('--window relays to a VS Code window; it does not go with --plugin or --headless');
+  if (plugins.length || values.headless) return serveHeadless(values);
+  const workspace = workspaceOf(values);
+  const notes: string[] = [];
+  const hit = locateWindow(hooksDirs(), workspace, notes, windowId);
+  if (values.verbose) for (const n of notes) process.stderr.write(`reasonix-host mcp: ${term(n)}\n`);
+  if (hit) return relay(hit, workspace);
+  if (windowId !== undefined) {
+    process.stderr.write(
+      `reasonix-host mcp: the VS Code window ${term(windowId)} is not open any more, or does not serve ${term(workspace)}; restart the server from VS Code (MCP: List Servers)\n`,
+    );
+    return 1;
+  }
+  return serveHeadless(values);
+}
+
+/** Relays stdio to the window's endpoint until either side closes. */
+async function relay(hit: LocatedWindow, workspace: string): Promise<number> {
+  const fail = (why: string) => {
+    process.stderr.write(
+      `reasonix-host mcp: the VS Code window (pid ${hit.record.pid}) serving ${term(hit.folder)} ${term(why)}; use --headless to run the extensions in this process instead\n`,
+    );
+    return 1;
+  };
+  const problem = endpointProblem(hit.dir, hit.record);
+  if (problem) return fail(`cannot be reached: ${problem}`);
+  let socket: Socket;
+  try {
+    socket = await openChannel(hit.record.endpoint, hit.record.token, 'mcp', { folder: workspace }, OPEN_TIMEOUT_MS);
+  } catch (err) {
+    return fail(`did not take the connection: ${(err as Error).message}`);
+  }
+  process.stderr.write(
+    `reasonix-host mcp: serving the tools of ${term(hit.folder)} from the VS Code window (pid ${hit.record.pid})\n`,
+  );
+  await new Promise<void>((done) => {
+    socket.on('error', () => done());
+    socket.once('close', () => done());
+    process.stdin.pipe(socket);
+    socket.pipe(process.stdout);
+    socket.resume();
+    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, () => socket.end());
+  });
+  process.stdin.unpipe(socket);
+  process.stdin.pause();
+  return 0;
+}
+
+/** Starts the plugins here and serves them on stdio (the MCP SDK is loaded only for this). */
+async function serveHeadless(values: Values): Promise<number> {
+  const [{ createToolServer }, { StdioServerTransport }] = await Promise.all([
+    import('../host/mcp'),
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+  ]);
   const s = await openToolSession(values);
   try {
     await s.engine.start();
     const handle = createToolServer(s.engine, packageVersion());
     const transport = new StdioServerTransport();
-    const closed = new Promise<void>((resolve) => {
-      transport.onclose = () => resolve();
-      process.stdin.once('end', () => resolve());
-      for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, () => resolve());
+    const closed = new Promise<void>((done) => {
+      transport.onclose = () => done();
+      process.stdin.once('end', () => done());
+      for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, () => done());
     });
     await handle.server.connect(transport);
     await closed;

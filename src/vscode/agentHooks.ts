@@ -1,30 +1,22 @@
-// Wiring of the agent-hooks bridge into the window: the endpoint runs while the setting
-// `reasonix.agentHooks.enabled` is on and the workspace is trusted (the contributed agent plugin's
-// `when` clause says the same); every decision goes to the Reasonix output channel at Info and
-// counts for the deciding extension (shown in its Extensions-view tooltip). A VS Code older than
-// agent plugins (1.114) ignores the contribution: the endpoint still runs there, for agents in its
-// terminals (`reasonix-host hook`), and the log says VS Code's own agents are not governed.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+// Wiring of the window's private endpoint: it answers agent hooks while the setting
+// `reasonix.agentHooks.enabled` is on (the contributed agent plugin's `when` clause says the same),
+// and serves the folders' extension tools to MCP clients where VS Code can list MCP servers
+// (issue 24); it runs only in a trusted workspace. Every decision goes to the Reasonix output channel
+// at Info and counts for the deciding extension (shown in its Extensions-view tooltip). A VS Code
+// older than agent plugins (1.114) ignores the contribution: the endpoint still runs there, for
+// agents in its terminals (`reasonix-host hook`), and the log says VS Code's own agents are not
+// governed.
 import * as vscode from 'vscode';
-import type { DecisionRecord, HookWindow } from '../hooksWindow';
+import type { DecisionRecord, HookWindow, McpCallRecord, WindowMcpOptions } from '../hooksWindow';
+import { lazyModule } from './lazyModule';
 import type { ExtensionLog } from './logging';
 import { agentHooksEnabled, workspaceValue } from './settings';
 import type { SessionManager } from './sessions';
 import { showLogsLabel } from './failures';
 import { AGENT_PLUGINS_SINCE, atLeast } from './vscodeVersion';
 
-type WindowModule = typeof import('../hooksWindow');
-
-/**
- * The window side is a separate bundle next to dist/extension.js, required on first use so the
- * activation bundle stays within its size budget; compiled by tsc (out/) it is ../hooksWindow.js.
- */
-function windowModule(): WindowModule {
-  const bundled = join(__dirname, 'hooks-window.js');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(existsSync(bundled) ? bundled : join(__dirname, '..', 'hooksWindow.js')) as WindowModule;
-}
+/** The window side of the endpoint (dist/hooks-window.js), required when the endpoint opens. */
+const windowModule = lazyModule<typeof import('../hooksWindow')>('hooks-window.js', 'hooksWindow');
 
 /** "PreToolUse rm_rf: deny by showcase — reason" (the log redacts it again). */
 export function describeDecision(r: DecisionRecord, folderName: string | undefined): string {
@@ -44,12 +36,22 @@ export class AgentHooks implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when an extension's decision count changed. */
   readonly onDidChange = this.changed.event;
+  private readonly endpointChanged = new vscode.EventEmitter<void>();
+  /** Fires when the endpoint opened or closed (`windowId` changed). */
+  readonly onDidChangeEndpoint = this.endpointChanged.event;
 
   constructor(
     private readonly sessions: SessionManager,
     private readonly log: ExtensionLog,
     private readonly isTrusted: () => boolean,
+    /** How MCP clients are served; absent where VS Code has no MCP server definition API. */
+    private readonly mcp?: Omit<WindowMcpOptions, 'onCall'>,
   ) {}
+
+  /** The open endpoint's window id (what `reasonix-host mcp --window` names), else undefined. */
+  get windowId(): string | undefined {
+    return this.window && !this.window.problem ? this.window.id : undefined;
+  }
 
   /** Decisions the extension made for agents in this folder's session since the window opened. */
   decisions(sessionKey: string, pluginId: string): number {
@@ -60,8 +62,9 @@ export class AgentHooks implements vscode.Disposable {
   async sync(): Promise<void> {
     await this.opening;
     const enabled = agentHooksEnabled();
-    const wanted = enabled && this.isTrusted();
-    this.logGovernance(enabled, wanted);
+    // MCP clients need the endpoint too: with them it stays open while hooks are off.
+    const wanted = (enabled || this.mcp !== undefined) && this.isTrusted();
+    this.logGovernance(enabled, enabled && this.isTrusted());
     if (wanted && !this.window) {
       this.opening = this.open();
       await this.opening;
@@ -70,8 +73,9 @@ export class AgentHooks implements vscode.Disposable {
       const w = this.window;
       this.window = undefined;
       await w.close();
+      this.endpointChanged.fire();
       this.log.info(
-        'agent hooks: endpoint closed (reasonix.agentHooks.enabled is off in user settings, or the workspace is not trusted)',
+        'window endpoint closed (reasonix.agentHooks.enabled is off in user settings and VS Code lists no MCP servers, or the workspace is not trusted)',
       );
     }
   }
@@ -107,15 +111,24 @@ export class AgentHooks implements vscode.Disposable {
           (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
         sessions: () => this.sessions.sessions().map((s) => ({ folder: s.folder.uri.fsPath, session: s.engine })),
         onDecision: (r, folder) => this.onDecision(r, folder),
+        hooksEnabled: agentHooksEnabled,
+        mcp: this.mcp && { ...this.mcp, onCall: (r) => this.onMcpCall(r) },
         logger: this.log,
       }));
+      this.endpointChanged.fire();
       if (w.problem) this.unavailable(w.problem, true);
       else if (!atLeast(vscode.version, AGENT_PLUGINS_SINCE))
         // The endpoint still serves agents that read Claude-Code-style hooks (README "Agent hooks").
         this.log.info(
           `agent hooks: VS Code ${vscode.version} loads no agent plugins (chatPlugins, ${AGENT_PLUGINS_SINCE} or later), so its own agents are not governed; agents in this window's terminals reach Reasonix through \`reasonix-host hook\` on ${w.endpoint}`,
         );
-      else this.log.info(`agent hooks: answering VS Code's agent hooks on ${w.endpoint}`);
+      else if (agentHooksEnabled()) this.log.info(`agent hooks: answering VS Code's agent hooks on ${w.endpoint}`);
+      else
+        this.log.info(
+          `agent hooks: off (reasonix.agentHooks.enabled); the endpoint ${w.endpoint} stays open for MCP clients`,
+        );
+      if (!w.problem && this.mcp)
+        this.log.info(`MCP: serving the folders' extension tools to MCP clients on ${w.endpoint}`);
     } catch (err) {
       this.unavailable(`${(err as Error).message} (looked in ${dirs.join(', ')})`, false);
     }
@@ -159,15 +172,36 @@ export class AgentHooks implements vscode.Disposable {
     this.changed.fire();
   }
 
+  /** "[folder] MCP tool ext__p__t: result in 12 ms (tool.after only: PreToolUse had ruled)". */
+  private onMcpCall(r: McpCallRecord): void {
+    const s = this.sessions.sessions().find((x) => x.folder.uri.fsPath === r.folder);
+    const where = s ? `[${s.folder.name}] ` : '';
+    const o = r.outcome;
+    const how =
+      o.kind === 'result'
+        ? o.isError
+          ? 'tool error'
+          : 'result'
+        : o.kind === 'refused'
+          ? `refused by ${o.by}`
+          : `failed (${o.reason})`;
+    const chain = r.ruledByHook ? 'tool.after only: PreToolUse had ruled' : 'the whole interceptor chain';
+    const line = `${where}MCP tool ${o.modelName}: ${how} in ${r.elapsedMs.toFixed(0)} ms (${chain})`;
+    if (o.kind === 'failed') this.log.warn(`${line}: ${o.message}`);
+    else this.log.info(line);
+  }
+
   async close(): Promise<void> {
     await this.opening;
     const w = this.window;
     this.window = undefined;
     await w?.close();
+    if (w) this.endpointChanged.fire();
   }
 
   dispose(): void {
     void this.close();
     this.changed.dispose();
+    this.endpointChanged.dispose();
   }
 }

@@ -12,6 +12,9 @@ import { LinkedFolders } from './linking';
 import { ModelDirectory } from './lm/directory';
 import { registerLanguageModels } from './lm/provider';
 import { createLog, type ExtensionLog } from './logging';
+import { registerCopyMcpConfiguration } from './mcp/copyConfig';
+import { hasMcpApi, registerMcpTools, windowMcpOptions, type McpLaunch } from './mcp/provider';
+import { join } from 'node:path';
 import { VsCodePrompts } from './prompts';
 import { rowsOf } from './rows';
 import { SessionManager } from './sessions';
@@ -30,6 +33,8 @@ export class Ctx implements vscode.Disposable {
   readonly enablement: Enablement;
   readonly prompts: VsCodePrompts;
   readonly agentHooks: AgentHooks;
+  /** How `reasonix-host mcp` is launched from this installation (VS Code's runtime, the shipped CLI). */
+  readonly mcpLaunch: McpLaunch;
   /** Set by activate() once its own work is done; NaN until then. */
   activationMs = NaN;
   activationCpuMs = NaN;
@@ -56,7 +61,25 @@ export class Ctx implements vscode.Disposable {
       isTrusted,
       showLogs: () => this.log.show(),
     });
-    this.agentHooks = new AgentHooks(this.sessions, this.log, isTrusted);
+    this.mcpLaunch = {
+      runtime: process.execPath,
+      cli: join(ext.extensionPath, 'dist', 'cli.js'),
+      version: String((ext.extension.packageJSON as { version?: string }).version ?? '0.0.0'),
+    };
+    this.agentHooks = new AgentHooks(
+      this.sessions,
+      this.log,
+      isTrusted,
+      hasMcpApi() ? windowMcpOptions(this.sessions, this.mcpLaunch.version) : undefined,
+    );
+    const mcpTools = registerMcpTools({
+      sessions: this.sessions,
+      isTrusted,
+      windowId: () => this.agentHooks.windowId,
+      onDidChangeEndpoint: this.agentHooks.onDidChangeEndpoint,
+      launch: this.mcpLaunch,
+      log: this.log,
+    });
     const models = new ModelDirectory(this.sessions, isTrusted);
     const tree = new SupervisionTree(this.sessions, this.store, {
       agentDecisions: (row) => this.agentHooks.decisions(row.sessionKey, row.pluginId),
@@ -82,6 +105,8 @@ export class Ctx implements vscode.Disposable {
       this.enablement,
       models,
       ...(lm ? [lm] : []),
+      ...(mcpTools ? [mcpTools] : []),
+      registerCopyMcpConfiguration(this.mcpLaunch),
       tree,
       this.agentHooks,
       this.agentHooks.onDidChange(() => tree.refresh()),

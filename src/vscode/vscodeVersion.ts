@@ -6,6 +6,9 @@
 /** The stable language model provider API (`vscode.lm.registerLanguageModelChatProvider`). */
 export const LM_PROVIDER_SINCE = '1.104';
 
+/** MCP server definitions provided by extensions (`vscode.lm.registerMcpServerDefinitionProvider`). */
+export const MCP_PROVIDER_SINCE = '1.101';
+
 /**
  * Agent plugins contributed by extensions (`contributes.chatPlugins`, whose hooks govern VS Code's
  * agents): code-server 4.113.0's workbench (VS Code 1.113.0) has no such contribution point,

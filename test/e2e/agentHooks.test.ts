@@ -1,14 +1,7 @@
-// Agent hooks as an agent outside the window meets them: the packaged .vsix in code-server 1.139,
-// the sample extensions running, and the contributed agent plugin's PreToolUse hook command run
-// from this test process (like an agent would) against the workbench's session.
-//
-// What could NOT run here: the chat view, agent mode and VS Code's agent-plugin UI ("Chat:
-// Plugins", the Extensions view's "Agent Plugins - Installed" list, which requires chat set up)
-// stay hidden in this code-server until GitHub Copilot is set up, which needs a sign-in this
-// offline machine cannot do; the hook commands of agent mode are run by the Copilot Chat
-// extension, which code-server does not ship. So no agent turn emits a tool call here, and the
-// end-to-end "the chat shows the reason" cannot be shown; the screenshot of the Command Palette
-// searched for "Plugins" (test-results/) records what this code-server offers instead.
+// Agent hooks as an agent outside the window meets them (Claude Code in a terminal, say): the
+// packaged .vsix in code-server 1.139, the sample extensions running, and the contributed agent
+// plugin's PreToolUse hook command run from this test process against the workbench's session. VS
+// Code's own agent running the same hooks in a real chat turn is test/e2e/agentMode.test.ts.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

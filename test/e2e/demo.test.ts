@@ -108,6 +108,26 @@ describe('npm run demo (scripts/demo.mjs)', function () {
       `${profile} --new-window ${d}/workspace | REASONIX_HOME=${d}/home`,
     ]);
     assert.match(run.output(), /5\/5 open the demo workspace/);
+    // The profile lets a newcomer try agent mode with the sample's model, offline and signed out.
+    const settings = JSON.parse(readFileSync(join(d, 'user-data', 'User', 'settings.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    assert.equal(settings['chat.allowAnonymousAccess'], true);
+    assert.equal(settings['chat.disableAIFeatures'], undefined);
+    const keys = JSON.parse(readFileSync(join(d, 'user-data', 'User', 'keybindings.json'), 'utf8')) as {
+      key: string;
+      command: string;
+      args: { mode: string; modelSelector: { vendor: string } };
+    }[];
+    assert.deepEqual(
+      keys.map((k) => [k.key, k.command, k.args.mode, k.args.modelSelector.vendor]),
+      [
+        ['f9', 'workbench.action.chat.open', 'agent', 'reasonix'],
+        ['shift+f9', 'workbench.action.chat.open', 'agent', 'reasonix'],
+      ],
+    );
+    assert.match(run.output(), /Agent mode: press F9/);
   });
 
   it('rejects a bad --port with exit 2 before doing anything', async () => {

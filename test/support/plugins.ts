@@ -78,3 +78,24 @@ function writeManifest(root: string, manifest: Record<string, unknown>): string 
   writeFileSync(path.join(root, 'reasonix-plugin.json'), JSON.stringify(manifest, null, 2));
   return root;
 }
+
+/**
+ * Plugin `tools` (protocol v2): the well-behaved tool fixture serving one read-only `count_words`
+ * (test/fixtures/tools/tools.js); `env` reaches the sidecar (e.g. TOOLS_RECORD).
+ */
+export function countWordsPlugin(root: string, env: Record<string, string> = {}): string {
+  return pluginFolderV2(root, 'tools', {
+    command: process.execPath,
+    args: [path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'tools', 'tools.js')],
+    capabilities: ['tools'],
+    tools: [
+      {
+        name: 'count_words',
+        description: 'Count words',
+        inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+        readOnly: true,
+      },
+    ],
+    env,
+  });
+}

@@ -25,6 +25,7 @@ import type { PluginInfo, ReasonixApi } from '../../src/vscode/api';
 import { AGENT_PLUGINS_SINCE, atLeast } from '../../src/vscode/vscodeVersion';
 import { runHookCommand } from '../support/processes';
 import { waitFor } from '../support/wait';
+import { detectMcpApi } from '../../src/vscode/mcp/vscodeMcp';
 import { logLine, logLines } from './extensionLog';
 
 const EXTENSION_ID = 'reasonix.reasonix-vscode-host';
@@ -174,16 +175,30 @@ describe('agent hooks (in a real VS Code)', function () {
     }
   });
 
-  it('reasonix.agentHooks.enabled off closes the endpoint (no decision), on reopens it', async () => {
+  it('reasonix.agentHooks.enabled off: no decision (the endpoint stays only for MCP tools), on: rulings again', async () => {
     const cfg = vscode.workspace.getConfiguration('reasonix');
     const dir = hooksDir();
+    // Where VS Code can list MCP servers the window keeps its endpoint for them (issue 24); else it closes.
+    const servesMcp = detectMcpApi(vscode) !== undefined;
     try {
       await cfg.update('agentHooks.enabled', false, vscode.ConfigurationTarget.Global);
-      await waitFor(() => !listWindows(dir).some((w) => w.pid === process.pid), {
-        timeoutMs: 20_000,
-        what: 'the window record removed',
-        intervalMs: 50,
-      });
+      if (servesMcp) {
+        await waitFor(async () => (await runHookCommand(commandFor('PreToolUse'), preToolUse('rm_rf'))).stdout === '', {
+          timeoutMs: 20_000,
+          what: 'no decision once hooks are off',
+          intervalMs: 200,
+        });
+        assert.ok(
+          listWindows(dir).some((w) => w.pid === process.pid),
+          'the endpoint stays open for MCP clients',
+        );
+      } else {
+        await waitFor(() => !listWindows(dir).some((w) => w.pid === process.pid), {
+          timeoutMs: 20_000,
+          what: 'the window record removed',
+          intervalMs: 50,
+        });
+      }
       const r = await runHookCommand(commandFor('PreToolUse'), preToolUse('rm_rf'));
       assert.equal(r.code, 0);
       assert.equal(r.stdout, '');
@@ -195,7 +210,12 @@ describe('agent hooks (in a real VS Code)', function () {
       what: 'the window record back',
       intervalMs: 50,
     });
-    const again = await runHookCommand(commandFor('PreToolUse'), preToolUse('rm_rf'));
-    assert.match(again.stdout, /"permissionDecision":"deny"/);
+    await waitFor(
+      async () =>
+        /"permissionDecision":"deny"/.test(
+          (await runHookCommand(commandFor('PreToolUse'), preToolUse('rm_rf'))).stdout,
+        ),
+      { timeoutMs: 20_000, what: 'rm_rf denied again', intervalMs: 200 },
+    );
   });
 });

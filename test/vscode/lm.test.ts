@@ -2,10 +2,8 @@
 // with the sample extensions of scripts/run-inhost-tests.mjs running.
 //
 // Everything is proven through the public consumer API other extensions use —
-// `vscode.lm.selectChatModels` and `LanguageModelChat.sendRequest` — because VS Code's own chat
-// view and its model picker stay hidden until GitHub Copilot Chat is set up, which needs a
-// sign-in that cannot happen here. (The model itself needs no sign-in: selectChatModels lists it
-// and sendRequest streams from it.)
+// `vscode.lm.selectChatModels` and `LanguageModelChat.sendRequest`. The chat view's model picker
+// and a whole agent turn with the model are the UI test test/e2e/agentMode.test.ts.
 //
 // Which suite runs is decided by feature detection, the way the extension decides: with
 // `vscode.lm.registerLanguageModelChatProvider` (VS Code 1.104 and later; 1.139 here) the models

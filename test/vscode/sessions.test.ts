@@ -4,17 +4,10 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
-import { SurfaceStore } from '../../src/host/ui';
-import { createSessionEngine } from '../../src/host/session';
 import type { SessionEngineOptions } from '../../src/host/session';
-import { Enablement } from '../../src/vscode/enablement';
 import { LinkedFolders } from '../../src/vscode/linking';
 import { ModelDirectory } from '../../src/vscode/lm/directory';
-import { VsCodePrompts } from '../../src/vscode/prompts';
-import { SessionManager, sessionIdFor, spawnAllowed } from '../../src/vscode/sessions';
-import { Sidecar } from '../../src/host/sidecar';
-import { silentLogger } from '../../src/host/log';
+import { sessionIdFor, spawnAllowed } from '../../src/vscode/sessions';
 import { alive } from '../support/processes';
 import { rowsOf } from '../../src/vscode/rows';
 import { pluginItem } from '../../src/vscode/supervisionTree';
@@ -22,52 +15,7 @@ import { summarize } from '../../src/vscode/displayStates';
 
 const DEPENDENT = path.resolve(__dirname, '../../../test/fixtures/sidecars/dependent.js');
 import { waitFor } from '../support/wait';
-
-class MemoryMemento implements vscode.Memento {
-  private readonly data = new Map<string, unknown>();
-  keys(): readonly string[] {
-    return [...this.data.keys()];
-  }
-  get<T>(key: string, def?: T): T {
-    return (this.data.has(key) ? this.data.get(key) : def) as T;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.data.set(key, value);
-  }
-}
-
-function folder(dir: string, index: number): vscode.WorkspaceFolder {
-  return { uri: vscode.Uri.file(dir), name: path.basename(dir), index };
-}
-
-function manager(opts: {
-  trusted: boolean | (() => boolean);
-  created?: SessionEngineOptions[];
-  linked?: LinkedFolders;
-}): SessionManager {
-  const home = process.env.REASONIX_HOME;
-  assert.ok(home, 'REASONIX_HOME is set by the in-host runner');
-  const store = new SurfaceStore();
-  return new SessionManager({
-    createEngine: (o) => {
-      opts.created?.push(o);
-      return createSessionEngine(o, { createSidecar: (so) => new Sidecar(so), store, logger: silentLogger });
-    },
-    log: silentLogger,
-    settings: () => ({
-      home,
-      autoRestart: false,
-      maxParallelStarts: 4,
-      startupBudgetMs: 30_000,
-      fileChanges: () => false,
-    }),
-    linked: opts.linked ?? new LinkedFolders(new MemoryMemento()),
-    enablement: new Enablement(new MemoryMemento()),
-    frontEnd: new VsCodePrompts(() => undefined),
-    isTrusted: typeof opts.trusted === 'function' ? opts.trusted : () => opts.trusted as boolean,
-    showLogs: () => undefined,
-  });
-}
+import { folder, manager, MemoryMemento } from './managers';
 
 describe('sessions: one per folder, trust, stop budget', function () {
   this.timeout(60_000);

@@ -69,6 +69,7 @@ function main() {
     model: { streams: 0, completed: 0, cancelled: 0, toolCalls: 0, lastPrompt: '' },
     indexing: undefined, // {done, total} while the indexing status counts up
     toolCalls: {}, // tool name → calls served
+    rulings: {}, // tool name → {seen, blocked} at tool.before (what an agent's call looks like to an interceptor)
     toolNotes: [], // newest first, what add_note was given
     toolNotesTotal: 0,
   };
@@ -224,7 +225,18 @@ function main() {
 
   // ---- intercepts ----------------------------------------------------------------------------
 
-  rpc.onRequest('extension/intercept', async (params) => rule(params.event, await resolvePayload(rpc, params)));
+  rpc.onRequest('extension/intercept', async (params) => {
+    const payload = await resolvePayload(rpc, params);
+    const ruling = rule(params.event, payload);
+    if (params.event === 'tool.before' && payload && typeof payload.name === 'string') {
+      // Counted so the panel shows how often this interceptor saw each tool: once per call.
+      const r = (state.rulings[payload.name] ??= { seen: 0, blocked: 0 });
+      r.seen++;
+      if (ruling.decision === 'block') r.blocked++;
+      if (!stopping) showLive();
+    }
+    return ruling;
+  });
 
   // ---- provider ------------------------------------------------------------------------------
 

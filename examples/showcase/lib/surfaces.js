@@ -150,6 +150,9 @@ function readNotes(values) {
  */
 function activityPanel(state) {
   const calls = Object.entries(state.toolCalls);
+  const rulings = Object.entries(state.rulings).map(
+    ([n, r]) => `${n} ×${r.seen}${r.blocked ? ` (${r.blocked} blocked)` : ''}`,
+  );
   const panel = {
     title: 'Showcase activity',
     text: state.indexing ? 'Walking the workspace…' : `Theme ${state.theme}; ${state.actionsRun} action(s) run.`,
@@ -157,6 +160,7 @@ function activityPanel(state) {
       { key: 'Files changed', value: String(state.changes.distinct.size) },
       { key: 'Model streams', value: String(state.model.streams) },
       { key: 'Tool calls', value: calls.length ? calls.map(([n, c]) => `${n} ×${c}`).join(', ') : 'none yet' },
+      { key: 'Tool rulings', value: rulings.length ? rulings.join(', ') : 'none yet' },
       { key: 'Latest note', value: state.toolNotes[0] || '(add one with the add_note tool)' },
     ],
     actions: [

@@ -60,8 +60,35 @@ function windowsIn(dirs: readonly string[], notes: string[]): { dir: string; rec
   return out;
 }
 
+/** A window found in the registry: its record, the directory it is in, and the folder that matched. */
+export interface LocatedWindow {
+  dir: string;
+  record: WindowRecord;
+  folder: string;
+}
+
+/**
+ * The window serving `cwd` (innermost folder, then newest window) among the private directories of
+ * `dirs`; with `id`, only that window, and `cwd` must be inside one of its folders. Directories that
+ * are not private are skipped and said so in `notes`.
+ */
+export function locateWindow(
+  dirs: readonly string[],
+  cwd: string,
+  notes: string[],
+  id?: string,
+): LocatedWindow | undefined {
+  const found = windowsIn(dirs, notes).filter((w) => id === undefined || w.record.id === id);
+  const hit = pickWindow(
+    found.map((w) => w.record),
+    cwd,
+  );
+  if (!hit) return undefined;
+  return { dir: found.find((w) => w.record === hit.record)!.dir, record: hit.record, folder: hit.folder };
+}
+
 /** Why the record's endpoint must not get the token, or undefined: ours, a socket, in its directory. */
-function endpointProblem(dir: string, record: WindowRecord): string | undefined {
+export function endpointProblem(dir: string, record: WindowRecord): string | undefined {
   if (!record.endpoint) return record.problem ?? 'the window has no endpoint';
   if (process.platform === 'win32') return undefined;
   if (join(dir, `${record.id}.sock`) !== record.endpoint) return `its endpoint ${record.endpoint} is not in ${dir}`;
@@ -80,14 +107,9 @@ export async function runBridge(
   const event = resolveEvent(argEvent, parsed.input);
   if (!event) return nothing(`unknown hook event "${argEvent ?? eventOf(parsed.input) ?? ''}"; no decision`);
   const cwd = typeof parsed.input.cwd === 'string' && parsed.input.cwd ? parsed.input.cwd : opts.fallbackCwd;
-  const found = windowsIn(opts.dirs, notes);
-  const hit = pickWindow(
-    found.map((w) => w.record),
-    cwd,
-  );
+  const hit = locateWindow(opts.dirs, cwd, notes);
   if (!hit) return nothing(`no VS Code window with Reasonix serves ${cwd}; no decision`);
-  const { record: window, folder } = hit;
-  const dir = found.find((w) => w.record === window)!.dir;
+  const { record: window, folder, dir } = hit;
   // A window that cannot be asked refuses what its required extensions would have ruled on.
   const cannotAsk = (why: string): BridgeResult => {
     const required = pointsOf(event).flatMap((p) => window.required?.[folder]?.[p] ?? []);

@@ -161,14 +161,22 @@ export function newToken(): string {
 /**
  * One kind of request the endpoint serves: how its own fields are checked (before anything is
  * handled) and who answers. The endpoint reads the line, checks the token and finds the kind; the
- * rest is the kind's. Another kind (issue 24: an MCP server calling extension tools through the
- * same endpoint and token) is one more entry.
+ * rest is the kind's. A kind either answers one line (`handle`: agent hooks), or keeps the
+ * connection (`open`: the MCP server a relaying `reasonix-host mcp` speaks to, issue 24).
  */
 export interface RequestKind {
   /** Why the request is unusable, or undefined. */
   check(req: EndpointRequest): string | undefined;
-  handle(req: EndpointRequest): Promise<HookReply>;
+  handle?(req: EndpointRequest): Promise<HookReply>;
+  /**
+   * Takes the connection, or refuses it with a note. When taken, the endpoint answers the ready
+   * line and then calls `start`: every later byte is the kind's (lines still bounded, see guardLines).
+   */
+  open?(req: EndpointRequest): Promise<{ note: string } | { start(socket: Socket): void }>;
 }
+
+/** The line that tells a client its connection was taken by an `open` kind. */
+export const READY_LINE = `{"v":${PROTOCOL_VERSION},"ready":true}\n`;
 
 export type EndpointKinds = Readonly<Record<string, RequestKind>>;
 
@@ -294,10 +302,66 @@ function serveOne(
     const problem = kind.check(req);
     if (problem) return reply({ v: PROTOCOL_VERSION, note: problem, unasked: true });
     done = true;
+    if (kind.open) return handOver(socket, kind.open(req), data.subarray(nl + 1), shared, reply, onError);
+    if (!kind.handle)
+      return reply({ v: PROTOCOL_VERSION, note: `${req.kind} requests are not answered here`, unasked: true });
     kind.handle(req).then(reply, (err: Error) => {
       onError(`endpoint ${req.kind} request failed: ${err.message}`);
       reply({ v: PROTOCOL_VERSION, note: `the window failed: ${err.message}`, unasked: true });
     });
+  });
+}
+
+/**
+ * Gives the connection to an `open` kind: our reading stops (bytes already past the request line
+ * are put back), the idle timeout goes (a relay may sit idle for hours), and once the kind takes it
+ * the ready line goes out before the kind reads or writes anything.
+ */
+function handOver(
+  socket: Socket,
+  opening: ReturnType<NonNullable<RequestKind['open']>>,
+  rest: Buffer,
+  shared: { buffered: number },
+  reply: (r: HookReply) => void,
+  onError: (message: string) => void,
+): void {
+  socket.removeAllListeners('data');
+  socket.pause();
+  socket.setTimeout(0);
+  if (rest.length) socket.unshift(rest);
+  opening.then(
+    (taken) => {
+      if ('note' in taken) return reply({ v: PROTOCOL_VERSION, note: taken.note, unasked: true });
+      if (socket.destroyed) return;
+      socket.write(READY_LINE);
+      guardLines(socket, shared);
+      taken.start(socket);
+      socket.resume();
+    },
+    (err: Error) => {
+      onError(`endpoint connection could not be taken: ${err.message}`);
+      reply({ v: PROTOCOL_VERSION, note: `the window failed: ${err.message}`, unasked: true });
+    },
+  );
+}
+
+/**
+ * A kept connection is still bounded like a request: a line longer than MAX_REQUEST_BYTES, or
+ * partial lines past MAX_BUFFERED_BYTES across all connections, closes it (the kind's reader
+ * would otherwise hold an endless line).
+ */
+function guardLines(socket: Socket, shared: { buffered: number }): void {
+  let pending = 0;
+  socket.on('data', (d: Buffer) => {
+    const nl = d.lastIndexOf(0x0a);
+    const next = nl < 0 ? pending + d.length : d.length - nl - 1;
+    shared.buffered += next - pending;
+    pending = next;
+    if (pending > MAX_REQUEST_BYTES || shared.buffered > MAX_BUFFERED_BYTES) socket.destroy();
+  });
+  socket.once('close', () => {
+    shared.buffered -= pending;
+    pending = 0;
   });
 }
 
@@ -349,5 +413,56 @@ export function askEndpoint(path: string, req: BridgeRequest, timeoutMs: number)
         reject(new Error('the window closed the connection without an answer'));
       }
     });
+  });
+}
+
+/**
+ * Opens a kept connection of kind `kind` (e.g. `mcp`): the request line, then the window's ready
+ * line within `timeoutMs`. Resolves with the socket, whose later bytes are the kind's; rejects with
+ * the window's note when it refuses, or on any failure.
+ */
+export function openChannel(
+  path: string,
+  token: string,
+  kind: string,
+  fields: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection(path);
+    const chunks: Buffer[] = [];
+    const fail = (err: Error) => {
+      clearTimeout(timer);
+      socket.destroy();
+      reject(err);
+    };
+    const timer = setTimeout(() => fail(new Error(`no answer within ${timeoutMs} ms`)), Math.max(0, timeoutMs));
+    const onData = (d: Buffer) => {
+      chunks.push(d);
+      const all = Buffer.concat(chunks);
+      const nl = all.indexOf(0x0a);
+      if (nl < 0) return;
+      clearTimeout(timer);
+      socket.off('data', onData);
+      socket.off('end', onEnd);
+      let answer: { ready?: boolean; note?: string };
+      try {
+        answer = JSON.parse(all.subarray(0, nl).toString('utf8')) as typeof answer;
+      } catch {
+        return fail(new Error('the window answered something that is not JSON'));
+      }
+      if (answer.ready !== true) return fail(new Error(answer.note ?? 'the window refused the connection'));
+      socket.pause();
+      if (nl + 1 < all.length) socket.unshift(all.subarray(nl + 1));
+      resolve(socket);
+    };
+    const onEnd = () => fail(new Error('the window closed the connection without an answer'));
+    socket.on('connect', () => {
+      const head = requestPrefix(token).toString();
+      socket.write(`${head}${JSON.stringify({ kind, ...fields }).slice(1)}\n`);
+    });
+    socket.on('data', onData);
+    socket.on('end', onEnd);
+    socket.on('error', fail);
   });
 }

@@ -11,6 +11,20 @@ import {
   type UserPromptSubmitInput,
 } from './events';
 
+/**
+ * A VS Code window's view of the extension tools its MCP server serves for the folder (issue 24):
+ * an agent's call of one reaches us twice, as hooks and as the MCP call; the ledger behind this
+ * makes every interceptor see it once (src/host/hooks/callLedger.ts).
+ */
+export interface HookToolCalls {
+  /** The extension tool an agent's tool name stands for (`mcp_reasonix_ext__p__t`), if any. */
+  resolve(agentToolName: string): { modelName: string; readOnly: boolean } | undefined;
+  /** PreToolUse ran tool.before and permission.decision for this call and let it through. */
+  ruled(modelName: string, args: unknown): void;
+  /** Whether the MCP path settled this call, tool.after included (taken once). */
+  afterRan(modelName: string, args: unknown): boolean;
+}
+
 /** What the mapping needs from one folder's session: the dispatcher's walk and its member list. */
 export interface HookSessionPort {
   dispatch(point: string, payload: unknown, opts?: DispatchCallOptions): Promise<HookOutcome>;
@@ -47,6 +61,8 @@ export interface HookResult {
 export interface AnswerOptions {
   /** Epoch ms by which the answer must exist (the bridge's budget, minus its margin). */
   deadlineAt?: number;
+  /** Extension tools served through the window's MCP server (absent: every tool is foreign). */
+  toolCalls?: HookToolCalls;
 }
 
 type Ruling =
@@ -88,9 +104,9 @@ export async function answerHookEvent(
       case 'UserPromptSubmit':
         return unheardRule(event, await userPromptSubmit(input as UserPromptSubmitInput, ask), ask.unheard);
       case 'PreToolUse':
-        return unheardRule(event, await preToolUse(input as PreToolUseInput, ask), ask.unheard);
+        return unheardRule(event, await preToolUse(input as PreToolUseInput, ask, opts.toolCalls), ask.unheard);
       case 'PostToolUse':
-        return unheardRule(event, await postToolUse(input as PostToolUseInput, ask), ask.unheard);
+        return unheardRule(event, await postToolUse(input as PostToolUseInput, ask, opts.toolCalls), ask.unheard);
       case 'SessionStart':
         return unheardRule(event, await sessionStart(input, ask), ask.unheard);
       default:
@@ -227,10 +243,24 @@ function deny(tool: string, pluginId: string, text: string): HookResult {
   };
 }
 
-async function preToolUse(input: PreToolUseInput, ask: Asker): Promise<HookResult> {
+async function preToolUse(input: PreToolUseInput, ask: Asker, calls?: HookToolCalls): Promise<HookResult> {
+  const r = await rulePreToolUse(input, ask, calls);
+  // Let through (not denied): the MCP call that follows runs only tool.after.
+  const ours = calls?.resolve(toolName(input));
+  if (ours && r.record.decision !== 'deny') {
+    const updated = (r.answer?.hookSpecificOutput as { updatedInput?: unknown } | undefined)?.updatedInput;
+    calls!.ruled(ours.modelName, updated ?? input.tool_input ?? {});
+  }
+  return r;
+}
+
+async function rulePreToolUse(input: PreToolUseInput, ask: Asker, calls?: HookToolCalls): Promise<HookResult> {
   const tool = toolName(input);
+  const ours = calls?.resolve(tool);
+  // Interceptors see an extension tool by the name Reasonix gives it, not the agent's MCP name.
+  const name = ours?.modelName ?? tool;
   const args = argumentsOf(input);
-  const before = await ask.point('tool.before', { name: tool, arguments: args });
+  const before = await ask.point('tool.before', { name, arguments: args });
   const refusedBefore = refusal(before);
   if (refusedBefore) return deny(tool, refusedBefore.pluginId, refusedBefore.text);
   const by = replacedBy(before);
@@ -238,7 +268,7 @@ async function preToolUse(input: PreToolUseInput, ask: Asker): Promise<HookResul
   let updatedInput: Record<string, unknown> | undefined;
   if (by && before.kind === 'outcome') {
     const replaced = before.outcome.payload as { name?: string; arguments?: string };
-    if (replaced.name !== tool)
+    if (replaced.name !== name)
       return deny(
         tool,
         by,
@@ -257,7 +287,12 @@ async function preToolUse(input: PreToolUseInput, ask: Asker): Promise<HookResul
       );
     }
   }
-  const perm = await ask.point('permission.decision', { name: tool, arguments: finalArgs, hostDecision: 'allow' });
+  const perm = await ask.point('permission.decision', {
+    name,
+    arguments: finalArgs,
+    ...(ours ? { readOnly: ours.readOnly } : {}),
+    hostDecision: 'allow',
+  });
   const refusedPerm = refusal(perm);
   if (refusedPerm)
     return deny(tool, refusedPerm.pluginId, refusedPerm.text.replace('blocked this', 'denied this tool'));
@@ -303,11 +338,14 @@ function isErrorResponse(response: unknown): boolean {
   return r.is_error === true || r.isError === true || r.success === false;
 }
 
-async function postToolUse(input: PostToolUseInput, ask: Asker): Promise<HookResult> {
+async function postToolUse(input: PostToolUseInput, ask: Asker, calls?: HookToolCalls): Promise<HookResult> {
   const event = 'PostToolUse';
   const tool = toolName(input);
+  const ours = calls?.resolve(tool);
+  if (ours && calls!.afterRan(ours.modelName, input.tool_input ?? {}))
+    return none(event, tool, 'tool.after ran with the call, in the Reasonix MCP server');
   const r = await ask.point('tool.after', {
-    name: tool,
+    name: ours?.modelName ?? tool,
     arguments: argumentsOf(input),
     result: resultText(input.tool_response),
     isError: isErrorResponse(input.tool_response),

@@ -1,10 +1,15 @@
 // One window's side of the agent-hooks bridge: the private endpoint, the window's record in the
-// registry, and the handler that finds the folder's session for the event's `cwd` and answers.
-// The VS Code face supplies the sessions and logs the decisions; nothing here imports vscode.
+// registry, and the handlers that find the folder's session and answer: an agent hook for the
+// event's `cwd`, or an MCP client relayed by `reasonix-host mcp` for its folder (issue 24). The
+// VS Code face supplies the sessions and logs the decisions; nothing here imports vscode.
 import { rmSync } from 'node:fs';
-import type { Server } from 'node:net';
+import type { Server, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { Disposable } from '../emitter';
 import type { Logger } from '../log';
+import type { ToolSource } from '../mcp';
+import { isAgentNameFor, toolListKey, type ToolCallOptions, type ToolCallOutcome, type ToolInfo } from '../tools';
+import { ToolCallLedger } from './callLedger';
 import { isAgentHookEvent } from './events';
 import {
   endpointPath,
@@ -15,11 +20,12 @@ import {
   PROTOCOL_VERSION,
   hookRequestProblem,
   type EndpointKinds,
+  type EndpointRequest,
   type HookReply,
   type HookRequest,
 } from './endpoint';
 import { pointsOf, EVENT_POINTS } from './events';
-import { answerHookEvent, type DecisionRecord, type HookSessionPort } from './mapping';
+import { answerHookEvent, type DecisionRecord, type HookSessionPort, type HookToolCalls } from './mapping';
 import {
   innermost,
   recordRuntime,
@@ -29,10 +35,36 @@ import {
   type WindowRecord,
 } from './registry';
 
+/** A folder session as the window needs it: hook dispatch and its extension tools. */
+export interface WindowSessionPort extends HookSessionPort {
+  tools(): ToolInfo[];
+  callTool(name: string, args: unknown, opts: ToolCallOptions): Promise<ToolCallOutcome>;
+}
+
 export interface HookSessionEntry {
   /** Absolute folder path of the session. */
   folder: string;
-  session: HookSessionPort;
+  session: WindowSessionPort;
+}
+
+/** One MCP tool call the window served, for the face's log. */
+export interface McpCallRecord {
+  folder: string;
+  tool: string;
+  outcome: ToolCallOutcome;
+  /** Whether the agent's PreToolUse hook had already run tool.before and permission.decision. */
+  ruledByHook: boolean;
+  elapsedMs: number;
+}
+
+/** How the window serves MCP clients (the SDK is loaded on the first connection only). */
+export interface WindowMcpOptions {
+  load(): { serveToolsOnSocket(socket: Socket, source: ToolSource, version: string): Promise<void> };
+  /** The version the server reports (the extension's). */
+  version: string;
+  /** Fires whenever a session starts, stops or changes (the tool list is compared on each). */
+  onDidChangeSessions(listener: () => void): Disposable;
+  onCall?(record: McpCallRecord): void;
 }
 
 export interface HookWindowOptions {
@@ -46,6 +78,10 @@ export interface HookWindowOptions {
   sessions(): HookSessionEntry[];
   /** Every answered event, with the time the window spent on it. */
   onDecision?(record: DecisionRecord, folder: string | undefined, elapsedMs: number): void;
+  /** Whether agent hooks are answered (the user's setting); false: every hook gets no decision. */
+  hooksEnabled?(): boolean;
+  /** Serve the folders' extension tools to MCP clients (absent: `mcp` requests are refused). */
+  mcp?: WindowMcpOptions;
   logger: Logger;
 }
 
@@ -55,14 +91,30 @@ const ANSWER_MARGIN_MS = 500;
 /** The points whose required members the bridge refuses for when this window cannot be asked. */
 const GUARDED_POINTS = [...new Set(Object.keys(EVENT_POINTS).flatMap((e) => pointsOf(e)))];
 
+/** An MCP client relayed by `reasonix-host mcp` (kind "mcp"): the folder whose tools it wants. */
+export interface McpRequest extends EndpointRequest {
+  kind: 'mcp';
+  folder: string;
+}
+
+function mcpRequestProblem(req: EndpointRequest): string | undefined {
+  return typeof req.folder === 'string' && req.folder !== '' ? undefined : 'an mcp request names no folder';
+}
+
 /** The kinds of request a window's endpoint serves, one entry each (endpoint.ts RequestKind). */
 function requestKinds(holder: { win?: HookWindow }): EndpointKinds {
   return {
     hook: { check: hookRequestProblem, handle: (req) => holder.win!.handle(req as HookRequest) },
+    mcp: { check: mcpRequestProblem, open: (req) => holder.win!.openMcp(req as McpRequest) },
   };
 }
 
 export class HookWindow {
+  /** How the hook path and the MCP path recognise one tool call (exactly once, issue 24). */
+  private readonly ledger = new ToolCallLedger();
+  /** Kept MCP connections: closed with the window. */
+  private readonly channels = new Set<Socket>();
+
   private constructor(
     private readonly opts: HookWindowOptions,
     readonly dir: string,
@@ -153,6 +205,8 @@ export class HookWindow {
   async handle(req: HookRequest): Promise<HookReply> {
     const t0 = performance.now();
     if (!isAgentHookEvent(req.event)) return { v: PROTOCOL_VERSION, note: `unknown hook event "${String(req.event)}"` };
+    if (this.opts.hooksEnabled && !this.opts.hooksEnabled())
+      return { v: PROTOCOL_VERSION, note: 'agent hooks are turned off in this window (reasonix.agentHooks.enabled)' };
     const input = req.input && typeof req.input === 'object' ? req.input : {};
     const cwd = typeof input.cwd === 'string' ? input.cwd : '';
     const hit = cwd ? innermost(this.opts.sessions(), (s) => [s.folder], cwd) : undefined;
@@ -174,12 +228,88 @@ export class HookWindow {
     // budgetMs was checked where the request was read (endpoint.ts budgetProblem).
     const r = await answerHookEvent(req.event, input, hit.item.session, {
       deadlineAt: Date.now() + req.budgetMs - ANSWER_MARGIN_MS,
+      toolCalls: this.opts.mcp ? this.toolCalls(hit.folder, hit.item.session) : undefined,
     });
     this.opts.onDecision?.(r.record, hit.folder, performance.now() - t0);
     return r.answer ? { v: PROTOCOL_VERSION, answer: r.answer } : { v: PROTOCOL_VERSION, note: r.record.note };
   }
 
+  /** The hook path's view of the tools this window's MCP server serves for `folder`. */
+  private toolCalls(folder: string, session: WindowSessionPort): HookToolCalls {
+    return {
+      resolve: (agentName) => {
+        const t = session.tools().find((tool) => isAgentNameFor(agentName, tool.modelName));
+        return t && { modelName: t.modelName, readOnly: t.readOnly };
+      },
+      ruled: (modelName, args) => this.ledger.note('ruled', folder, modelName, args),
+      afterRan: (modelName, args) => this.ledger.take('afterRan', folder, modelName, args),
+    };
+  }
+
+  /** The session serving `folder` now (sessions come and go; an MCP connection outlives them). */
+  private sessionFor(folder: string): WindowSessionPort | undefined {
+    return this.opts.sessions().find((s) => s.folder === folder)?.session;
+  }
+
+  /** Takes an MCP connection for the folder that holds the request's `folder`. */
+  async openMcp(req: McpRequest): Promise<{ note: string } | { start(socket: Socket): void }> {
+    const mcp = this.opts.mcp;
+    if (!mcp) return { note: 'this window does not serve extension tools over MCP' };
+    const hit = innermost(this.opts.sessions(), (s) => [s.folder], req.folder);
+    if (!hit) return { note: `no running Reasonix session in this window serves ${req.folder}` };
+    const serve = mcp.load().serveToolsOnSocket;
+    return {
+      start: (socket) => {
+        this.channels.add(socket);
+        socket.once('close', () => this.channels.delete(socket));
+        serve(socket, this.toolSource(hit.folder, mcp), mcp.version).catch((err: Error) => {
+          this.opts.logger.warn(`MCP connection for ${hit.folder} failed: ${err.message}`);
+          socket.destroy();
+        });
+      },
+    };
+  }
+
+  /**
+   * The folder's tools as an MCP server sees them. A call the agent's PreToolUse hook has ruled on
+   * runs only tool.after here; any other runs the whole chain; either way PostToolUse then leaves
+   * tool.after alone (callLedger.ts).
+   */
+  private toolSource(folder: string, mcp: WindowMcpOptions): ToolSource {
+    const tools = () => this.sessionFor(folder)?.tools() ?? [];
+    return {
+      tools,
+      callTool: async (name, args, opts) => {
+        const t0 = performance.now();
+        const session = this.sessionFor(folder);
+        if (!session)
+          return {
+            kind: 'failed',
+            modelName: name,
+            reason: 'not_offered',
+            message: `no Reasonix session serves ${folder} in this window any more; reopen the folder or run Reasonix: Reload Runtime`,
+          };
+        const ruledByHook = this.ledger.take('ruled', folder, name, args ?? {});
+        const outcome = await session.callTool(name, args, { ...opts, interceptors: ruledByHook ? 'after' : 'engine' });
+        // A failed call never reaches VS Code's PostToolUse (the MCP error is thrown there).
+        if (outcome.kind !== 'failed') this.ledger.note('afterRan', folder, name, args ?? {});
+        mcp.onCall?.({ folder, tool: name, outcome, ruledByHook, elapsedMs: performance.now() - t0 });
+        return outcome;
+      },
+      onDidChangeTools: (listener) => {
+        let key = toolListKey(tools());
+        return mcp.onDidChangeSessions(() => {
+          const next = toolListKey(tools());
+          if (next === key) return;
+          key = next;
+          listener();
+        });
+      },
+    };
+  }
+
   async close(): Promise<void> {
+    for (const socket of this.channels) socket.destroy();
     removeWindowRecord(this.dir, this.id);
     const server = this.server;
     if (!server) return;

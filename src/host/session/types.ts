@@ -147,9 +147,9 @@ export interface SessionEngine {
   /** Fires when `tools()` would answer differently: an extension started, stopped, crashed, or a reload. */
   onDidChangeTools(listener: () => void): Disposable;
   /**
-   * Calls a tool by its model-facing name or by plugin id and tool name; never rejects. Unless
-   * `opts.interceptors` is `'caller'`, the call first passes the folder's `tool.before` and
-   * `permission.decision` chain with the model-facing name, and its result `tool.after`.
+   * Calls a tool by its model-facing name or by plugin id and tool name; never rejects. The call
+   * first passes the folder's `tool.before` and `permission.decision` chain with the model-facing
+   * name (unless `opts.interceptors` is `'after'`: the caller did), and its result `tool.after`.
    * `args`: a JSON object, `{}` when absent.
    */
   callTool(tool: ToolRef, args?: unknown, opts?: ToolCallOptions): Promise<ToolCallOutcome>;

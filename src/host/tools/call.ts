@@ -47,8 +47,8 @@ export async function callTool(
       message: `no extension of this folder offers a tool named ${redact(name)}; list the folder's tools (reasonix-host tools) and check that its extension is running`,
     };
   }
-  if (mode !== 'engine' && mode !== 'caller')
-    return invalid(target, `interceptors must be 'engine' or 'caller', not ${JSON.stringify(mode)}`);
+  if (mode !== 'engine' && mode !== 'after')
+    return invalid(target, `interceptors must be 'engine' or 'after', not ${JSON.stringify(mode)}`);
   if (args !== undefined && !isPlainObject(args))
     return invalid(target, `the arguments of ${target.tool.modelName} must be a JSON object`);
   let sent: Record<string, unknown> = args ?? {};
@@ -62,7 +62,6 @@ export async function callTool(
     }
     const run = await deps.callerFor(target.client).call(target.tool.name, sent, { signal: opts.signal });
     if (run.kind === 'failed') return { ...identity(target), ...run };
-    if (mode === 'caller') return resultOf(target, run.content, run.isError);
     return await afterCall(deps, target, sentText, run, opts.signal);
   } catch (err) {
     // The dispatcher rejects only when the signal aborted during a chain.

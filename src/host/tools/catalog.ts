@@ -10,6 +10,32 @@ export function modelFacingName(pluginId: string, tool: string): string {
   return `ext__${pluginId}__${tool}`;
 }
 
+/** The name our MCP server gives itself (serverInfo). */
+export const MCP_SERVER_NAME = 'reasonix';
+/** The label of a VS Code window's MCP server definition (a folder's name follows in multi-root). */
+export const MCP_DEFINITION_LABEL = 'Reasonix extension tools';
+
+/**
+ * Whether an agent's name for a tool is ours for `modelName` when served through our MCP server.
+ * VS Code names an MCP tool `<prefix><tool>`, dots made underscores, cut at 64 characters, where the
+ * prefix is `mcp_`, the server label lower-cased with other characters made `_` and cut (at most 13
+ * characters, fewer when a number tells servers of the same label apart), and `_`: ours read
+ * `mcp_reasonix_exte_`, `mcp_reasonix_ext2_`… (VS Code 1.139). Claude Code names it
+ * `mcp__<server key>__<tool>` (the key is the user's choice).
+ */
+export function isAgentNameFor(agentName: string, modelName: string): boolean {
+  if (agentName.startsWith('mcp__')) return agentName.endsWith(`__${modelName}`);
+  if (!agentName.startsWith(`mcp_${MCP_SERVER_NAME}`)) return false;
+  for (let end = VSCODE_PREFIX_MIN; end <= VSCODE_PREFIX_MAX; end++) {
+    const prefix = agentName.slice(0, end);
+    if (prefix.endsWith('_') && (prefix + modelName).replaceAll('.', '_').slice(0, 64) === agentName) return true;
+  }
+  return false;
+}
+/** `mcp_reasonix_` … `mcp_` + 13 characters + `_`. */
+const VSCODE_PREFIX_MIN = `mcp_${MCP_SERVER_NAME}_`.length;
+const VSCODE_PREFIX_MAX = 18;
+
 function info(pluginId: string, t: ToolDecl): ToolInfo {
   return {
     pluginId,

@@ -8,7 +8,16 @@ export {
   type ToolCallerOptions,
   type ToolRun,
 } from './caller';
-export { listTools, modelFacingName, resolveTool, toolListKey, type ResolvedTool } from './catalog';
+export {
+  isAgentNameFor,
+  listTools,
+  MCP_DEFINITION_LABEL,
+  MCP_SERVER_NAME,
+  modelFacingName,
+  resolveTool,
+  toolListKey,
+  type ResolvedTool,
+} from './catalog';
 export { contentForModel, MAX_TOOL_CONTENT_CHARS, truncationNote, type ModelContent } from './content';
 export type { ToolChainDispatch, ToolClient, ToolClientState, ToolFailureReason, ToolPoint } from './ports';
 export { toolClientFor } from './sidecarAdapter';

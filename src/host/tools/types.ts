@@ -21,15 +21,14 @@ export type ToolRef = string | { pluginId: string; name: string };
 export interface ToolCallOptions {
   signal?: AbortSignal;
   /**
-   * Who runs the folder's `tool.before` / `permission.decision` / `tool.after` chain for this call:
-   * `'engine'` (default) runs all three around the call, as Reasonix does. `'caller'` says the
-   * caller has already dispatched `tool.before` and `permission.decision` for this very call, with
-   * the model-facing name and exactly the arguments it now passes, and will dispatch `tool.after`
-   * with the result itself (VS Code's agent runs our PreToolUse/PostToolUse hooks around an MCP
-   * call): the engine then sends the arguments as given and returns the result, so no interceptor
-   * sees the call twice. Anything else is refused.
+   * Which part of the folder's `tool.before` / `permission.decision` / `tool.after` chain the engine
+   * runs for this call: `'engine'` (default) all three around the call, as Reasonix does. `'after'`
+   * says the caller has already dispatched `tool.before` and `permission.decision` for this very
+   * call, with the model-facing name and exactly the arguments it now passes (VS Code's agent asked
+   * our PreToolUse hook before calling the tool through MCP): the engine then sends the arguments as
+   * given and runs only `tool.after`, so no interceptor sees the call twice. Anything else is refused.
    */
-  interceptors?: 'engine' | 'caller';
+  interceptors?: 'engine' | 'after';
 }
 
 interface CallIdentity {

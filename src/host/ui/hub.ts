@@ -152,13 +152,21 @@ export class UiHub {
           );
         }
       }
+      if (b.crashed) this.store.markPluginStale(this.opts.sessionKey, b.pluginId);
       commit();
     }
   }
 
   /** The plugin's connection crashed: later UI calls from it fail, its prompts are dropped, its surfaces go stale. */
   markCrashed(pluginId: string, generation?: number): void {
-    if (generation !== undefined && this.dropStaged(pluginId, generation)) return;
+    const staged = this.stagedBindings.get(pluginId);
+    if (staged && generation !== undefined && staged.generation === generation) {
+      // Crashed before its build was published: what it published meanwhile is not lost, it is
+      // shown stale if the build is published (a build that fails drops it with the binding).
+      staged.crashed = true;
+      staged.life.abort();
+      return;
+    }
     const b = this.bound(pluginId, generation);
     if (!b) return;
     b.crashed = true;

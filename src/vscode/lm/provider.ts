@@ -7,9 +7,9 @@ import type { Logger } from '../../host/log';
 import { redact } from '../../host/redact';
 import type { FolderSession } from '../sessions';
 import type { ModelDirectory, ModelEntry } from './directory';
-import { CoalescingSink } from './coalesce';
-import { estimateTokens, LmInputError, toProviderRequest, type MappedRequest } from './request';
-import { LmResponseError, serveRequest, whoServes, type PartSink, type ServeStats, type ServeTarget } from './respond';
+import { lazyModule } from '../lazyModule';
+import type { MappedRequest } from './request';
+import type { PartSink, ServeStats, ServeTarget } from './respond';
 import {
   detectLmApi,
   type LanguageModelChatInformation,
@@ -22,6 +22,9 @@ import {
 import { LM_PROVIDER_SINCE } from '../vscodeVersion';
 
 export const VENDOR = 'reasonix';
+
+/** The request path (mapping, serving, coalescing), required on the first request or token count. */
+const requests = lazyModule<typeof import('../../lmRequests')>('lm-requests.js', 'lmRequests');
 /** `maxInputTokens` when a catalog entry declares no `contextWindow`. */
 export const DEFAULT_CONTEXT_WINDOW = 16_384;
 /** `maxOutputTokens`, and `maxTokens` of a request whose caller set none. */
@@ -105,6 +108,7 @@ class ReasonixChatProvider implements LanguageModelChatProvider {
     const { session, entry } = await this.route(model);
     const target: ServeTarget = { ref: entry.ref, pluginId: entry.pluginId, model: entry.descriptor.model };
     const mapped = this.mapRequest(target, entry, messages, options, model);
+    const { CoalescingSink, LmResponseError, serveRequest, whoServes } = requests();
     const abort = new AbortController();
     const sink = new CoalescingSink(progressSink(progress, this.api.classes, abort.signal));
     const cancel = () => {
@@ -152,6 +156,7 @@ class ReasonixChatProvider implements LanguageModelChatProvider {
     options: ProvideLanguageModelChatResponseOptions,
     model: LanguageModelChatInformation,
   ): MappedRequest {
+    const { LmInputError, toProviderRequest, whoServes } = requests();
     try {
       return toProviderRequest(
         messages,
@@ -173,7 +178,7 @@ class ReasonixChatProvider implements LanguageModelChatProvider {
     _model: LanguageModelChatInformation,
     text: string | LanguageModelChatRequestMessage,
   ): Promise<number> {
-    return estimateTokens(text, this.api.classes);
+    return requests().estimateTokens(text, this.api.classes);
   }
 }
 

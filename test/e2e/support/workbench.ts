@@ -372,13 +372,17 @@ export class Workbench {
     return normalise(await this.outputEditor().innerText());
   }
 
-  /** Shows the channel and waits until its text contains `text`. */
+  /**
+   * Shows the channel and waits until its text contains `text`. Whitespace runs compare as one
+   * space: a long line wraps in a narrow panel.
+   */
   async waitForOutput(name: string, text: string, timeoutMs = this.timeouts.stepMs): Promise<string> {
     await this.showOutputChannel(name);
+    const flat = (t: string) => t.replace(/\s+/g, ' ');
     return waitFor(
       async () => {
         const t = await this.outputText();
-        return t.includes(text) ? t : undefined;
+        return flat(t).includes(flat(text)) ? t : undefined;
       },
       { timeoutMs, what: `"${text}" in Output channel "${name}"` },
     );

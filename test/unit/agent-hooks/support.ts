@@ -6,7 +6,9 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { HookWindow, type DecisionRecord } from '../../../src/host/hooks';
+import { HookWindow, type DecisionRecord, type McpCallRecord } from '../../../src/host/hooks';
+import * as mcp from '../../../src/host/mcp';
+import { Emitter } from '../../../src/host/emitter';
 import { Sidecar } from '../../../src/host/sidecar';
 import { createSessionEngine, type SessionEngine } from '../../../src/host/session';
 import { SurfaceStore } from '../../../src/host/ui';
@@ -47,8 +49,16 @@ export function scratch(): { root: string; dir: string } {
   return { root, dir: join(root, 'hooks') };
 }
 
+export interface WindowExtras {
+  /** More plugin folders (e.g. v2 tool fixtures) for the session, after the interceptors. */
+  plugins?: string[];
+  /** Serve MCP clients relayed by `reasonix-host mcp` (issue 24). */
+  mcp?: boolean;
+}
+
 export class TestWindow {
   readonly decisions: { record: DecisionRecord; folder?: string; ms: number }[] = [];
+  readonly mcpCalls: McpCallRecord[] = [];
   readonly recordFile: string;
   private constructor(
     readonly engine: SessionEngine,
@@ -60,7 +70,13 @@ export class TestWindow {
   }
 
   /** Starts a session for `folder` with `plugins` and opens its endpoint in `dir` (or the first of `dirs` that works). */
-  static async open(dir: string, folder: string, plugins: PluginDef[], dirs: string[] = [dir]): Promise<TestWindow> {
+  static async open(
+    dir: string,
+    folder: string,
+    plugins: PluginDef[],
+    dirs: string[] = [dir],
+    extras: WindowExtras = {},
+  ): Promise<TestWindow> {
     mkdirSync(folder, { recursive: true });
     const base = mkdtempSync(join(tmpdir(), 'rx-agent-hooks-plugins-'));
     const recordFile = join(base, 'record.jsonl');
@@ -86,7 +102,7 @@ export class TestWindow {
         folderName: 'ws',
         workspaceRoot: folder,
         home,
-        linked: () => linked,
+        linked: () => [...linked, ...(extras.plugins ?? [])],
         disabled: () => [],
         frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
         maxParallelStarts: 4,
@@ -101,12 +117,22 @@ export class TestWindow {
     );
     await engine.start();
     const holder: { w?: TestWindow } = {};
+    const sessionsChanged = new Emitter<void>();
+    engine.onDidChange(() => sessionsChanged.fire());
     const window = await HookWindow.open({
       dirs,
       runtime: process.execPath,
       folders: () => [folder],
       sessions: () => [{ folder, session: engine }],
       onDecision: (record, f, ms) => holder.w?.decisions.push({ record, folder: f, ms }),
+      mcp: extras.mcp
+        ? {
+            load: () => mcp,
+            version: '0.0.0-test',
+            onDidChangeSessions: (l) => sessionsChanged.event(l),
+            onCall: (r) => holder.w?.mcpCalls.push(r),
+          }
+        : undefined,
       logger: quiet,
     }).catch(async (err: Error) => {
       await engine.stop();

@@ -6,6 +6,7 @@ import { FIRE_OPTIONS } from '../../../src/cli/fire';
 import { HOOK_OPTIONS } from '../../../src/cli/hook';
 import { MODELS_OPTIONS, STREAM_OPTIONS } from '../../../src/cli/models';
 import { RUN_OPTIONS } from '../../../src/cli/run';
+import { MCP_OPTIONS } from '../../../src/cli/mcp';
 import { TOOL_OPTIONS, TOOL_SESSION_OPTIONS } from '../../../src/cli/tools';
 import { runCli, SHOWCASE } from './support';
 
@@ -18,7 +19,7 @@ const COMMANDS: Record<string, Options> = {
   stream: STREAM_OPTIONS,
   tools: TOOL_SESSION_OPTIONS,
   tool: TOOL_OPTIONS,
-  mcp: TOOL_SESSION_OPTIONS,
+  mcp: MCP_OPTIONS,
   hook: HOOK_OPTIONS,
 };
 /** Options a command parses only to refuse them with a readable line. */

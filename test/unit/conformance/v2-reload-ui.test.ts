@@ -119,6 +119,22 @@ describe('conformance: UI of a staged generation during reload (HOST_SPEC_V2 §2
     assert.equal(shown()?.stale, false);
   });
 
+  it('a plugin that published while the first build was staged and crashed before it was published: its surface is shown stale, not lost', async () => {
+    linked = [
+      pluginFolderV2(path.join(dir, 'pub'), 'pub', runtime({ FIX_PUBLISH: '1', FIX_CRASH_AFTER_PUBLISH: '1' })),
+      pluginFolderV2(path.join(dir, 'slow'), 'slow', runtime({ FIX_READY_MS: '600' })),
+    ];
+    const e = createEngine();
+    const started = e.start();
+    await until(() => publishes(1).length > 0, 'the publish made while the first build is staged');
+    // Gone while the build is staged (counted as a failed start until the build is published).
+    await until(() => e.plugins().some((p) => p.pluginId === 'pub' && p.state === 'failed'), 'pub gone');
+    assert.equal(shown(), undefined, 'not shown before the build is published');
+    await started;
+    assert.equal(shown()?.generation, 1, 'shown at commit');
+    assert.equal(shown()?.stale, true, 'as the surface of an extension that has crashed');
+  });
+
   it('v1 differs on purpose: a staged publish is accepted and shown at commit (the v1 reference gave each build its own hub)', async () => {
     linked = [
       pluginFolder(path.join(dir, 'pub'), 'pub', runtime({ FIX_PUBLISH: '1', FIX_PROTOCOL: '1' })),

@@ -434,6 +434,14 @@ describe('examples/showcase', function () {
         'continue',
       );
       assert.equal((await check(intercept({ text: 'rm_rf' }, 'input.receive', 5))).decision, 'continue');
+      // Its panel counts what it saw at tool.before, per tool: an agent's call should show up once.
+      const panel = await d.surface<{ fields: { key: string; value: string }[] }>('activity', (p) =>
+        p.fields.some((f) => f.key === 'Tool rulings' && /read_file ×1/.test(f.value)),
+      );
+      assert.equal(
+        panel.fields.find((f) => f.key === 'Tool rulings')?.value,
+        'rm_rf ×1 (1 blocked), echo ×2, read_file ×1',
+      );
     });
 
     it('blocks a provider.request marked [showcase:block], rewrites one marked [showcase:rewrite], continues otherwise', async () => {

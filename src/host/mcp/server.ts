@@ -6,7 +6,7 @@
 //   result            → content [text], isError as the tool said (its own failure is a tool error)
 //   refused           → a tool error whose text is the interceptor's reason (the model reads it)
 //   failed            → an MCP error naming the extension and the reason (the call could not run)
-// The tool list follows the engine: a start, stop, crash or reload sends tools/list_changed.
+// The tool list follows the source: a start, stop, crash or reload sends tools/list_changed.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -16,7 +16,18 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { SessionEngine, ToolCallOutcome, ToolInfo } from '../host/session';
+import type { Disposable } from '../emitter';
+import { MCP_SERVER_NAME, type ToolCallOptions, type ToolCallOutcome, type ToolInfo } from '../tools';
+
+/**
+ * What the server serves: one folder's tools. A headless session engine is one as it is; a VS Code
+ * window gives a view over whichever session serves the folder now (src/host/hooks/window.ts).
+ */
+export interface ToolSource {
+  tools(): ToolInfo[];
+  callTool(name: string, args: unknown, opts: ToolCallOptions): Promise<ToolCallOutcome>;
+  onDidChangeTools(listener: () => void): Disposable;
+}
 
 /** The MCP error code for a call that could not run, by the engine's failure reason. */
 function errorCode(reason: string): number {
@@ -52,22 +63,22 @@ export interface McpServerHandle {
   dispose(): void;
 }
 
-/** The server for one session engine; connect it to a transport. */
-export function createToolServer(engine: SessionEngine, version: string): McpServerHandle {
+/** The server for one folder's tools; connect it to a transport. */
+export function createToolServer(source: ToolSource, version: string): McpServerHandle {
   const server = new Server(
-    { name: 'reasonix', title: 'Reasonix extension tools', version },
+    { name: MCP_SERVER_NAME, title: 'Reasonix extension tools', version },
     {
       capabilities: { tools: { listChanged: true } },
       instructions:
         'Tools served by Reasonix extensions (protocol v2 sidecars). Each call passes the folder’s Reasonix interceptors first; a refusal names the extension and its reason.',
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: engine.tools().map(mcpTool) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: source.tools().map(mcpTool) }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const outcome = await engine.callTool(req.params.name, req.params.arguments ?? {}, { signal: extra.signal });
+    const outcome = await source.callTool(req.params.name, req.params.arguments ?? {}, { signal: extra.signal });
     return mcpResult(outcome);
   });
-  const sub = engine.onDidChangeTools(() => {
+  const sub = source.onDidChangeTools(() => {
     void server.sendToolListChanged().catch(() => undefined); // not connected yet, or the client left
   });
   return { server, dispose: () => sub.dispose() };

@@ -1,0 +1,4 @@
+// Extension tools over the Model Context Protocol (issue 24): one server, built on the MCP SDK,
+// for `reasonix-host mcp` on stdio and for a VS Code window's endpoint.
+export { createToolServer, mcpResult, mcpTool, type McpServerHandle, type ToolSource } from './server';
+export { serveToolsOnSocket } from './socket';

@@ -1,0 +1,149 @@
+// Reasonix extension tools offered to VS Code's agents (issue 24): an MCP server definition per
+// workspace folder whose extensions serve tools. The definition runs the CLI shipped in the
+// extension (`dist/cli.js mcp --window <id>`) with the runtime VS Code already has; that process
+// only relays its stdio to this window's private endpoint, where the folder's running session
+// answers (src/host/hooks/window.ts), so no extension is started twice and the agent's hooks and
+// the MCP call meet in one place. Feature-detected: where VS Code has no MCP server definition API
+// nothing is registered. Untrusted workspaces run no session, so they are offered nothing.
+import * as vscode from 'vscode';
+import type { PluginStatus } from '../../host/session';
+import { MCP_DEFINITION_LABEL } from '../../host/tools';
+import type { Logger } from '../../host/log';
+import { lazyModule } from '../lazyModule';
+import type { WindowMcpOptions } from '../../hooksWindow';
+import type { FolderSession, SessionManager } from '../sessions';
+import {
+  detectMcpApi,
+  type McpApi,
+  type McpServerDefinitionProvider,
+  type McpStdioServerDefinition,
+} from './vscodeMcp';
+
+/** The id contributed in package.json `contributes.mcpServerDefinitionProviders`. */
+export const MCP_PROVIDER_ID = 'reasonix.tools';
+
+/**
+ * States in which an extension keeps its folder's definition: a crashed one is being restarted,
+ * and tearing the server down meanwhile would make VS Code forget it until the next chat turn.
+ */
+const SERVING = new Set<PluginStatus['state']>(['idle', 'starting', 'running', 'crashed']);
+
+/** Folders whose extensions serve (or are about to serve) tools, in workspace order. */
+export function toolFolders(sessions: readonly FolderSession[]): FolderSession[] {
+  return sessions
+    .filter((s) => s.engine.plugins().some((p) => (p.spec?.runtime.tools.length ?? 0) > 0 && SERVING.has(p.state)))
+    .sort((a, b) => a.folder.index - b.folder.index);
+}
+
+/** The server's label in VS Code's MCP list: the folder's name only when several are open. */
+export function definitionLabel(folderName: string, multiRoot: boolean): string {
+  return multiRoot ? `${MCP_DEFINITION_LABEL} · ${folderName}` : MCP_DEFINITION_LABEL;
+}
+
+/** What the bundled CLI is run with and where it is. */
+export interface McpLaunch {
+  /** VS Code's own runtime (Electron run as Node, or the remote server's Node). */
+  runtime: string;
+  cli: string;
+  version: string;
+}
+
+/** The stdio launch of `reasonix-host mcp` for one folder of one window (also what Copy… puts on the clipboard). */
+export function mcpArgs(launch: McpLaunch, folder: string, windowId?: string): string[] {
+  return [launch.cli, 'mcp', ...(windowId ? ['--window', windowId] : []), '--workspace', folder];
+}
+
+/** ELECTRON_RUN_AS_NODE makes desktop VS Code's executable run the script as Node; Node ignores it. */
+export const MCP_ENV: Readonly<Record<string, string>> = { ELECTRON_RUN_AS_NODE: '1' };
+
+export interface McpToolsDeps {
+  sessions: SessionManager;
+  /** Asked on every listing too, not only by the session manager (nothing is offered untrusted). */
+  isTrusted(): boolean;
+  /** The open endpoint's window id, else undefined (then nothing is offered). */
+  windowId(): string | undefined;
+  onDidChangeEndpoint: vscode.Event<void>;
+  launch: McpLaunch;
+  log: Logger;
+}
+
+/** The provider VS Code asks; exported for the in-host tests, which construct it over their own sessions. */
+export class McpDefinitions implements McpServerDefinitionProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeMcpServerDefinitions = this.changed.event;
+  private key = '';
+  private readonly subs: vscode.Disposable[];
+
+  constructor(
+    private readonly StdioDefinition: McpApi['StdioDefinition'],
+    private readonly deps: McpToolsDeps,
+  ) {
+    this.key = this.currentKey();
+    const check = () => {
+      const next = this.currentKey();
+      if (next === this.key) return;
+      this.key = next;
+      this.changed.fire();
+    };
+    this.subs = [
+      deps.sessions.onDidChange(check),
+      deps.onDidChangeEndpoint(check),
+      vscode.workspace.onDidGrantWorkspaceTrust(check),
+      this.changed,
+    ];
+  }
+
+  /** Equal keys mean equal definitions: VS Code restarts a server whose definition changed. */
+  private currentKey(): string {
+    const id = this.deps.isTrusted() ? this.deps.windowId() : undefined;
+    return id ? JSON.stringify([id, ...toolFolders(this.deps.sessions.sessions()).map((s) => s.key)]) : '';
+  }
+
+  provideMcpServerDefinitions(): McpStdioServerDefinition[] {
+    const windowId = this.deps.windowId();
+    if (!windowId || !this.deps.isTrusted()) return [];
+    const all = this.deps.sessions.sessions();
+    return toolFolders(all).map((s) => {
+      const folder = s.folder.uri.fsPath;
+      const def = new this.StdioDefinition(
+        definitionLabel(s.folder.name, all.length > 1),
+        this.deps.launch.runtime,
+        mcpArgs(this.deps.launch, folder, windowId),
+        { ...MCP_ENV },
+        this.deps.launch.version,
+      );
+      def.cwd = s.folder.uri;
+      return def;
+    });
+  }
+
+  dispose(): void {
+    this.subs.forEach((d) => d.dispose());
+  }
+}
+
+/** Registers the provider where VS Code has the API; returns what to dispose, or undefined. */
+export function registerMcpTools(deps: McpToolsDeps): vscode.Disposable | undefined {
+  const api = detectMcpApi(vscode);
+  if (!api) {
+    deps.log.info(
+      'this VS Code has no MCP server definition API (vscode.lm.registerMcpServerDefinitionProvider, VS Code 1.101+): Reasonix extension tools are not offered to its agents; reasonix-host mcp serves them to other MCP clients',
+    );
+    return undefined;
+  }
+  const provider = new McpDefinitions(api.StdioDefinition, deps);
+  return vscode.Disposable.from(provider, api.register(MCP_PROVIDER_ID, provider));
+}
+
+/** Whether this VS Code can list MCP servers an extension provides (the endpoint then serves MCP). */
+export function hasMcpApi(): boolean {
+  return detectMcpApi(vscode) !== undefined;
+}
+
+/** The MCP SDK server (dist/mcp-window.js), required on the first MCP connection. */
+const mcpModule = lazyModule<ReturnType<WindowMcpOptions['load']>>('mcp-window.js', 'mcpWindow');
+
+/** How the window's endpoint serves MCP clients. */
+export function windowMcpOptions(sessions: SessionManager, version: string): Omit<WindowMcpOptions, 'onCall'> {
+  return { load: mcpModule, version, onDidChangeSessions: (listener) => sessions.onDidChange(listener) };
+}
