@@ -24,6 +24,39 @@ import { registerSurfaces, type SurfacesController } from './surfaces';
 import { surfaceSink, surfacesViewFeed } from './surfacesBridge';
 import { SupervisionTree } from './supervisionTree';
 
+/**
+ * What VS Code's agents get from the window: the private endpoint (agent hooks, and MCP clients
+ * where VS Code lists MCP servers), the MCP server definitions, and Copy MCP Server Configuration.
+ */
+function agentFeatures(
+  ext: vscode.ExtensionContext,
+  sessions: SessionManager,
+  log: ExtensionLog,
+  isTrusted: () => boolean,
+): { agentHooks: AgentHooks; mcpLaunch: McpLaunch; disposables: vscode.Disposable[] } {
+  const mcpLaunch: McpLaunch = {
+    runtime: process.execPath,
+    cli: join(ext.extensionPath, 'dist', 'cli.js'),
+    version: String((ext.extension.packageJSON as { version?: string }).version ?? '0.0.0'),
+  };
+  const agentHooks = new AgentHooks(
+    sessions,
+    log,
+    isTrusted,
+    hasMcpApi() ? windowMcpOptions(sessions, mcpLaunch.version) : undefined,
+  );
+  const mcpTools = registerMcpTools({
+    sessions,
+    isTrusted,
+    windowId: () => agentHooks.windowId,
+    onDidChangeEndpoint: agentHooks.onDidChangeEndpoint,
+    launch: mcpLaunch,
+    log,
+  });
+  const disposables = [agentHooks, ...(mcpTools ? [mcpTools] : []), registerCopyMcpConfiguration(mcpLaunch)];
+  return { agentHooks, mcpLaunch, disposables };
+}
+
 export class Ctx implements vscode.Disposable {
   readonly log: ExtensionLog;
   readonly store = new SurfaceStore();
@@ -61,25 +94,9 @@ export class Ctx implements vscode.Disposable {
       isTrusted,
       showLogs: () => this.log.show(),
     });
-    this.mcpLaunch = {
-      runtime: process.execPath,
-      cli: join(ext.extensionPath, 'dist', 'cli.js'),
-      version: String((ext.extension.packageJSON as { version?: string }).version ?? '0.0.0'),
-    };
-    this.agentHooks = new AgentHooks(
-      this.sessions,
-      this.log,
-      isTrusted,
-      hasMcpApi() ? windowMcpOptions(this.sessions, this.mcpLaunch.version) : undefined,
-    );
-    const mcpTools = registerMcpTools({
-      sessions: this.sessions,
-      isTrusted,
-      windowId: () => this.agentHooks.windowId,
-      onDidChangeEndpoint: this.agentHooks.onDidChangeEndpoint,
-      launch: this.mcpLaunch,
-      log: this.log,
-    });
+    const agents = agentFeatures(ext, this.sessions, this.log, isTrusted);
+    this.mcpLaunch = agents.mcpLaunch;
+    this.agentHooks = agents.agentHooks;
     const models = new ModelDirectory(this.sessions, isTrusted);
     const tree = new SupervisionTree(this.sessions, this.store, {
       agentDecisions: (row) => this.agentHooks.decisions(row.sessionKey, row.pluginId),
@@ -105,10 +122,8 @@ export class Ctx implements vscode.Disposable {
       this.enablement,
       models,
       ...(lm ? [lm] : []),
-      ...(mcpTools ? [mcpTools] : []),
-      registerCopyMcpConfiguration(this.mcpLaunch),
+      ...agents.disposables,
       tree,
-      this.agentHooks,
       this.agentHooks.onDidChange(() => tree.refresh()),
       vscode.window.registerTreeDataProvider('reasonix.extensions', tree),
       new StatusBar(this.sessions, this.store, isTrusted),
@@ -118,6 +133,15 @@ export class Ctx implements vscode.Disposable {
         enablement: this.enablement,
         showLogs: () => this.log.show(),
       }),
+      ...this.followWorkspace(),
+      this.linked.onDidChange(() => this.updateContextKeys()),
+    );
+    this.updateContextKeys();
+  }
+
+  /** Folders, trust and settings changing under the running sessions and the window endpoint. */
+  private followWorkspace(): vscode.Disposable[] {
+    return [
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
         void this.sessions.syncFolders();
         this.agentHooks.foldersChanged();
@@ -137,9 +161,7 @@ export class Ctx implements vscode.Disposable {
         // The window's record says which required extensions govern which folder.
         this.agentHooks.foldersChanged();
       }),
-      this.linked.onDidChange(() => this.updateContextKeys()),
-    );
-    this.updateContextKeys();
+    ];
   }
 
   private updateContextKeys(): void {
