@@ -76,6 +76,18 @@ export class InvalidResultError extends ProtocolError {
   }
 }
 
+/**
+ * A request's `timeoutMs` passed without an answer; its reason is the request's `timeoutReason`.
+ * Its own class because a peer may report any reason in its error data: a caller that words its
+ * own timeouts (tool calls) tells the two apart by class, not by reason.
+ */
+export class RequestTimeoutError extends ProtocolError {
+  constructor(reason: ErrorReason, message: string) {
+    super(reason, message);
+    this.name = 'RequestTimeoutError';
+  }
+}
+
 /** Why and how the connection ended. */
 export interface ConnectionEnd {
   reason: ErrorReason;
@@ -356,7 +368,7 @@ export class ValidatedConnection {
         const ms = opts.timeoutMs;
         call.deadline = performance.now() + ms;
         call.expire = () =>
-          giveUp(new ProtocolError(opts.timeoutReason ?? 'internal', `${method} got no answer within ${ms} ms`));
+          giveUp(new RequestTimeoutError(opts.timeoutReason ?? 'internal', `${method} got no answer within ${ms} ms`));
         this.watchDeadline(call.deadline);
       }
     });
