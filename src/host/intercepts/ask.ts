@@ -12,7 +12,7 @@ import { externalizePayload, resolveReplacement, type SerializedPayload } from '
 import { redact } from '../redact';
 import type { InterceptClient } from './ports';
 import { decodeReplacement, type DecodeOptions, type HookPayload } from './payloads';
-import { interceptBudget, type HookPoint, type InterceptTimeouts } from './points';
+import { HOOK_POINTS, interceptBudget, type HookPoint, type InterceptTimeouts } from './points';
 
 export interface Failure {
   kind: 'failure';
@@ -31,6 +31,9 @@ export type Answer =
   | { kind: 'block'; reason?: string }
   | { kind: 'allow' | 'deny'; reason?: string }
   | { kind: 'replace'; payload: HookPayload };
+
+/** Each point's name as JSON, made once rather than on every intercept. */
+const POINT_JSON = Object.fromEntries(HOOK_POINTS.map((p) => [p, JSON.stringify(p)])) as Record<HookPoint, string>;
 
 /** The common answer, one shared (frozen) object: callers read answers, never change them. */
 const CONTINUE: Answer = Object.freeze({ kind: 'continue' });
@@ -85,7 +88,7 @@ export function ask(client: InterceptClient, ctx: AskContext): Promise<Answer | 
   const paramsJson =
     wire.externalized || ctx.payload.value === undefined
       ? undefined
-      : `{"event":${JSON.stringify(params.event)},"seq":${params.seq},"payload":${ctx.payload.json},"timeoutMillis":${budget}}`;
+      : `{"event":${POINT_JSON[ctx.point]},"seq":${params.seq},"payload":${ctx.payload.json},"timeoutMillis":${budget}}`;
   // The result arrives schema-valid: the client's connection checks every result once.
   return client
     .request<InterceptResult>('extension/intercept', params, {

@@ -250,6 +250,8 @@ interface OutRoute {
   direction: MethodMeta['direction'] | undefined;
   params: Check;
   result: Check;
+  /** JSON.stringify(method), for frames built around pre-serialised params. */
+  methodJson: string;
 }
 
 export class ValidatedConnection {
@@ -377,7 +379,7 @@ export class ValidatedConnection {
         opts.paramsJson === undefined
           ? this.writer.encodeText({ jsonrpc: '2.0', id, method, params })
           : this.writer.frameText(
-              `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${opts.paramsJson}}`,
+              `{"jsonrpc":"2.0","id":${id},"method":${out.methodJson},"params":${opts.paramsJson}}`,
             );
     } catch (err) {
       return Promise.reject(err as Error); // oversize: this call fails, the connection stays
@@ -743,13 +745,15 @@ export class ValidatedConnection {
     let out = this.outRoutes.get(method);
     if (!out) {
       const meta = this.contract.method(method);
+      const methodJson = JSON.stringify(method);
       out = meta
         ? {
             direction: meta.direction,
             params: this.contract.paramsCheck(method as MethodName),
             result: this.contract.resultCheck(method as MethodName),
+            methodJson,
           }
-        : { direction: undefined, params: NOT_SERVED.check, result: NOT_SERVED.check };
+        : { direction: undefined, params: NOT_SERVED.check, result: NOT_SERVED.check, methodJson };
       if (meta) this.outRoutes.set(method, out); // protocol methods only: a bounded set
     }
     return out;
