@@ -7,6 +7,7 @@ import { ToolCaller, toolClientFor } from '../src/host/tools';
 import { BENCH_SIDECAR, benchPlugin, startSidecar } from './lib/host';
 import { interleave } from './lib/measure';
 import { RawPeer } from './lib/raw';
+import { sharedChild, type SharedChild } from './lib/sameChild';
 import { lowerIsBetter, round, spread, summarize, type Figure } from './lib/stats';
 
 /** `{"text":"…"}` of exactly `bytes` bytes of JSON. */
@@ -65,6 +66,7 @@ export async function benchIntercepts(quick: boolean): Promise<InterceptFigures>
   const raws = [1, 2, 3, 4].map(() => new RawPeer(BENCH_SIDECAR));
   const raw = raws[0];
   const sidecars: Sidecar[] = [];
+  const shared: SharedChild[] = [];
   try {
     for (let i = 1; i <= 4; i++) sidecars.push(await startSidecar(benchPlugin(`bench-${i}`)));
     // The same sidecar code spoken to in protocol v2: its figure against the same floor.
@@ -118,10 +120,34 @@ export async function benchIntercepts(quick: boolean): Promise<InterceptFigures>
     const small = quick ? 400 : 3000;
     const warm = quick ? 200 : 2000;
     const toolArgs = payloadOf(200);
+    const sharedPayload = payloadOf(200);
+    for (let i = 0; i < 4; i++) shared.push(sharedChild(BENCH_SIDECAR));
     const cases: Case[] = [
       interceptCase('small_200B', 200, small, warm, ones, 1.2),
       interceptCase('large_60KiB', 60 * 1024, quick ? 60 : 400, quick ? 20 : 100, ones),
       interceptCase('small_200B_v2', 200, small, warm, onesV2, 1.2),
+      {
+        // The host's path and the floor over the same 4 children (bench/lib/sameChild.ts): the
+        // work alone, without which process got the luckier vCPU placement.
+        name: 'small_200B_sameChildren',
+        samples: small,
+        warmup: warm,
+        goal: 1.2,
+        host: async () => {
+          const out = await pick(shared, hostCalls++).host.dispatch('input.receive', sharedPayload);
+          if (out.decision !== 'continue') throw new Error(`unexpected ${out.decision}`);
+        },
+        floor: async () => {
+          const res = await pick(shared, rawCalls++).raw.request('extension/intercept', {
+            event: 'input.receive',
+            seq: ++seq,
+            payload: sharedPayload,
+            timeoutMillis: 5000,
+          });
+          if ((res.result as { decision?: string } | undefined)?.decision !== 'continue')
+            throw new Error('raw echo failed');
+        },
+      },
       {
         name: 'toolCall_200B_v2',
         samples: small,
@@ -203,5 +229,6 @@ export async function benchIntercepts(quick: boolean): Promise<InterceptFigures>
   } finally {
     await Promise.all(sidecars.map((s) => s.stop()));
     await Promise.all(raws.map((r) => r.close()));
+    await Promise.all(shared.map((c) => c.close()));
   }
 }
