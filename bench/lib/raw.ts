@@ -8,11 +8,13 @@ export class RawPeer {
   readonly child: ChildProcessWithoutNullStreams;
   private readonly waiting = new Map<number, (msg: Json) => void>();
   private parts: Buffer[] = [];
-  private nextId = 1;
+  private nextId: number;
   /** Every frame that is not a response to one of our requests. */
   onOther: (msg: Json) => void = () => undefined;
 
-  constructor(script: string, env: NodeJS.ProcessEnv = {}) {
+  /** `firstId`: where our request ids start (another reader of the same child counts from 1). */
+  constructor(script: string, env: NodeJS.ProcessEnv = {}, firstId = 1) {
+    this.nextId = firstId;
     this.child = spawn(process.execPath, [script], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, ...env },

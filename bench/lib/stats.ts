@@ -1,6 +1,8 @@
 // Small statistics helpers: every figure is reported as {value, floor, ratio} measured in one run.
 export interface Summary {
   n: number;
+  min: number;
+  p10: number;
   median: number;
   p99: number;
   mean: number;
@@ -9,7 +11,19 @@ export interface Summary {
 export function summarize(samples: number[]): Summary {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { n: sorted.length, median: at(0.5), p99: at(0.99), mean: sorted.reduce((a, b) => a + b, 0) / sorted.length };
+  return {
+    n: sorted.length,
+    min: sorted[0],
+    p10: at(0.1),
+    median: at(0.5),
+    p99: at(0.99),
+    mean: sorted.reduce((a, b) => a + b, 0) / sorted.length,
+  };
+}
+
+/** The spread of one side's samples, rounded: what a reader needs to see which state a run was in. */
+export function spread(s: Summary): { min: number; p10: number; median: number; p99: number } {
+  return { min: round(s.min), p10: round(s.p10), median: round(s.median), p99: round(s.p99) };
 }
 
 export interface Figure {

@@ -7,6 +7,8 @@
 //   extension/intercept               `continue`; an externalized payload is first paged in
 //                                     through host/content/read (each page's base64 decoded from
 //                                     the frame's bytes) and its sha256 checked
+//   extension/tool/call               (v2) `{"content":"ok"}`; the handshake serves every tool the
+//                                     manifest expectation names
 //   extension/provider/stream/open    accepted, then `maxTokens` text chunks and an end, written
 //                                     with back-pressure; model "shuffled" permutes each block of
 //                                     64 seqs (inside the window)
@@ -192,6 +194,14 @@ function changed(paths) {
   process.stderr.write(`rc ${paths.length} ${seen.size}\n`);
 }
 
+function initializeResult(params) {
+  const v2 = params && params.protocolVersion === '2';
+  const result = { name: 'bench', version: '1.0.0', protocolVersion: v2 ? '2' : '1', stateSchemaVersion: 0 };
+  const tools = v2 && params.manifest && params.manifest.tools;
+  if (tools && tools.length) result.tools = tools;
+  return result;
+}
+
 function onMessage(msg) {
   if (msg.method === undefined) {
     host.settle(msg);
@@ -205,17 +215,14 @@ function onMessage(msg) {
         jsonrpc: '2.0',
         id: msg.id,
         // Answers in the protocol it is asked in (v1 or v2): the same sidecar code measures both contracts.
-        result: {
-          name: 'bench',
-          version: '1.0.0',
-          protocolVersion: msg.params && msg.params.protocolVersion === '2' ? '2' : '1',
-          stateSchemaVersion: 0,
-        },
+        result: initializeResult(msg.params),
       });
       if (noRead) stopReading();
       return;
     case 'extension/provider/stream/open':
       return stream(msg.id, msg.params);
+    case 'extension/tool/call':
+      return send({ jsonrpc: '2.0', id: msg.id, result: { content: 'ok' } });
     case 'extension/resources/changed':
       return changed(msg.params.paths);
     case 'extension/shutdown':

@@ -84,9 +84,14 @@ export interface DispatcherOptions extends DecodeOptions {
 interface Walk<P extends HookPoint> {
   outcome: DispatchOutcome<P>;
   current: SerializedPayload;
+  /** The dispatch's options, worked out once for every member asked. */
+  decode: DecodeOptions;
+  signal: AbortSignal | undefined;
   /** A chain allow over the host's deny, recorded only if the permission owner lets it stand. */
   pendingAudit?: string;
 }
+
+const NO_OPTIONS: DispatchOptions = Object.freeze({});
 
 export class InterceptDispatcher {
   private readonly clients: readonly InterceptClient[];
@@ -167,43 +172,40 @@ export class InterceptDispatcher {
   async dispatch<P extends HookPoint>(
     point: P,
     payload: HookPayloadMap[P],
-    opts: DispatchOptions = {},
+    opts: DispatchOptions = NO_OPTIONS,
   ): Promise<DispatchOutcome<P>> {
     if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('intercept dispatch cancelled');
     const initial = buildHookPayload(point, payload);
     const walk: Walk<P> = {
       outcome: { point, decision: 'continue', payload: initial, changedBy: [], warnings: [], skipped: [] },
       current: serializePayload(initial),
+      decode: opts.knownTools ? { knownTools: opts.knownTools } : this.decode,
+      signal: opts.signal,
     };
     const info = POINTS[point];
-    if (info.family === 'chain') await this.walkChain(walk, opts);
-    else if (info.family === 'strategy') await this.runStrategy(walk, info.slot as string, opts);
-    if (walk.outcome.decision !== 'failed') {
-      broadcastEvent(this.eventRecipients(point), point, walk.current, (id, cls, msg) =>
-        this.warnOnce(walk.outcome, id, cls, msg),
-      );
+    if (info.family === 'chain') await this.walkChain(walk);
+    else if (info.family === 'strategy') await this.runStrategy(walk, info.slot as string);
+    const recipients = this.eventRecipients(point);
+    if (walk.outcome.decision !== 'failed' && recipients.length) {
+      broadcastEvent(recipients, point, walk.current, (id, cls, msg) => this.warnOnce(walk.outcome, id, cls, msg));
     }
     return walk.outcome;
   }
 
-  private askFor<P extends HookPoint>(
-    client: InterceptClient,
-    walk: Walk<P>,
-    opts: DispatchOptions,
-  ): Promise<Answer | Failure> {
+  private askFor<P extends HookPoint>(client: InterceptClient, walk: Walk<P>): Promise<Answer | Failure> {
     return ask(client, {
       point: walk.outcome.point,
       payload: walk.current,
       timeouts: this.timeouts,
-      decode: { knownTools: opts.knownTools ?? this.decode.knownTools },
-      signal: opts.signal,
+      decode: walk.decode,
+      signal: walk.signal,
     });
   }
 
-  private async walkChain<P extends HookPoint>(walk: Walk<P>, opts: DispatchOptions): Promise<void> {
+  private async walkChain<P extends HookPoint>(walk: Walk<P>): Promise<void> {
     const point = walk.outcome.point;
     chain: for (const client of this.chain(point)) {
-      let answer = await this.askFor(client, walk, opts);
+      let answer = await this.askFor(client, walk);
       if ((answer.kind === 'allow' || answer.kind === 'deny') && point !== 'permission.decision') {
         answer = {
           kind: 'failure',
@@ -242,7 +244,7 @@ export class InterceptDispatcher {
     }
     const slot = POINTS[point].slot;
     const owner = slot ? this.owners.get(slot) : undefined;
-    if (owner) await this.consultOwner(walk, owner, slot as string, opts);
+    if (owner) await this.consultOwner(walk, owner, slot as string);
     if (point === 'permission.decision') this.auditAllow(walk);
   }
 
@@ -252,13 +254,8 @@ export class InterceptDispatcher {
    * vetoes the tool; `allow`/`deny` is a contract violation and, like any owner failure there,
    * blocks the tool (the reference's rule; elsewhere an owner failure fails the operation).
    */
-  private async consultOwner<P extends HookPoint>(
-    walk: Walk<P>,
-    owner: InterceptClient,
-    slot: string,
-    opts: DispatchOptions,
-  ): Promise<void> {
-    let answer = await this.askFor(owner, walk, opts);
+  private async consultOwner<P extends HookPoint>(walk: Walk<P>, owner: InterceptClient, slot: string): Promise<void> {
+    let answer = await this.askFor(owner, walk);
     if (answer.kind === 'allow' || answer.kind === 'deny') {
       answer = {
         kind: 'failure',
@@ -290,11 +287,11 @@ export class InterceptDispatcher {
   }
 
   /** system_prompt.build, session.load/save/rotate, frontend.event: only the slot owner is asked. */
-  private async runStrategy<P extends HookPoint>(walk: Walk<P>, slot: string, opts: DispatchOptions): Promise<void> {
+  private async runStrategy<P extends HookPoint>(walk: Walk<P>, slot: string): Promise<void> {
     const point = walk.outcome.point;
     const owner = this.owners.get(slot);
     if (!owner) return;
-    let answer = await this.askFor(owner, walk, opts);
+    let answer = await this.askFor(owner, walk);
     if (answer.kind === 'allow' || answer.kind === 'deny') {
       answer = {
         kind: 'failure',

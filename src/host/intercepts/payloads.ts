@@ -114,7 +114,10 @@ function isZero(value: unknown): boolean {
  */
 export function buildHookPayload<P extends HookPoint>(point: P, fields: HookPayloadMap[P]): HookPayloadMap[P] {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields as object)) {
+  const from = fields as Record<string, unknown>;
+  for (const key in from) {
+    if (!Object.prototype.hasOwnProperty.call(from, key)) continue;
+    const value = from[key];
     if (point === 'provider.request' && key === 'request') out[key] = value;
     else if (!isZero(value)) out[key] = value;
   }

@@ -7,7 +7,7 @@
 import { ProtocolError, type ToolCallResult } from '../../protocol';
 import { silentLogger, type Logger } from '../log';
 import { redact } from '../redact';
-import { InvalidResultError, PeerError } from '../wire';
+import { InvalidResultError, PeerError, RequestTimeoutError } from '../wire';
 import type { ToolClient, ToolClientState, ToolFailureReason } from './ports';
 
 /** The budget of one call, ms: sent as `timeoutMillis` and enforced by the host (PROSE's current value). */
@@ -30,12 +30,12 @@ interface Call {
   readonly tool: string;
   readonly args: unknown;
   readonly askedAt: number;
-  /** Waiting in the queue now. */
-  queued: boolean;
+  readonly signal: AbortSignal | undefined;
+  /** While it waits in the queue: its budget timer and the caller's abort listener. */
+  queued?: { timer: NodeJS.Timeout; onAbort(): void };
   /** Waited in the queue at all: then it is sent what is left of its budget. */
   waited: boolean;
   settled: boolean;
-  inFlight?: AbortController;
   resolve(run: ToolRun): void;
 }
 
@@ -75,75 +75,80 @@ export class ToolCaller {
     if (this.client.state !== 'running') return Promise.resolve(this.down(tool, this.client.state));
     if (!this.client.tools.some((t) => t.name === tool)) return Promise.resolve(this.notServed(tool));
     return new Promise<ToolRun>((resolve) => {
-      const signal = opts.signal;
-      const timer = setTimeout(() => this.settle(call, this.timedOut(tool)), this.budgetMs);
-      const onAbort = () => this.settle(call, this.cancelled(tool));
       const call: Call = {
         tool,
         args: args === undefined ? {} : args,
         askedAt: performance.now(),
-        queued: false,
+        signal: opts.signal,
         waited: false,
         settled: false,
-        resolve: (run) => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-          resolve(run);
-        },
+        resolve,
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
       if (this.active < this.maxConcurrent) this.send(call);
-      else {
-        call.queued = call.waited = true;
-        this.queue.push(call);
-      }
+      else this.enqueue(call);
     });
   }
 
-  /**
-   * Ends a call once: a queued call leaves the queue, one in flight is abandoned (late answer
-   * ignored). A request that has `answered` (result or error) has nothing left to abandon: aborting
-   * it anyway would build a DOMException on every call (~20 µs, the hottest line of an MCP call).
-   */
-  private settle(call: Call, run: ToolRun, how: 'answered' | 'abandoned' = 'abandoned'): void {
+  /** A call past the bound waits its turn; its budget and the caller's signal already count. */
+  private enqueue(call: Call): void {
+    call.waited = true;
+    const onAbort = () => this.settle(call, this.cancelled(call.tool));
+    const timer = setTimeout(() => this.settle(call, this.timedOut(call.tool)), this.budgetMs);
+    call.queued = { timer, onAbort };
+    call.signal?.addEventListener('abort', onAbort, { once: true });
+    this.queue.push(call);
+  }
+
+  /** Leaves the queue's bookkeeping (not the queue array): from here the connection watches the call. */
+  private unqueue(call: Call): void {
+    const queued = call.queued;
+    if (!queued) return;
+    call.queued = undefined;
+    clearTimeout(queued.timer);
+    call.signal?.removeEventListener('abort', queued.onAbort);
+  }
+
+  /** Ends a call once; a queued call leaves the queue. */
+  private settle(call: Call, run: ToolRun): void {
     if (call.settled) return;
     call.settled = true;
     if (call.queued) {
-      call.queued = false;
+      this.unqueue(call);
       this.queue.splice(this.queue.indexOf(call), 1);
     }
-    if (how === 'abandoned') call.inFlight?.abort();
     call.resolve(run);
   }
 
   private send(call: Call): void {
     this.active++;
-    const controller = new AbortController();
-    call.inFlight = controller;
     // The SDK derives its handler deadline from timeoutMillis: a call that waited is sent what is
-    // left of its budget, so both sides give up at the same moment.
-    const left = call.askedAt + this.budgetMs - performance.now();
-    const timeoutMillis = call.waited ? Math.max(1, Math.floor(left)) : this.budgetMs;
+    // left of its budget, so both sides give up at the same moment. The connection keeps that
+    // deadline with its one timer and abandons the call when the caller's signal aborts (a late
+    // answer is ignored): no timer, controller or listener of our own per call in flight.
+    const left = call.waited ? Math.max(1, call.askedAt + this.budgetMs - performance.now()) : this.budgetMs;
     this.client
       .request<ToolCallResult>(
         'extension/tool/call',
-        { name: call.tool, arguments: call.args, timeoutMillis },
-        { signal: controller.signal },
+        { name: call.tool, arguments: call.args, timeoutMillis: Math.floor(left) },
+        { timeoutMs: left, signal: call.signal },
       )
       .then(
-        (r) => this.settle(call, this.answered(call, r), 'answered'),
-        (err: unknown) => this.settle(call, this.failed(call.tool, err), 'answered'),
-      )
-      .finally(() => {
-        this.active--;
-        this.pump();
-      });
+        (r) => this.done(call, this.answered(call, r)),
+        (err: unknown) => this.done(call, this.failed(call, err)),
+      );
+  }
+
+  /** A call in flight ended: its slot goes to the next queued call. */
+  private done(call: Call, run: ToolRun): void {
+    this.active--;
+    this.settle(call, run);
+    this.pump();
   }
 
   private pump(): void {
     while (this.active < this.maxConcurrent && this.queue.length > 0) {
       const next = this.queue.shift() as Call;
-      next.queued = false;
+      this.unqueue(next);
       if (this.client.state !== 'running') this.settle(next, this.down(next.tool, this.client.state));
       else this.send(next);
     }
@@ -151,7 +156,7 @@ export class ToolCaller {
 
   private failQueued(state: ToolClientState): void {
     for (const call of this.queue.splice(0)) {
-      call.queued = false;
+      this.unqueue(call);
       this.settle(call, this.down(call.tool, state));
     }
   }
@@ -167,7 +172,10 @@ export class ToolCaller {
   }
 
   /** The call could not run: each cause in words that name the tool, the extension and what to do. */
-  private failed(tool: string, err: unknown): ToolRun {
+  private failed(call: Call, err: unknown): ToolRun {
+    const tool = call.tool;
+    if (err instanceof RequestTimeoutError) return this.timedOut(tool);
+    if (call.signal?.aborted) return this.cancelled(tool);
     const id = this.client.pluginId;
     let run: ToolRun;
     if (err instanceof InvalidResultError) {

@@ -20,10 +20,15 @@ export interface ToolClient {
   readonly tools: readonly ToolDecl[];
   /**
    * Resolves only with a schema-valid ToolCallResult (the connection checks every result once);
-   * rejects with InvalidResultError, ProtocolError or PeerError. Aborting `signal` abandons the
-   * request: it rejects at once and a late answer is ignored.
+   * rejects with InvalidResultError, ProtocolError or PeerError, and with RequestTimeoutError once
+   * `timeoutMs` has passed. Aborting `signal` abandons the request: it rejects at once. A late
+   * answer is ignored either way.
    */
-  request<R>(method: 'extension/tool/call', params: ToolCallParams, opts: { signal: AbortSignal }): Promise<R>;
+  request<R>(
+    method: 'extension/tool/call',
+    params: ToolCallParams,
+    opts: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<R>;
   onStateChange(listener: (state: ToolClientState, previous: ToolClientState) => void): Disposable;
 }
 

@@ -41,12 +41,71 @@ function idJson(id: JsonId): string {
   return id instanceof RawIntegerId ? id.text : JSON.stringify(id);
 }
 
-interface PendingCall {
-  resolve(result: unknown): void;
-  reject(err: Error): void;
+/**
+ * One call of ours waiting for its answer: a class rather than closures, so a round trip allocates
+ * one object for its bookkeeping. `done`/`failed` settle the caller's promise; the entry leaves
+ * `pending` when its answer arrives (gateResponse) or when it is given up (deadline, abort).
+ */
+class PendingCall {
   /** performance.now() by which an answer must have arrived; undefined = no timeout. */
-  deadline?: number;
-  expire?(): void;
+  deadline: number | undefined;
+  private abortListener: (() => void) | undefined;
+
+  constructor(
+    private readonly pending: Map<number, PendingCall>,
+    private readonly id: number,
+    private readonly method: string,
+    private readonly resultCheck: Check,
+    private readonly opts: RequestOptions,
+    private readonly resolve: (value: unknown) => void,
+    private readonly reject: (err: Error) => void,
+  ) {}
+
+  /** The answer's result: checked here, the one check of a result, then handed to the caller. */
+  done(value: unknown): void {
+    this.stopWatching();
+    try {
+      const problem = this.resultCheck(value);
+      if (problem !== undefined) throw new InvalidResultError(this.method, redact(problem));
+      this.opts.onResult?.(value);
+      this.resolve(value);
+    } catch (err) {
+      this.reject(err as Error);
+    }
+  }
+
+  failed(err: Error): void {
+    this.stopWatching();
+    this.reject(err);
+  }
+
+  /** The deadline passed: fails the call; a late answer is ignored. */
+  expire(): void {
+    const { timeoutReason, timeoutMs } = this.opts;
+    this.giveUp(
+      new RequestTimeoutError(timeoutReason ?? 'internal', `${this.method} got no answer within ${timeoutMs} ms`),
+    );
+  }
+
+  /** Fails the call when `signal` aborts, after the frame went out if it already has. */
+  watch(signal: AbortSignal): void {
+    const onAbort = () => this.giveUp(new ProtocolError('internal', `${this.method} was cancelled`));
+    if (signal.aborted) queueMicrotask(onAbort);
+    else {
+      this.abortListener = onAbort;
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+  }
+
+  private giveUp(err: Error): void {
+    if (this.pending.get(this.id) !== this) return;
+    this.pending.delete(this.id); // a late answer is ignored
+    this.failed(err);
+  }
+
+  private stopWatching(): void {
+    if (this.abortListener) this.opts.signal?.removeEventListener('abort', this.abortListener);
+  }
 }
 
 /** An error response from the peer without valid structured data: code kept, message redacted. */
@@ -73,6 +132,18 @@ export class InvalidResultError extends ProtocolError {
   ) {
     super('protocol_error', `invalid ${method} result: ${problem}`);
     this.name = 'InvalidResultError';
+  }
+}
+
+/**
+ * A request's `timeoutMs` passed without an answer; its reason is the request's `timeoutReason`.
+ * Its own class because a peer may report any reason in its error data: a caller that words its
+ * own timeouts (tool calls) tells the two apart by class, not by reason.
+ */
+export class RequestTimeoutError extends ProtocolError {
+  constructor(reason: ErrorReason, message: string) {
+    super(reason, message);
+    this.name = 'RequestTimeoutError';
   }
 }
 
@@ -181,6 +252,8 @@ interface OutRoute {
   direction: MethodMeta['direction'] | undefined;
   params: Check;
   result: Check;
+  /** JSON.stringify(method), for frames built around pre-serialised params. */
+  methodJson: string;
 }
 
 export class ValidatedConnection {
@@ -311,7 +384,7 @@ export class ValidatedConnection {
         opts.paramsJson === undefined
           ? this.writer.encodeText({ jsonrpc: '2.0', id, method, params })
           : this.writer.frameText(
-              `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${opts.paramsJson}}`,
+              `{"jsonrpc":"2.0","id":${id},"method":${out.methodJson},"params":${opts.paramsJson}}`,
             );
     } catch (err) {
       return Promise.reject(err as Error); // oversize: this call fails, the connection stays
@@ -319,54 +392,23 @@ export class ValidatedConnection {
     // A sidecar that does not read cannot make us queue without bound: this call fails instead.
     const full = this.writer.refusal(frame);
     if (full) return Promise.reject(full);
-    // One promise per call: the pending entry carries its own timer and abort listener, so the
-    // response settles the caller's promise directly (no wrapper promise, no extra turns).
-    const result = new Promise<R>((resolve, reject) => {
-      const signal = opts.signal;
-      const cleanup = () => {
-        signal?.removeEventListener('abort', onAbort);
-      };
-      const call: PendingCall = {
-        resolve: (value) => {
-          cleanup();
-          try {
-            const problem = out.result(value);
-            if (problem !== undefined) throw new InvalidResultError(method, redact(problem));
-            opts.onResult?.(value);
-            resolve(value as R);
-          } catch (err) {
-            reject(err as Error);
-          }
-        },
-        reject: (err) => {
-          cleanup();
-          reject(err);
-        },
-      };
-      const giveUp = (err: Error) => {
-        if (this.pending.get(id) !== call) return;
-        this.pending.delete(id); // a late answer is ignored
-        call.reject(err);
-      };
-      function onAbort(): void {
-        giveUp(new ProtocolError('internal', `${method} was cancelled`));
-      }
-      this.pending.set(id, call);
-      if (signal) {
-        if (signal.aborted)
-          queueMicrotask(onAbort); // after the frame went out, as before
-        else signal.addEventListener('abort', onAbort, { once: true });
-      }
-      if (opts.timeoutMs !== undefined) {
-        const ms = opts.timeoutMs;
-        call.deadline = performance.now() + ms;
-        call.expire = () =>
-          giveUp(new ProtocolError(opts.timeoutReason ?? 'internal', `${method} got no answer within ${ms} ms`));
-        this.watchDeadline(call.deadline);
-      }
+    // One promise per call, settled by its pending entry straight from the read that carries the
+    // answer (no wrapper promise, no extra turns); one timer serves every call's deadline.
+    let resolve!: (value: unknown) => void;
+    let reject!: (err: Error) => void;
+    const result = new Promise<R>((res, rej) => {
+      resolve = res as (value: unknown) => void;
+      reject = rej;
     });
+    const call = new PendingCall(this.pending, id, method, out.result, opts, resolve, reject);
+    this.pending.set(id, call);
+    if (opts.signal) call.watch(opts.signal);
+    if (opts.timeoutMs !== undefined) {
+      call.deadline = performance.now() + opts.timeoutMs;
+      this.watchDeadline(call.deadline);
+    }
     this.traceOut(frame);
-    this.writer.writeFrame(frame).catch(noop); // a failed writer ends the connection, which rejects the call
+    this.writer.send(frame); // a failed writer ends the connection, which rejects the call
     return result;
   }
 
@@ -402,7 +444,7 @@ export class ValidatedConnection {
     const full = this.writer.refusal(frame);
     if (full) throw full;
     this.traceOut(frame);
-    this.writer.writeFrame(frame).catch(noop);
+    this.writer.send(frame);
   }
 
   /** Best-effort `extension/event`; false when dropped (queue slots full or connection gone). */
@@ -448,7 +490,7 @@ export class ValidatedConnection {
     let next = Infinity;
     for (const call of [...this.pending.values()]) {
       if (call.deadline === undefined) continue;
-      if (call.deadline <= now) call.expire?.();
+      if (call.deadline <= now) call.expire();
       else if (call.deadline < next) next = call.deadline;
     }
     if (next !== Infinity) this.watchDeadline(next);
@@ -506,8 +548,10 @@ export class ValidatedConnection {
   }
 
   private drained(): void {
-    this.inbox = [];
-    this.inboxBytes = [];
+    if (this.inbox.length) {
+      this.inbox = [];
+      this.inboxBytes = [];
+    }
     this.inboxHead = 0;
     this.draining = false;
     if (this.readPaused) {
@@ -633,8 +677,8 @@ export class ValidatedConnection {
       return;
     }
     this.pending.delete(id);
-    if (hasError) call.reject(this.peerError(raw.error as { code: number; message: string; data?: unknown }));
-    else call.resolve(raw.result);
+    if (hasError) call.failed(this.peerError(raw.error as { code: number; message: string; data?: unknown }));
+    else call.done(raw.result);
   }
 
   private reply(id: JsonId, error: WireError): void {
@@ -649,7 +693,7 @@ export class ValidatedConnection {
         ? this.writer.frameText(withRawId(id, { error }))
         : this.writer.encodeText({ jsonrpc: '2.0', id, error });
     this.traceOut(frame);
-    this.writer.writeFrame(frame).catch(noop);
+    this.writer.send(frame);
   }
 
   /** Runs a host handler and answers; a handler may answer synchronously or with a promise. */
@@ -689,7 +733,7 @@ export class ValidatedConnection {
       return this.reply(id, wireError('internal'));
     }
     this.traceOut(frame);
-    this.writer.writeFrame(frame).catch(noop);
+    this.writer.send(frame);
   }
 
   private answerError(id: JsonId, method: string, err: unknown): void {
@@ -711,13 +755,15 @@ export class ValidatedConnection {
     let out = this.outRoutes.get(method);
     if (!out) {
       const meta = this.contract.method(method);
+      const methodJson = JSON.stringify(method);
       out = meta
         ? {
             direction: meta.direction,
             params: this.contract.paramsCheck(method as MethodName),
             result: this.contract.resultCheck(method as MethodName),
+            methodJson,
           }
-        : { direction: undefined, params: NOT_SERVED.check, result: NOT_SERVED.check };
+        : { direction: undefined, params: NOT_SERVED.check, result: NOT_SERVED.check, methodJson };
       if (meta) this.outRoutes.set(method, out); // protocol methods only: a bounded set
     }
     return out;
@@ -758,7 +804,7 @@ export class ValidatedConnection {
     this.reader.dispose();
     const calls = [...this.pending.values()];
     this.pending.clear();
-    for (const call of calls) call.reject(this.interrupted());
+    for (const call of calls) call.failed(this.interrupted());
     this.writer.dispose();
     this.endReached.fire(end);
     this.endReached.clear();

@@ -6,6 +6,7 @@ export {
   ValidatedConnection,
   PeerError,
   InvalidResultError,
+  RequestTimeoutError,
   type ConnectionEnd,
   type InboundHandler,
   type InboundHandlers,

@@ -186,6 +186,19 @@ export class NdjsonMessageWriter {
   }
 
   /**
+   * `writeFrame` for a caller that reads no outcome: the connection learns of a failed writer from
+   * onError, and checks the queue's bound (`refusal`) before it builds a request. The same rules
+   * without two promises per frame on the hot path; a frame past the bound is dropped, where
+   * writeFrame would reject it.
+   */
+  send(frame: Frame): void {
+    if (this.failure || this.ending) return;
+    if (this.idle) return this.put(frame, undefined);
+    const bytes = frameBytes(frame);
+    if (!this.fullFor(bytes)) this.enqueue({ frame, bestEffort: false, bytes });
+  }
+
+  /**
    * Reliable write of a list message (`extension/resources/changed`) that a sidecar which is not
    * reading must not turn into a growing queue: while a message of the same key waits unwritten,
    * the new items are merged into it (de-duplicated, at most `maxItems` per message) instead of

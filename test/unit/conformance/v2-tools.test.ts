@@ -298,6 +298,37 @@ describe('conformance: extension tools (HOST_SPEC_V2 §12)', function () {
     );
   });
 
+  it('cancelled in flight or in the queue, timed out from asking: the connection keeps the budget of a call it sent', async () => {
+    const e = await start([toolPlugin('held', 'never-answers.js', [tool('echo')], { TOOLS_LATE_MS: '1500' })], {
+      budgetMs: 800,
+      maxConcurrent: 1,
+    });
+    const [inFlight, queued] = [new AbortController(), new AbortController()];
+    const a = e.callTool('ext__held__echo', { i: 'a' }, { signal: inFlight.signal });
+    const b = e.callTool('ext__held__echo', { i: 'b' }, { signal: queued.signal });
+    const c = e.callTool('ext__held__echo', { i: 'c' });
+    queued.abort();
+    assert.equal(failed(await b).reason, 'cancelled', 'a queued call whose caller aborts');
+    await waitFor(() => recorded().length === 1, { timeoutMs: 5_000, what: 'the first call to reach the sidecar' });
+    inFlight.abort();
+    assert.equal(failed(await a).reason, 'cancelled', 'a call in flight whose caller aborts');
+    const timedOut = failed(await c);
+    assert.equal(timedOut.reason, 'timeout', 'the next call, sent when the slot freed, at its budget');
+    assert.match(timedOut.message, /^extension tool timed out after 0.8 s: tool echo of extension held/);
+    const sent = recorded().filter((r) => r.kind === 'tool/call');
+    assert.deepEqual(
+      sent.map((r) => (r.params as { arguments: { i: string } }).arguments.i),
+      ['a', 'c'],
+      'the call cancelled in the queue never went out',
+    );
+    const budget = (sent[1].params as { timeoutMillis: number }).timeoutMillis;
+    assert.ok(budget < 800, `a call that waited is sent what is left of its budget (${budget} ms)`);
+    await waitFor(() => lines.filter((l) => /no call is waiting for it/.test(l)).length === 2, {
+      timeoutMs: 5_000,
+      what: 'both late answers to be ignored',
+    });
+  });
+
   it('a result past the model’s share is cut with a note; an aborted call is cancelled and its answer ignored', async () => {
     const e = await start([toolPlugin('tools', 'tools.js', [tool('big')])]);
     const cut = result(await e.callTool('ext__tools__big', { size: MAX_TOOL_CONTENT_CHARS + 10 }));

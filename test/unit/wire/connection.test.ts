@@ -209,6 +209,62 @@ describe('wire: ValidatedConnection inbound gate', () => {
     assert.equal(ctx.ends[0].reason, 'provider_interrupted');
   });
 
+  it('judges the frames of one read one per microtask turn: each consumer runs before the next frame', async () => {
+    const order: string[] = [];
+    const consumer = (seq: number) => () => order.push(`consumed ${seq}`);
+    const conn = new ValidatedConnection({
+      input: ctx.peer.toHost,
+      output: new PassThrough(),
+      handlers: {
+        handler: (method) =>
+          method === 'extension/provider/stream/chunk'
+            ? (params: object) => {
+                const seq = (params as { seq: number }).seq;
+                order.push(`judged ${seq}`);
+                void Promise.resolve().then(consumer(seq)); // a `for await` consumer's turn
+              }
+            : undefined,
+      },
+    });
+    conn.markReady();
+    const frame = (seq: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'extension/provider/stream/chunk',
+        params: { streamId: 'a', seq, chunk: { type: 'text', text: 't' } },
+      });
+    try {
+      ctx.peer.toHost.write([1, 2, 3].map(frame).join('\n') + '\n'); // one read
+      await waitFor(() => order.length === 6, { timeoutMs: 2000, what: 'three frames judged and consumed' });
+      assert.deepEqual(order, ['judged 1', 'consumed 1', 'judged 2', 'consumed 2', 'judged 3', 'consumed 3']);
+      ctx.peer.toHost.write(frame(4) + '\n'); // a read of one frame, judged at once, and the next read too
+      ctx.peer.toHost.write(frame(5) + '\n');
+      await waitFor(() => order.length === 10, { timeoutMs: 2000, what: 'two more reads' });
+      assert.deepEqual(order.slice(6), ['judged 4', 'consumed 4', 'judged 5', 'consumed 5']);
+    } finally {
+      conn.dispose();
+    }
+  });
+
+  it('judges the frames before an oversize line of the same read, then ends with frame_too_large', async () => {
+    const frames = [1, 2, 3].map((seq) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'extension/provider/stream/chunk',
+        params: { streamId: 'a', seq, chunk: { type: 'text', text: 't' } },
+      }),
+    );
+    ctx.peer.toHost.write(
+      Buffer.concat([Buffer.from(frames.join('\n') + '\n'), Buffer.alloc(8 * 1024 * 1024 + 1, 0x61)]),
+    );
+    await waitFor(() => ctx.ends.length === 1, { timeoutMs: 2000, what: 'the end' });
+    assert.deepEqual(
+      ctx.seen.map((s) => (s.params as { seq: number }).seq),
+      [1, 2, 3],
+    );
+    assert.equal(ctx.ends[0].reason, 'frame_too_large');
+  });
+
   it('turns a handler ProtocolError into its wire error', async () => {
     ctx.peer.send({ jsonrpc: '2.0', id: 'r1', method: 'host/content/read', params: { contentRef: 'c', offset: 0 } });
     const f = await ctx.peer.next();
