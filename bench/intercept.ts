@@ -1,5 +1,5 @@
 // Figures 1 and 2: the intercept round trip through the full host (Sidecar + dispatcher) against
-// a raw NDJSON echo of the same frame by the same sidecar code, and the cost of a longer chain;
+// a raw NDJSON echo of the same frame by the same child process, and the cost of a longer chain;
 // the v2 tool call (ToolCaller) rides the same connection path and is measured the same way.
 import { createDispatcher, interceptClientFor } from '../src/host/intercepts';
 import type { Sidecar } from '../src/host/sidecar';
@@ -7,7 +7,7 @@ import { ToolCaller, toolClientFor } from '../src/host/tools';
 import { BENCH_SIDECAR, benchPlugin, startSidecar } from './lib/host';
 import { interleave } from './lib/measure';
 import { RawPeer } from './lib/raw';
-import { sharedChild, type SharedChild } from './lib/sameChild';
+import { floorOver } from './lib/sameChild';
 import { lowerIsBetter, round, spread, summarize, type Figure } from './lib/stats';
 
 /** `{"text":"…"}` of exactly `bytes` bytes of JSON. */
@@ -63,22 +63,27 @@ interface Case {
 }
 
 export async function benchIntercepts(quick: boolean): Promise<InterceptFigures> {
-  const raws = [1, 2, 3, 4].map(() => new RawPeer(BENCH_SIDECAR));
-  const raw = raws[0];
+  // Every figure but one drives the same processes from both sides (bench/lib/sameChild.ts): the
+  // floor's raw frames go to the host's own children. `small_200B_separateChildren` keeps the
+  // method the issue was filed with, the floor over 4 children of its own, for comparison.
+  const separate = [1, 2, 3, 4].map(() => new RawPeer(BENCH_SIDECAR));
+  const floors: RawPeer[] = [];
   const sidecars: Sidecar[] = [];
-  const shared: SharedChild[] = [];
   try {
-    for (let i = 1; i <= 4; i++) sidecars.push(await startSidecar(benchPlugin(`bench-${i}`)));
-    // The same sidecar code spoken to in protocol v2: its figure against the same floor.
-    const v2 = [];
+    const v1: Sidecar[] = [];
+    for (let i = 1; i <= 4; i++) v1.push(await startSidecar(benchPlugin(`bench-${i}`)));
+    // The same sidecar code spoken to in protocol v2.
+    const v2: Sidecar[] = [];
     for (let i = 1; i <= 4; i++)
       v2.push(await startSidecar(benchPlugin(`bench-v2-${i}`, { capabilities: ['tools'], tools: [ECHO_TOOL] }, {}, 2)));
-    sidecars.push(...v2);
+    sidecars.push(...v1, ...v2);
+    const floorsV1 = v1.map(floorOver);
+    const floorsV2 = v2.map(floorOver);
+    floors.push(...floorsV1, ...floorsV2);
+    const ones = v1.map((s) => createDispatcher([interceptClientFor(s, 0)]));
     const onesV2 = v2.map((s) => createDispatcher([interceptClientFor(s, 0)]));
-    const ones = sidecars.slice(0, 4).map((s) => createDispatcher([interceptClientFor(s, 0)]));
     const callers = v2.map((s) => new ToolCaller(toolClientFor(s)));
-    const one = ones[0];
-    const four = createDispatcher(sidecars.slice(0, 4).map((s, i) => interceptClientFor(s, i)));
+    const four = createDispatcher(v1.map((s, i) => interceptClientFor(s, i)));
     let seq = 0;
 
     // Which core a child lands on relative to this process moves a round trip by tens of percent
@@ -87,8 +92,13 @@ export async function benchIntercepts(quick: boolean): Promise<InterceptFigures>
     let hostCalls = 0;
     let rawCalls = 0;
     const pick = <T>(list: readonly T[], calls: number): T => list[Math.floor(calls / BLOCK) % list.length];
-    const echo = async (method: string, params: object, answered: (result: Record<string, unknown>) => boolean) => {
-      const res = await pick(raws, rawCalls++).request(method, params);
+    const echo = async (
+      peers: readonly RawPeer[],
+      method: string,
+      params: object,
+      answered: (result: Record<string, unknown>) => boolean,
+    ) => {
+      const res = await pick(peers, rawCalls++).request(method, params);
       if (!answered((res.result ?? {}) as Record<string, unknown>)) throw new Error(`raw ${method} echo failed`);
     };
     const interceptCase = (
@@ -97,6 +107,7 @@ export async function benchIntercepts(quick: boolean): Promise<InterceptFigures>
       samples: number,
       warmup: number,
       dispatchers: typeof ones,
+      peers: readonly RawPeer[],
       goal?: number,
     ): Case => {
       const payload = payloadOf(bytes);
@@ -111,6 +122,7 @@ export async function benchIntercepts(quick: boolean): Promise<InterceptFigures>
         },
         floor: () =>
           echo(
+            peers,
             'extension/intercept',
             { event: 'input.receive', seq: ++seq, payload, timeoutMillis: 5000 },
             (r) => r.decision === 'continue',
@@ -120,34 +132,10 @@ export async function benchIntercepts(quick: boolean): Promise<InterceptFigures>
     const small = quick ? 400 : 3000;
     const warm = quick ? 200 : 2000;
     const toolArgs = payloadOf(200);
-    const sharedPayload = payloadOf(200);
-    for (let i = 0; i < 4; i++) shared.push(sharedChild(BENCH_SIDECAR));
     const cases: Case[] = [
-      interceptCase('small_200B', 200, small, warm, ones, 1.2),
-      interceptCase('large_60KiB', 60 * 1024, quick ? 60 : 400, quick ? 20 : 100, ones),
-      interceptCase('small_200B_v2', 200, small, warm, onesV2, 1.2),
-      {
-        // The host's path and the floor over the same 4 children (bench/lib/sameChild.ts): the
-        // work alone, without which process got the luckier vCPU placement.
-        name: 'small_200B_sameChildren',
-        samples: small,
-        warmup: warm,
-        goal: 1.2,
-        host: async () => {
-          const out = await pick(shared, hostCalls++).host.dispatch('input.receive', sharedPayload);
-          if (out.decision !== 'continue') throw new Error(`unexpected ${out.decision}`);
-        },
-        floor: async () => {
-          const res = await pick(shared, rawCalls++).raw.request('extension/intercept', {
-            event: 'input.receive',
-            seq: ++seq,
-            payload: sharedPayload,
-            timeoutMillis: 5000,
-          });
-          if ((res.result as { decision?: string } | undefined)?.decision !== 'continue')
-            throw new Error('raw echo failed');
-        },
-      },
+      interceptCase('small_200B', 200, small, warm, ones, floorsV1, 1.2),
+      interceptCase('large_60KiB', 60 * 1024, quick ? 60 : 400, quick ? 20 : 100, ones, floorsV1),
+      interceptCase('small_200B_v2', 200, small, warm, onesV2, floorsV2, 1.2),
       {
         name: 'toolCall_200B_v2',
         samples: small,
@@ -159,11 +147,14 @@ export async function benchIntercepts(quick: boolean): Promise<InterceptFigures>
         },
         floor: () =>
           echo(
+            floorsV2,
             'extension/tool/call',
             { name: 'echo', arguments: toolArgs, timeoutMillis: 300_000 },
             (r) => r.content === 'ok',
           ),
       },
+      // No goal: two sets of processes, whose placement luck the ratio reads as well as the work.
+      interceptCase('small_200B_separateChildren', 200, small, warm, ones, separate),
     ];
 
     const roundTrip: InterceptFigures['roundTrip'] = {};
@@ -196,13 +187,14 @@ export async function benchIntercepts(quick: boolean): Promise<InterceptFigures>
     const samples = quick ? 200 : 1000;
     const raw1 = (peer: RawPeer) =>
       peer.request('extension/intercept', { event: 'input.receive', seq: ++seq, payload, timeoutMillis: 5000 });
+    const one = ones[0];
     const [c1, c4, r1, r4] = await interleave(
       [
         () => one.dispatch('input.receive', payload),
         () => four.dispatch('input.receive', payload),
-        () => raw1(raw),
+        () => raw1(floorsV1[0]),
         async () => {
-          for (const peer of raws) await raw1(peer);
+          for (const peer of floorsV1) await raw1(peer);
         },
       ],
       { warmup: quick ? 50 : 500, samples, minSamples: samples / 4, maxMs: quick ? 3000 : 15_000, block: 20 },
@@ -227,8 +219,8 @@ export async function benchIntercepts(quick: boolean): Promise<InterceptFigures>
       },
     };
   } finally {
+    await Promise.all(floors.map((r) => r.close()));
     await Promise.all(sidecars.map((s) => s.stop()));
-    await Promise.all(raws.map((r) => r.close()));
-    await Promise.all(shared.map((c) => c.close()));
+    await Promise.all(separate.map((r) => r.close()));
   }
 }

@@ -42,8 +42,11 @@ export async function startSidecar(
 
 export const quiet: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
-/** A folder's session engine over linked plugin folders, as a window or the CLI makes one. */
-export function folderEngine(ws: string, home: string, plugins: string[]): SessionEngine {
+/**
+ * A folder's session engine over linked plugin folders, as a window or the CLI makes one; every
+ * Sidecar it creates is also pushed to `created` (a floor over the same child: bench/lib/sameChild.ts).
+ */
+export function folderEngine(ws: string, home: string, plugins: string[], created: Sidecar[] = []): SessionEngine {
   return createSessionEngine(
     {
       sessionKey: ws,
@@ -57,6 +60,14 @@ export function folderEngine(ws: string, home: string, plugins: string[]): Sessi
       maxParallelStarts: 4,
       startupBudgetMs: 30_000,
     },
-    { createSidecar: (o) => new Sidecar(o), store: new SurfaceStore(), logger: quiet },
+    {
+      createSidecar: (o) => {
+        const s = new Sidecar(o);
+        created.push(s);
+        return s;
+      },
+      store: new SurfaceStore(),
+      logger: quiet,
+    },
   );
 }

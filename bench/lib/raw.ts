@@ -9,20 +9,33 @@ export class RawPeer {
   private readonly waiting = new Map<number, (msg: Json) => void>();
   private parts: Buffer[] = [];
   private nextId: number;
+  /** Whether this peer spawned the child (and so ends it on close). */
+  private readonly owned: boolean;
+  private readonly onData = (chunk: Buffer) => this.feed(chunk);
   /** Every frame that is not a response to one of our requests. */
   onOther: (msg: Json) => void = () => undefined;
 
-  /** `firstId`: where our request ids start (another reader of the same child counts from 1). */
-  constructor(script: string, env: NodeJS.ProcessEnv = {}, firstId = 1) {
+  /**
+   * `from`: a script to spawn, or a child another reader already speaks to (bench/lib/sameChild.ts;
+   * that reader keeps owning it). `firstId`: where our request ids start (another reader of the
+   * same child counts from 1).
+   */
+  constructor(from: string | ChildProcessWithoutNullStreams, env: NodeJS.ProcessEnv = {}, firstId = 1) {
     this.nextId = firstId;
-    this.child = spawn(process.execPath, [script], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, ...env },
-      detached: true,
-    });
-    this.child.stdout.on('data', (chunk: Buffer) => this.feed(chunk));
-    this.child.stderr.resume();
-    this.child.stdin.on('error', () => undefined);
+    this.owned = typeof from === 'string';
+    this.child =
+      typeof from === 'string'
+        ? spawn(process.execPath, [from], {
+            stdio: ['pipe', 'pipe', 'pipe'],
+            env: { ...process.env, ...env },
+            detached: true,
+          })
+        : from;
+    this.child.stdout.on('data', this.onData);
+    if (this.owned) {
+      this.child.stderr.resume();
+      this.child.stdin.on('error', () => undefined);
+    }
   }
 
   /** Sends one request frame and resolves with the response frame. */
@@ -34,8 +47,10 @@ export class RawPeer {
     });
   }
 
-  /** Resolves once the child has exited. */
+  /** Resolves once the child has exited; a child this peer did not spawn is only let go. */
   close(): Promise<void> {
+    this.child.stdout.off('data', this.onData);
+    if (!this.owned) return Promise.resolve();
     return new Promise((resolve) => {
       if (this.child.exitCode !== null || this.child.signalCode !== null) return resolve();
       this.child.once('exit', () => resolve());
