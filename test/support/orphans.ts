@@ -5,7 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { waitFor } from './wait';
 
 const MARK = 'REASONIX_TEST_OWNER';
-if (!process.env[MARK]) process.env[MARK] = randomUUID();
+// A mocha worker (`mocha --parallel`) takes a mark of its own: its siblings carry the main
+// process's mark in their environ, so one worker never counts another, or another's children.
+const mochaWorker = /[\\/]mocha[\\/]lib[\\/]nodejs[\\/]worker\.js$/.test(process.argv[1] ?? '');
+if (!process.env[MARK] || mochaWorker) process.env[MARK] = randomUUID();
 const marker = Buffer.from(`${MARK}=${process.env[MARK]}\0`);
 
 export function liveDescendants(): { pid: number; cmd: string }[] {
