@@ -47,6 +47,12 @@ function startProvisioning() {
     child.once('exit', (status, signal) => resolve({ status, signal }));
   });
   provisioning = { child, started, done };
+  // Its own process group does not get the terminal's Ctrl+C: pass it on.
+  for (const sig of ['SIGINT', 'SIGTERM'])
+    process.once(sig, () => {
+      stopProvisioning();
+      process.exit(130);
+    });
   console.log(
     `=== provisioning code-server ${CODE_SERVER_VERSION}/${OLDEST.codeServer}, Node and Chromium in the background (log: ${PROVISION_LOG}) ===`,
   );
