@@ -2,7 +2,7 @@
 // The one test command: every stage runs, in order, and the first failure stops the run with
 // its name. Nothing is skipped silently.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { CODE_SERVER_VERSION, OLDEST } from './vscode/provision.mjs';
 
 // A fresh clone has no dependencies yet: `npm test` installs them first (the Quick start promises
@@ -68,7 +68,8 @@ function stopProvisioning() {
 /** The stage that needs code-server: waits for the background provisioning, fails with its log's end. */
 async function awaitProvisioning() {
   const { status, signal } = await provisioning.done;
-  const took = ((Date.now() - provisioning.started) / 1000).toFixed(1);
+  // The exit event waits for the stage that was running (spawnSync); the log's last write does not.
+  const took = ((statSync(PROVISION_LOG).mtimeMs - provisioning.started) / 1000).toFixed(1);
   if (status === 0) {
     console.log(`provisioned in ${took}s (started with the checks; log: ${PROVISION_LOG})`);
     return 0;
