@@ -43,8 +43,10 @@ async function main(): Promise<void> {
   const hardStop = setTimeout(() => exit('', ['the hook budget ran out; no decision']), left);
   hardStop.unref();
   const input = await readStdin(MAX_REQUEST_BYTES, left - 200);
-  if (input.problem) return exit('', [`${input.problem}; no decision`]);
-  const r = await runBridge(event, input.text, { dirs: hooksDirs(), startedAt, fallbackCwd: process.cwd() });
+  // An input that cannot be read whole is still answered for: the window serving this working
+  // directory refuses for its required extensions and asks for its optional ones (issue 38 item 8).
+  const stdin = input.problem ? { problem: input.problem } : input.text;
+  const r = await runBridge(event, stdin, { dirs: hooksDirs(), startedAt, fallbackCwd: process.cwd() });
   exit(r.stdout, r.notes);
 }
 

@@ -84,12 +84,11 @@ export async function hookCommand(argv: string[]): Promise<number> {
     note('--plugin needs --headless (without it the VS Code window answers with its own plugins)');
     return 1;
   }
-  let text: string;
+  let text: string | { problem: string };
   try {
     text = await readStdin();
   } catch (err) {
-    note(`${(err as Error).message}; no decision`);
-    return 0;
+    text = { problem: (err as Error).message };
   }
   if (!values.headless) {
     const r = await runBridge(positionals[0], text, { dirs: hooksDirs(), startedAt, fallbackCwd: process.cwd() });
@@ -97,7 +96,8 @@ export async function hookCommand(argv: string[]): Promise<number> {
     if (r.stdout) process.stdout.write(r.stdout);
     return 0;
   }
-  const parsed = parseHookInput(text);
+  // Headless has no window to have recorded who takes part: an unreadable input answers nothing.
+  const parsed = typeof text === 'string' ? parseHookInput(text) : { ok: false as const, message: text.problem };
   if (!parsed.ok) {
     note(`${parsed.message}; no decision`);
     return 0;

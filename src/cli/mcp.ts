@@ -6,8 +6,16 @@
 // for its lifetime and stops them when the client closes stdin or the process is signalled.
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
+import { Transform } from 'node:stream';
 import { dirname, join } from 'node:path';
-import { endpointProblem, hooksDirs, locateWindow, openChannel, type LocatedWindow } from '../host/hooks';
+import {
+  endpointProblem,
+  hooksDirs,
+  locateWindow,
+  MAX_REQUEST_BYTES,
+  openChannel,
+  type LocatedWindow,
+} from '../host/hooks';
 import { optionLines, parseOrHelp, UsageError, type Values } from './args';
 import { pluginsOf, VERBOSE_HELP, WORKSPACE_HELP, workspaceOf } from './sessionOptions';
 import { openToolSession, TOOL_SESSION_OPTIONS } from './tools';
@@ -44,8 +52,9 @@ ${optionLines([
 Add it to an MCP client, e.g. Claude Code:
   claude mcp add reasonix -- npx reasonix-host mcp --workspace "$PWD"
 
-Exit status: 0 when the client closed the connection, 1 the plugins could not start or the window
-could not be reached, 2 usage error.`;
+Exit status: 0 when the client closed the connection, 1 the plugins could not start, the window
+could not be reached or closed the connection first, or the client sent a line over 32 MiB;
+2 usage error.`;
 
 /** The version MCP clients see in serverInfo: the package's own (dist/ or out/src/ sit below it). */
 function packageVersion(): string {
@@ -116,16 +125,48 @@ async function relay(hit: LocatedWindow, workspace: string): Promise<number> {
   process.stderr.write(
     `reasonix-host mcp: serving the tools of ${term(hit.folder)} from the VS Code window (pid ${hit.record.pid})\n`,
   );
+  // Lines are bounded as the window bounds them: one past it is said here, by name, instead of
+  // the window closing the connection on it.
+  const clientEnded = { value: false };
+  let oversize = false;
+  let pending = 0;
+  const guard = new Transform({
+    transform(chunk: Buffer, _enc, next) {
+      // The line this chunk ends counts what came before it; the last one goes on past it.
+      const first = chunk.indexOf(0x0a);
+      const ended = first < 0 ? 0 : pending + first;
+      pending = first < 0 ? pending + chunk.length : chunk.length - chunk.lastIndexOf(0x0a) - 1;
+      if (ended > MAX_REQUEST_BYTES || pending > MAX_REQUEST_BYTES) {
+        oversize = true;
+        socket.destroy();
+        return next();
+      }
+      next(null, chunk);
+    },
+  });
+  process.stdin.once('end', () => (clientEnded.value = true));
   await new Promise<void>((done) => {
     socket.on('error', () => done());
     socket.once('close', () => done());
-    process.stdin.pipe(socket);
+    process.stdin.pipe(guard).pipe(socket);
     socket.pipe(process.stdout);
     socket.resume();
-    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, () => socket.end());
+    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+      process.once(sig, () => {
+        clientEnded.value = true;
+        socket.end();
+      });
   });
-  process.stdin.unpipe(socket);
+  process.stdin.unpipe(guard);
   process.stdin.pause();
+  if (oversize) {
+    process.stderr.write(
+      `reasonix-host mcp: the MCP client sent a line longer than ${MAX_REQUEST_BYTES / 1048576} MiB (each MCP message is one line, bounded like the window's requests); connection closed\n`,
+    );
+    return 1;
+  }
+  if (!clientEnded.value)
+    return fail('closed the connection (the window was closed or reloaded, or the extension stopped)');
   return 0;
 }
 

@@ -3,6 +3,7 @@
 // `{plugin, action, folder?, args?}` so people can bind keys in keybindings.json.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { inert } from '../host/inert';
 import { redact } from '../host/redact';
 import type { ActionResult } from '../host/session';
 import { stateWord, toDisplayState } from './displayStates';
@@ -61,7 +62,7 @@ export async function runAction(sessions: SessionManager, a: RunActionArgs): Pro
       sessions.sessions().length === 0
         ? vscode.l10n.t('Cannot run {0}: no Reasonix session is running (open a trusted folder first).', name)
         : vscode.l10n.t('Cannot run {0}: no workspace folder matches "{1}".', name, a.folder ?? '');
-    void vscode.window.showWarningMessage(msg);
+    void vscode.window.showWarningMessage(inert(msg));
     return { ran: false, accepted: false, message: msg };
   }
   const plugin = session.engine.plugins().find((p) => p.pluginId === a.plugin);
@@ -72,7 +73,7 @@ export async function runAction(sessions: SessionManager, a: RunActionArgs): Pro
       a.plugin,
       session.folder.name,
     );
-    void vscode.window.showWarningMessage(msg);
+    void vscode.window.showWarningMessage(inert(msg));
     return { ran: false, accepted: false, message: msg };
   }
   if (plugin.state !== 'running') {
@@ -91,7 +92,7 @@ export async function runAction(sessions: SessionManager, a: RunActionArgs): Pro
       ),
     );
     const start = vscode.l10n.t('Start Extension');
-    void vscode.window.showWarningMessage(msg, start, showLogsLabel()).then((c) => {
+    void vscode.window.showWarningMessage(inert(msg), start, showLogsLabel()).then((c) => {
       if (c === start) void sessions.startPlugin(session.key, a.plugin);
       else if (c === showLogsLabel()) void vscode.commands.executeCommand('reasonix.showLogs');
     });
@@ -99,7 +100,7 @@ export async function runAction(sessions: SessionManager, a: RunActionArgs): Pro
   }
   if (!plugin.actions.some((x) => x.actionId === a.action)) {
     const msg = vscode.l10n.t('Cannot run {0}: "{1}" declares no action "{2}".', name, a.plugin, a.action);
-    void vscode.window.showWarningMessage(msg);
+    void vscode.window.showWarningMessage(inert(msg));
     return { ran: false, accepted: false, message: msg };
   }
   try {
@@ -109,13 +110,13 @@ export async function runAction(sessions: SessionManager, a: RunActionArgs): Pro
       : result.accepted
         ? vscode.l10n.t('{0} done.', name)
         : vscode.l10n.t('{0} was not accepted.', name);
-    if (result.accepted) void vscode.window.showInformationMessage(text);
-    else void vscode.window.showWarningMessage(text);
+    if (result.accepted) void vscode.window.showInformationMessage(inert(text));
+    else void vscode.window.showWarningMessage(inert(text));
     return { ran: true, ...result };
   } catch (err) {
     const msg = redact(vscode.l10n.t('{0} failed: {1}', name, (err as Error).message));
     void vscode.window
-      .showErrorMessage(msg, showLogsLabel())
+      .showErrorMessage(inert(msg), showLogsLabel())
       .then((c) => c && vscode.commands.executeCommand('reasonix.showLogs'));
     return { ran: true, accepted: false, message: msg };
   }

@@ -9,8 +9,9 @@
 import * as vscode from 'vscode';
 import type { DecisionRecord, HookWindow, McpCallRecord, WindowMcpOptions } from '../hooksWindow';
 import { lazyModule } from './lazyModule';
+import { definitionLabels } from './mcp/labels';
 import type { ExtensionLog } from './logging';
-import { agentHooksEnabled, workspaceValue } from './settings';
+import { agentHooksEnabled, ignoredWorkspaceValues, workspaceValue } from './settings';
 import type { SessionManager } from './sessions';
 import { showLogsLabel } from './failures';
 import { AGENT_PLUGINS_SINCE, atLeast } from './vscodeVersion';
@@ -32,6 +33,8 @@ export class AgentHooks implements vscode.Disposable {
   private opening: Promise<void> | undefined;
   /** What the last sync decided, so a change is logged once, plainly. */
   private governing: boolean | undefined;
+  /** Ignored workspace values already named in the log (once each, not on every sync). */
+  private readonly saidIgnored = new Set<string>();
   private readonly counts = new Map<string, number>();
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when an extension's decision count changed. */
@@ -83,10 +86,15 @@ export class AgentHooks implements vscode.Disposable {
   /** Says when governance turns on or off and why; a workspace's own value is named as ignored. */
   private logGovernance(enabled: boolean, wanted: boolean): void {
     const ignored = workspaceValue<boolean>(vscode.workspace.getConfiguration('reasonix'), 'agentHooks.enabled');
-    if (ignored !== undefined && ignored !== enabled)
-      this.log.warn(
-        `agent hooks: the workspace setting reasonix.agentHooks.enabled = ${String(ignored)} is ignored; whether Reasonix extensions govern agents is decided in user settings only`,
-      );
+    const written = ignoredWorkspaceValues('agentHooks.enabled');
+    if (ignored !== undefined) written.push({ file: 'the workspace settings', value: ignored });
+    for (const { file, value } of written)
+      if (value !== enabled && !this.saidIgnored.has(`${file}=${value}`)) {
+        this.saidIgnored.add(`${file}=${value}`);
+        this.log.warn(
+          `agent hooks: the workspace setting reasonix.agentHooks.enabled = ${String(value)} (${file}) is ignored; whether Reasonix extensions govern agents is decided in user settings only`,
+        );
+      }
     if (this.governing === wanted) return;
     const was = this.governing;
     this.governing = wanted;
@@ -109,7 +117,11 @@ export class AgentHooks implements vscode.Disposable {
         runtime: process.execPath,
         folders: () =>
           (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
-        sessions: () => this.sessions.sessions().map((s) => ({ folder: s.folder.uri.fsPath, session: s.engine })),
+        sessions: () => {
+          const all = this.sessions.sessions();
+          const labels = definitionLabels(all.map((s) => s.folder));
+          return all.map((s, i) => ({ folder: s.folder.uri.fsPath, session: s.engine, mcpLabel: labels[i] }));
+        },
         onDecision: (r, folder) => this.onDecision(r, folder),
         hooksEnabled: agentHooksEnabled,
         mcp: this.mcp && { ...this.mcp, onCall: (r) => this.onMcpCall(r) },

@@ -1,6 +1,7 @@
 // Every `reasonix.*` command. Tree items pass their node; the palette passes nothing and gets
 // a picker. Commands return their outcome so tests (and keybindings via the API) can check it.
 import * as vscode from 'vscode';
+import { inert } from '../host/inert';
 import { SidecarFailure } from '../host/sidecar';
 import { pickAndRunAction, runAction, isRunActionArgs, type RunOutcome } from './actions';
 import { stateWord } from './displayStates';
@@ -70,7 +71,7 @@ function lifecycle(
       if (err instanceof SidecarFailure && err.reported) return; // its failure notification is already up
       void vscode.window
         .showErrorMessage(
-          vscode.l10n.t('{0} "{1}" failed: {2}', title, t.pluginId, (err as Error).message),
+          inert(vscode.l10n.t('{0} "{1}" failed: {2}', title, t.pluginId, (err as Error).message)),
           showLogsLabel(),
         )
         .then((c) => c && d.showLogs());

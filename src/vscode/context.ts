@@ -152,7 +152,9 @@ export class Ctx implements vscode.Disposable {
         void this.agentHooks.sync();
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('reasonix.agentHooks')) void this.agentHooks.sync();
+        // Any reasonix change: a workspace settings file that VS Code read may carry an agentHooks value
+        // it ignores (machine scope, so its own change is not reported), which sync names in the log.
+        if (e.affectsConfiguration('reasonix')) void this.agentHooks.sync();
         if (e.affectsConfiguration('reasonix.home') || e.affectsConfiguration('reasonix.startup'))
           void this.sessions.restartAll();
       }),

@@ -1,6 +1,7 @@
 // Every failure a user sees names the plugin, what was happening, how long it ran and the
 // (redacted) end of its stderr, and offers the two ways forward: Show Logs and Restart.
 import * as vscode from 'vscode';
+import { inert } from '../host/inert';
 import { redact } from '../host/redact';
 import type { FailureInfo } from '../host/session';
 
@@ -46,7 +47,7 @@ export function describeFailure(
 /** Shows one error notification; resolves when the user picked a button or dismissed it. */
 export async function showFailure(message: string, actions: FailureActions, extra?: string): Promise<void> {
   const [logs, restart] = [showLogsLabel(), restartLabel()];
-  const choice = await vscode.window.showErrorMessage(extra ? `${message} ${extra}` : message, logs, restart);
+  const choice = await vscode.window.showErrorMessage(inert(extra ? `${message} ${extra}` : message), logs, restart);
   if (choice === logs) actions.showLogs();
   else if (choice === restart) await actions.restart();
 }

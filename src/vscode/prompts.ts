@@ -4,6 +4,7 @@
 // aborted request (the sidecar went away, a newer generation) closes whatever is showing.
 import * as vscode from 'vscode';
 import type { UiFrontEnd } from '../host/session';
+import { inert } from '../host/inert';
 import {
   promptFields,
   type FieldKind,
@@ -30,7 +31,7 @@ export class VsCodePrompts implements UiFrontEnd {
   ) {}
 
   notify(n: Surface & { kind: 'notification' }): void {
-    const text = `${this.origin(n)}: ${n.payload.title}${n.payload.body ? ` — ${n.payload.body}` : ''}`;
+    const text = inert(`${this.origin(n)}: ${n.payload.title}${n.payload.body ? ` — ${n.payload.body}` : ''}`);
     switch (n.payload.severity) {
       case 'error':
         void vscode.window.showErrorMessage(text);
@@ -93,8 +94,8 @@ export class VsCodePrompts implements UiFrontEnd {
       .join('\n\n');
     const [yes, no] = [vscode.l10n.t('Yes'), vscode.l10n.t('No')];
     const choice = await vscode.window.showWarningMessage(
-      this.title(req, q),
-      { modal: true, detail: detail || undefined },
+      inert(this.title(req, q)),
+      { modal: true, detail: detail ? inert(detail) : undefined },
       yes,
       no,
     );
@@ -109,8 +110,9 @@ export class VsCodePrompts implements UiFrontEnd {
     step?: { step: number; totalSteps: number },
   ): Promise<string | undefined> {
     const box = vscode.window.createInputBox();
-    box.title = this.title(req, q);
-    box.prompt = q.label ?? req.payload.message;
+    box.title = inert(this.title(req, q));
+    // The prompt line turns [label](command:…) into a link: never the extension's text as it is.
+    box.prompt = inert(q.label ?? req.payload.message ?? '');
     box.placeholder = q.required ? vscode.l10n.t('Required') : undefined;
     box.value = typeof q.default === 'string' ? q.default : '';
     box.ignoreFocusOut = true;
@@ -137,8 +139,10 @@ export class VsCodePrompts implements UiFrontEnd {
     step?: { step: number; totalSteps: number },
   ): Promise<string | string[] | undefined> {
     const qp = vscode.window.createQuickPick<vscode.QuickPickItem>();
-    qp.title = this.title(req, q);
-    qp.placeholder = q.label ?? req.payload.message ?? (many ? vscode.l10n.t('Pick any') : vscode.l10n.t('Pick one'));
+    qp.title = inert(this.title(req, q));
+    qp.placeholder = inert(
+      q.label ?? req.payload.message ?? (many ? vscode.l10n.t('Pick any') : vscode.l10n.t('Pick one')),
+    );
     qp.canSelectMany = many;
     qp.ignoreFocusOut = true;
     qp.items = (q.options ?? []).map((label) => ({ label }));

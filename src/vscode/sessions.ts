@@ -3,6 +3,7 @@
 // Crashes are reported once each and restarted within the bounded policy.
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
+import { inert } from '../host/inert';
 import type { Logger } from '../host/log';
 import { RestartPolicy } from '../host/generations';
 import type { FailureInfo, SessionEngine, SessionEngineOptions, UiFrontEnd } from '../host/session';
@@ -140,7 +141,9 @@ export class SessionManager implements vscode.Disposable {
       const [logs, reload] = [showLogsLabel(), vscode.l10n.t('Reload Runtime')];
       void vscode.window
         .showErrorMessage(
-          vscode.l10n.t('Reasonix could not start the extensions of {0}: {1}', folder.name, (err as Error).message),
+          inert(
+            vscode.l10n.t('Reasonix could not start the extensions of {0}: {1}', folder.name, (err as Error).message),
+          ),
           logs,
           reload,
         )
@@ -237,10 +240,12 @@ export class SessionManager implements vscode.Disposable {
           this.deps.log.error(`[${s.folder.name}] reload failed, previous runtime kept: ${(err as Error).message}`);
           void vscode.window
             .showErrorMessage(
-              vscode.l10n.t(
-                'Reasonix reload failed for {0}; the previous runtime keeps running. {1}',
-                s.folder.name,
-                (err as Error).message,
+              inert(
+                vscode.l10n.t(
+                  'Reasonix reload failed for {0}; the previous runtime keeps running. {1}',
+                  s.folder.name,
+                  (err as Error).message,
+                ),
               ),
               showLogsLabel(),
             )

@@ -4,6 +4,8 @@
 // workspace value) and read from the user's value only here as well. Where a workspace may take
 // part, only in the stricter direction: it may turn automatic restarts on, and stop file-change
 // notices, never the reverse. README "Settings" has the table.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { resolveReasonixHome } from '../host/plugins';
 
@@ -25,6 +27,33 @@ export function userValue<T>(cfg: vscode.WorkspaceConfiguration, key: string, de
 export function workspaceValue<T>(cfg: vscode.WorkspaceConfiguration, key: string): T | undefined {
   const i = cfg.inspect<T>(key);
   return i?.workspaceFolderValue ?? i?.workspaceValue;
+}
+
+/**
+ * Values of a machine-scoped `reasonix.<key>` written in the workspace's own settings files (each
+ * folder's .vscode/settings.json and a .code-workspace file), for saying that they are ignored: VS
+ * Code drops them before `inspect()` could tell (issue 38). Read as text, comments and all; only a
+ * literal `true` or `false` counts.
+ */
+export function ignoredWorkspaceValues(key: string): { file: string; value: boolean }[] {
+  const files = (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === 'file')
+    .map((f) => join(f.uri.fsPath, '.vscode', 'settings.json'));
+  const ws = vscode.workspace.workspaceFile;
+  if (ws?.scheme === 'file') files.push(ws.fsPath);
+  const pattern = new RegExp(`"reasonix\\.${key.replace(/\./g, '\\.')}"\\s*:\\s*(true|false)\\b`);
+  const out: { file: string; value: boolean }[] = [];
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue; // no settings file there
+    }
+    const m = pattern.exec(text);
+    if (m) out.push({ file, value: m[1] === 'true' });
+  }
+  return out;
 }
 
 /** Whether agent hooks govern VS Code's agents: the user's decision only. */

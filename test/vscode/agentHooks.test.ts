@@ -162,7 +162,13 @@ describe('agent hooks (in a real VS Code)', function () {
       });
       // A machine-scoped setting: VS Code itself does not apply a workspace value.
       assert.equal(cfg().get('agentHooks.enabled'), true);
-      await new Promise((r) => setTimeout(r, 1_500)); // what used to close the endpoint within 4 s
+      // The window has looked at the settings again (what used to close the endpoint) and says the
+      // workspace's value is ignored, naming the file.
+      await logLine(
+        'warning',
+        /agent hooks: the workspace setting reasonix\.agentHooks\.enabled = false \(.*settings\.json\) is ignored/,
+        20_000,
+      );
       assert.ok(
         listWindows(dir).some((w) => w.pid === process.pid),
         'the endpoint stays open',

@@ -1,11 +1,21 @@
 // The bridge an agent hook runs: hook input on stdin → the window whose folder holds `cwd` →
 // one request on its endpoint → the answer on stdout. Every failure (bad input, no window, the
-// endpoint gone, too slow) answers nothing and says why on stderr — unless the window recorded a
-// required extension for what the event is about: then the bridge refuses it (fails closed). The
+// endpoint gone, too slow, an input it cannot read) answers nothing and says why on stderr —
+// unless the window recorded an extension for what the event is about: then the bridge refuses it
+// for a required one (fails closed) and asks the user for an optional one. The
 // exit status is always 0, because a hook's exit status 2 would block the agent. Shared by
 // dist/hook.js and the CLI.
 import { join } from 'node:path';
-import { budgetFor, eventOf, isAgentHookEvent, pointsOf, refusalAnswer, type HookInput } from './events';
+import {
+  budgetFor,
+  eventOf,
+  isAgentHookEvent,
+  pointsOf,
+  refusalAnswer,
+  unheardAnswer,
+  unheardText,
+  type HookInput,
+} from './events';
 import { askEndpoint, fileProblem, privacyProblem } from './endpoint';
 import { listWindows, pickWindow, type WindowRecord } from './registry';
 
@@ -95,30 +105,61 @@ export function endpointProblem(dir: string, record: WindowRecord): string | und
   return fileProblem(record.endpoint, 'socket');
 }
 
+/** Stdin as the bridge read it: its text, or why it could not be read whole (too large, never closed). */
+export type BridgeStdin = string | { problem: string };
+
+/**
+ * The request line carries the input as the text it arrived in, on one line: in JSON text a raw CR
+ * or LF can only be whitespace between tokens (inside a string they must be escaped), so each
+ * becomes a space and the input means the same (pretty-printed JSON, CRLF, `echo '{…}' |`).
+ */
+export function oneLine(jsonText: string): string {
+  return jsonText.includes('\n') || jsonText.includes('\r') ? jsonText.replace(/[\r\n]/g, ' ') : jsonText;
+}
+
 export async function runBridge(
   argEvent: string | undefined,
-  stdinText: string,
+  stdin: BridgeStdin,
   opts: BridgeOptions,
 ): Promise<BridgeResult> {
   const notes: string[] = [];
   const nothing = (note: string): BridgeResult => ({ stdout: '', notes: [...notes, note] });
-  const parsed = parseHookInput(stdinText);
-  if (!parsed.ok) return nothing(`${parsed.message}; no decision`);
-  const event = resolveEvent(argEvent, parsed.input);
-  if (!event) return nothing(`unknown hook event "${argEvent ?? eventOf(parsed.input) ?? ''}"; no decision`);
-  const cwd = typeof parsed.input.cwd === 'string' && parsed.input.cwd ? parsed.input.cwd : opts.fallbackCwd;
+  const parsed = typeof stdin === 'string' ? parseHookInput(stdin) : { ok: false as const, message: stdin.problem };
+  const input = parsed.ok ? parsed.input : undefined;
+  const event = resolveEvent(argEvent, input ?? {});
+  if (!event) {
+    if (!parsed.ok) return nothing(`${parsed.message}; no decision`);
+    return nothing(`unknown hook event "${argEvent ?? eventOf(parsed.input) ?? ''}"; no decision`);
+  }
+  // An input that cannot be read is still asked about where the agent runs (its working directory).
+  const cwd = typeof input?.cwd === 'string' && input.cwd ? input.cwd : opts.fallbackCwd;
   const hit = locateWindow(opts.dirs, cwd, notes);
-  if (!hit) return nothing(`no VS Code window with Reasonix serves ${cwd}; no decision`);
+  if (!hit)
+    return nothing(
+      `${parsed.ok ? '' : `${parsed.message}; `}no VS Code window with Reasonix serves ${cwd}; no decision`,
+    );
   const { record: window, folder, dir } = hit;
-  // A window that cannot be asked refuses what its required extensions would have ruled on.
+  // A window that cannot be asked answers for the extensions it recorded: the required ones refuse,
+  // the optional ones are unheard (ask before a tool, else a system message); nobody: no decision.
   const cannotAsk = (why: string): BridgeResult => {
-    const required = pointsOf(event).flatMap((p) => window.required?.[folder]?.[p] ?? []);
-    if (required.length === 0) return nothing(`the Reasonix window (pid ${window.pid}) ${why}; no decision`);
-    const ids = [...new Set(required)].map((id) => `"${id}"`).join(', ');
-    const text = `Reasonix extension ${ids} is required but the VS Code window could not be asked (${why}); refused until it can`;
-    const answer = refusalAnswer(event, text);
-    return { stdout: answer ? JSON.stringify(answer) + '\n' : '', notes: [...notes, text] };
+    const members = (of: WindowRecord['required']) => [
+      ...new Set(pointsOf(event).flatMap((p) => of?.[folder]?.[p] ?? [])),
+    ];
+    const required = members(window.required);
+    const optional = members(window.optional);
+    const ids = (list: string[]) => list.map((id) => `"${id}"`).join(', ');
+    if (required.length) {
+      const text = `Reasonix extension ${ids(required)} is required but the VS Code window could not be asked (${why}); refused until it can`;
+      const answer = refusalAnswer(event, text);
+      return { stdout: answer ? JSON.stringify(answer) + '\n' : '', notes: [...notes, text] };
+    }
+    if (optional.length) {
+      const text = unheardText(`${ids(optional)} (the VS Code window could not be asked: ${why})`);
+      return { stdout: JSON.stringify(unheardAnswer(event, text)) + '\n', notes: [...notes, text] };
+    }
+    return nothing(`the Reasonix window (pid ${window.pid}) ${why}; no decision`);
   };
+  if (!parsed.ok) return cannotAsk(`its hook input could not be read: ${parsed.message}`);
   const unusable = endpointProblem(dir, window);
   if (unusable) return cannotAsk(`cannot be reached: ${unusable}`);
   const budgetMs = opts.startedAt + budgetFor(event) - EXIT_MARGIN_MS - Date.now();
@@ -126,7 +167,7 @@ export async function runBridge(
   try {
     const reply = await askEndpoint(
       window.endpoint,
-      { token: window.token, event, inputText: stdinText, budgetMs },
+      { token: window.token, event, inputText: oneLine(stdin as string), budgetMs },
       budgetMs,
     );
     if (reply.answer) return { stdout: JSON.stringify(reply.answer) + '\n', notes };

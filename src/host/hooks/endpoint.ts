@@ -180,14 +180,24 @@ export const READY_LINE = `{"v":${PROTOCOL_VERSION},"ready":true}\n`;
 
 export type EndpointKinds = Readonly<Record<string, RequestKind>>;
 
-/** Connections served at once; more are refused by the server (issue 28 item 6). */
-export const MAX_CONNECTIONS = 32;
+/**
+ * Connections whose request line is not complete yet, at most this many: one more drops the
+ * oldest of them. A real client writes its whole line at once, so it is never the oldest for long,
+ * and nothing that merely holds a connection open can keep a hook out (issue 38 item 5).
+ */
+export const MAX_PENDING = 32;
+/** Kept connections (MCP relays) at once; one more is refused. They never count against hooks. */
+export const MAX_KEPT = 32;
+/** Every connection at once (a file-descriptor ceiling): pending, kept, and hooks being answered. */
+export const MAX_CONNECTIONS = 256;
 /** Request bytes held across every connection at once: a flood cannot grow the window's memory. */
 export const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 /** The most a request may say it waits (the slow family's budget with room to spare). */
 export const MAX_BUDGET_MS = 60_000;
 /** A connection that has not proved its token within this long is dropped (slow clients). */
-const TOKEN_WAIT_MS = 5_000;
+export const TOKEN_WAIT_MS = 2_000;
+/** The whole request line must be in within this long of connecting (a 32 MiB line takes well under 1 s). */
+export const LINE_WAIT_MS = 10_000;
 
 /**
  * The first bytes of every request: the bridge serialises `{v, token, …}` in that order, so the
@@ -204,6 +214,14 @@ export function budgetProblem(budgetMs: unknown): string | undefined {
     : `invalid budgetMs ${JSON.stringify(budgetMs) ?? String(budgetMs)}: must be a number of milliseconds in 1..${MAX_BUDGET_MS}`;
 }
 
+/** What every connection of one endpoint shares: the bytes held, the pending and kept connections. */
+interface Shared {
+  buffered: number;
+  /** Connections without a complete request line, oldest first (a Set keeps insertion order). */
+  pending: Set<Socket>;
+  kept: Set<Socket>;
+}
+
 /** Listens on `path`; every connection: read one line, check the token, answer one line, close. */
 export async function listenEndpoint(
   path: string,
@@ -212,8 +230,8 @@ export async function listenEndpoint(
   onError: (message: string) => void,
 ): Promise<Server> {
   const prefix = requestPrefix(token);
-  const budget = { buffered: 0 };
-  const server = createServer((socket) => serveOne(socket, prefix, budget, kinds, onError));
+  const shared: Shared = { buffered: 0, pending: new Set(), kept: new Set() };
+  const server = createServer((socket) => serveOne(socket, prefix, shared, kinds, onError));
   server.maxConnections = MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -237,10 +255,17 @@ export async function listenEndpoint(
 function serveOne(
   socket: Socket,
   prefix: Buffer,
-  shared: { buffered: number },
+  shared: Shared,
   kinds: EndpointKinds,
   onError: (message: string) => void,
 ): void {
+  // Room for this one: the oldest connection still without its line goes.
+  if (shared.pending.size >= MAX_PENDING) {
+    const oldest = shared.pending.values().next().value as Socket;
+    shared.pending.delete(oldest);
+    oldest.destroy();
+  }
+  shared.pending.add(socket);
   const chunks: Buffer[] = [];
   let size = 0;
   let held = 0;
@@ -250,6 +275,9 @@ function serveOne(
     shared.buffered -= held;
     held = 0;
     chunks.length = 0;
+    shared.pending.delete(socket);
+    clearTimeout(tokenTimer);
+    clearTimeout(lineTimer);
   };
   const reply = (r: HookReply) => {
     done = true;
@@ -264,13 +292,12 @@ function serveOne(
     socket.destroySoon();
   };
   const tokenTimer = setTimeout(() => refuse('no token in time'), TOKEN_WAIT_MS);
+  const lineTimer = setTimeout(() => refuse(`no whole request within ${LINE_WAIT_MS} ms`), LINE_WAIT_MS);
   tokenTimer.unref();
+  lineTimer.unref();
   socket.setTimeout(MAX_BUDGET_MS + 5_000, () => socket.destroy());
   socket.on('error', () => {});
-  socket.on('close', () => {
-    clearTimeout(tokenTimer);
-    release();
-  });
+  socket.on('close', release);
   socket.on('data', (data: Buffer) => {
     if (done) return;
     const nl = data.indexOf(0x0a);
@@ -302,7 +329,15 @@ function serveOne(
     const problem = kind.check(req);
     if (problem) return reply({ v: PROTOCOL_VERSION, note: problem, unasked: true });
     done = true;
-    if (kind.open) return handOver(socket, kind.open(req), data.subarray(nl + 1), shared, reply, onError);
+    if (kind.open) {
+      if (shared.kept.size >= MAX_KEPT)
+        return reply({
+          v: PROTOCOL_VERSION,
+          note: `this window already keeps ${MAX_KEPT} ${String(req.kind)} connections open; close one (e.g. an idle MCP client) and try again`,
+          unasked: true,
+        });
+      return handOver(socket, kind.open(req), data.subarray(nl + 1), shared, reply, onError);
+    }
     if (!kind.handle)
       return reply({ v: PROTOCOL_VERSION, note: `${req.kind} requests are not answered here`, unasked: true });
     kind.handle(req).then(reply, (err: Error) => {
@@ -321,7 +356,7 @@ function handOver(
   socket: Socket,
   opening: ReturnType<NonNullable<RequestKind['open']>>,
   rest: Buffer,
-  shared: { buffered: number },
+  shared: Shared,
   reply: (r: HookReply) => void,
   onError: (message: string) => void,
 ): void {
@@ -333,6 +368,8 @@ function handOver(
     (taken) => {
       if ('note' in taken) return reply({ v: PROTOCOL_VERSION, note: taken.note, unasked: true });
       if (socket.destroyed) return;
+      shared.kept.add(socket);
+      socket.once('close', () => shared.kept.delete(socket));
       socket.write(READY_LINE);
       guardLines(socket, shared);
       taken.start(socket);
@@ -350,14 +387,17 @@ function handOver(
  * partial lines past MAX_BUFFERED_BYTES across all connections, closes it (the kind's reader
  * would otherwise hold an endless line).
  */
-function guardLines(socket: Socket, shared: { buffered: number }): void {
+function guardLines(socket: Socket, shared: Shared): void {
   let pending = 0;
   socket.on('data', (d: Buffer) => {
-    const nl = d.lastIndexOf(0x0a);
-    const next = nl < 0 ? pending + d.length : d.length - nl - 1;
+    // The line this chunk ends counts what came before it; the last one goes on past it.
+    const first = d.indexOf(0x0a);
+    const ended = first < 0 ? 0 : pending + first;
+    const next = first < 0 ? pending + d.length : d.length - d.lastIndexOf(0x0a) - 1;
     shared.buffered += next - pending;
     pending = next;
-    if (pending > MAX_REQUEST_BYTES || shared.buffered > MAX_BUFFERED_BYTES) socket.destroy();
+    if (ended > MAX_REQUEST_BYTES || pending > MAX_REQUEST_BYTES || shared.buffered > MAX_BUFFERED_BYTES)
+      socket.destroy();
   });
   socket.once('close', () => {
     shared.buffered -= pending;

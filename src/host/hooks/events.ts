@@ -95,6 +95,25 @@ export function refusalAnswer(event: string, text: string): Record<string, unkno
   }
 }
 
+/**
+ * The answer when an optional extension could not rule (not running, too large to send, timed
+ * out, or the window itself could not be asked): never an allow by silence (issue 28 item 4). Before
+ * a tool runs the user is asked (`permissionDecision: "ask"`); elsewhere the agent shows a system
+ * message. The window's mapping and the bridge's fail-safe answers use it alike.
+ */
+export function unheardAnswer(event: string, text: string): Record<string, unknown> {
+  if (event === 'PreToolUse')
+    return {
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: text },
+    };
+  return { systemMessage: text };
+}
+
+/** "Reasonix could not ask <who> about this; confirm it yourself": the one wording of an unheard ruling. */
+export function unheardText(who: string): string {
+  return `Reasonix could not ask ${who} about this; confirm it yourself`;
+}
+
 /** The points an event asks, in order (PreToolUse also asks permission.decision). */
 export function pointsOf(event: string): HookPoint[] {
   const first = isAgentHookEvent(event) ? EVENT_POINTS[event] : undefined;

@@ -1,6 +1,7 @@
 // Agent hook event → Reasonix hook point(s) → the hook's JSON answer (README "Agent hooks").
 // Shared by the window endpoint (VS Code) and `reasonix-host hook --headless`. Agent hooks
 // cannot rewrite a prompt or a tool result, so replacements there travel as additionalContext.
+import { inert } from '../inert';
 import { redact } from '../redact';
 import type { DispatchCallOptions, HookMember, HookOutcome } from '../session';
 import {
@@ -9,6 +10,8 @@ import {
   type PostToolUseInput,
   type PreToolUseInput,
   type UserPromptSubmitInput,
+  unheardAnswer,
+  unheardText,
 } from './events';
 
 /**
@@ -79,15 +82,18 @@ type Ruling =
 function unheardRule(event: string, r: HookResult, unheard: string[]): HookResult {
   if (unheard.length === 0) return r;
   const who = unheard.join(', ');
-  const text = `Reasonix could not ask ${who} about this; confirm it yourself`;
+  const text = unheardText(who);
   const record: DecisionRecord = { ...r.record, unheard: who };
   if (event === 'PreToolUse') {
     if (r.record.decision === 'deny') return { answer: r.answer, record };
     const prior = (r.answer?.hookSpecificOutput ?? {}) as Record<string, unknown>;
-    const out = { ...prior, hookEventName: event, permissionDecision: 'ask', permissionDecisionReason: text };
-    return { answer: { hookSpecificOutput: out }, record: { ...record, decision: 'ask', reason: text } };
+    const ask = unheardAnswer(event, text).hookSpecificOutput as Record<string, unknown>;
+    return {
+      answer: { hookSpecificOutput: { ...prior, ...ask } },
+      record: { ...record, decision: 'ask', reason: text },
+    };
   }
-  return { answer: { ...(r.answer ?? {}), systemMessage: text }, record };
+  return { answer: { ...(r.answer ?? {}), ...unheardAnswer(event, text) }, record };
 }
 
 /** Dispatches one event; never throws (a broken input or session answers nothing, with a note). */
@@ -146,7 +152,8 @@ class Asker {
     );
     try {
       const outcome = await this.session.dispatch(point, payload, { signal: timeout.signal });
-      for (const m of outcome.skipped ?? []) this.unheard.push(`${m.pluginId} (${m.reason}: ${redact(m.message)})`);
+      for (const m of outcome.skipped ?? [])
+        this.unheard.push(`${m.pluginId} (${m.reason}: ${inert(redact(m.message))})`);
       return { kind: 'outcome', outcome };
     } catch (err) {
       if (!timeout.signal.aborted) throw err;
@@ -169,7 +176,8 @@ function none(event: string, tool: string | undefined, note?: string): HookResul
 
 /** "Reasonix extension "guard" blocked this: <reason>" — the text the agent and the user see. */
 function because(pluginId: string, verb: string, reason: string | undefined): string {
-  const r = reason ? redact(reason) : undefined;
+  // VS Code shows a hook's reason in the chat, which may render it: never as a link (issue 38).
+  const r = reason ? inert(redact(reason)) : undefined;
   return `Reasonix extension "${pluginId}" ${verb}${r ? `: ${r}` : ''}`;
 }
 
@@ -180,7 +188,7 @@ function unreachable(r: (Ruling & { kind: 'required-down' }) | { kind: 'failed';
 } {
   return {
     pluginId: r.pluginId,
-    text: `Reasonix extension "${r.pluginId}" is required but could not be asked (${redact(r.why)}); refused until it runs again`,
+    text: `Reasonix extension "${r.pluginId}" is required but could not be asked (${inert(redact(r.why))}); refused until it runs again`,
   };
 }
 
@@ -272,7 +280,7 @@ async function rulePreToolUse(input: PreToolUseInput, ask: Asker, calls?: HookTo
       return deny(
         tool,
         by,
-        `Reasonix extension "${by}" renamed the tool to "${redact(String(replaced.name))}", which an agent hook cannot do; refused`,
+        `Reasonix extension "${by}" renamed the tool to "${inert(redact(String(replaced.name)))}", which an agent hook cannot do; refused`,
       );
     finalArgs = replaced.arguments ?? '';
     try {

@@ -20,6 +20,11 @@ export interface WindowRecord {
    * window cannot be asked, the bridge refuses what those extensions would have ruled on.
    */
   required?: Record<string, Record<string, string[]>>;
+  /**
+   * The same for optional extensions: when the window cannot be asked, the bridge answers for them
+   * as the window would for one that could not rule (ask before a tool, else a system message).
+   */
+  optional?: Record<string, Record<string, string[]>>;
   /** Why the window has no endpoint. */
   problem?: string;
 }

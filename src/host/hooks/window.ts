@@ -15,6 +15,7 @@ import {
   endpointPath,
   ensurePrivateDir,
   listenEndpoint,
+  MAX_REQUEST_BYTES,
   newId,
   newToken,
   PROTOCOL_VERSION,
@@ -45,6 +46,11 @@ export interface HookSessionEntry {
   /** Absolute folder path of the session. */
   folder: string;
   session: WindowSessionPort;
+  /**
+   * The label of the folder's MCP server definition, from which VS Code names its tools (the
+   * hook path recognises the folder's own tools by it); default: the single-folder label.
+   */
+  mcpLabel?: string;
 }
 
 /** One MCP tool call the window served, for the face's log. */
@@ -59,7 +65,9 @@ export interface McpCallRecord {
 
 /** How the window serves MCP clients (the SDK is loaded on the first connection only). */
 export interface WindowMcpOptions {
-  load(): { serveToolsOnSocket(socket: Socket, source: ToolSource, version: string): Promise<void> };
+  load(): {
+    serveToolsOnSocket(socket: Socket, source: ToolSource, version: string, maxLineBytes: number): Promise<void>;
+  };
   /** The version the server reports (the extension's). */
   version: string;
   /** Fires whenever a session starts, stops or changes (the tool list is compared on each). */
@@ -88,7 +96,7 @@ export interface HookWindowOptions {
 /** Time kept back so the answer reaches the bridge before its own deadline, even on a busy machine. */
 const ANSWER_MARGIN_MS = 500;
 
-/** The points whose required members the bridge refuses for when this window cannot be asked. */
+/** The points whose members the bridge answers for when this window cannot be asked. */
 const GUARDED_POINTS = [...new Set(Object.keys(EVENT_POINTS).flatMap((e) => pointsOf(e)))];
 
 /** An MCP client relayed by `reasonix-host mcp` (kind "mcp"): the folder whose tools it wants. */
@@ -181,25 +189,28 @@ export class HookWindow {
       token: this.token,
       folders: this.opts.folders(),
       startedAt: this.startedAt,
-      required: this.requiredByFolder(),
+      ...this.membersByFolder(),
     };
     if (this.problem) record.problem = this.problem;
     writeWindowRecord(this.dir, record);
   }
 
-  /** Per folder, the guarded points where a required extension takes part (the dispatcher's answer). */
-  private requiredByFolder(): Record<string, Record<string, string[]>> {
-    const out: Record<string, Record<string, string[]>> = {};
+  /**
+   * Per folder, the guarded points where a required (and an optional) extension takes part: the
+   * dispatcher's answer, recorded so the bridge knows whom a window it cannot ask would have asked.
+   */
+  private membersByFolder(): Pick<WindowRecord, 'required' | 'optional'> {
+    const required: Record<string, Record<string, string[]>> = {};
+    const optional: Record<string, Record<string, string[]>> = {};
     for (const { folder, session } of this.opts.sessions()) {
       for (const point of GUARDED_POINTS) {
-        const ids = session
-          .interceptorsAt(point)
-          .filter((m) => m.required)
-          .map((m) => m.pluginId);
-        if (ids.length) (out[folder] ??= {})[point] = ids;
+        for (const m of session.interceptorsAt(point)) {
+          const into = m.required ? required : optional;
+          ((into[folder] ??= {})[point] ??= []).push(m.pluginId);
+        }
       }
     }
-    return out;
+    return { required, optional };
   }
 
   async handle(req: HookRequest): Promise<HookReply> {
@@ -228,17 +239,18 @@ export class HookWindow {
     // budgetMs was checked where the request was read (endpoint.ts budgetProblem).
     const r = await answerHookEvent(req.event, input, hit.item.session, {
       deadlineAt: Date.now() + req.budgetMs - ANSWER_MARGIN_MS,
-      toolCalls: this.opts.mcp ? this.toolCalls(hit.folder, hit.item.session) : undefined,
+      toolCalls: this.opts.mcp ? this.toolCalls(hit.folder, hit.item) : undefined,
     });
     this.opts.onDecision?.(r.record, hit.folder, performance.now() - t0);
     return r.answer ? { v: PROTOCOL_VERSION, answer: r.answer } : { v: PROTOCOL_VERSION, note: r.record.note };
   }
 
   /** The hook path's view of the tools this window's MCP server serves for `folder`. */
-  private toolCalls(folder: string, session: WindowSessionPort): HookToolCalls {
+  private toolCalls(folder: string, { session, mcpLabel }: HookSessionEntry): HookToolCalls {
+    const labels = mcpLabel ? [mcpLabel] : undefined;
     return {
       resolve: (agentName) => {
-        const t = session.tools().find((tool) => isAgentNameFor(agentName, tool.modelName));
+        const t = session.tools().find((tool) => isAgentNameFor(agentName, tool.modelName, labels));
         return t && { modelName: t.modelName, readOnly: t.readOnly };
       },
       ruled: (modelName, args) => this.ledger.note('ruled', folder, modelName, args),
@@ -262,7 +274,7 @@ export class HookWindow {
       start: (socket) => {
         this.channels.add(socket);
         socket.once('close', () => this.channels.delete(socket));
-        serve(socket, this.toolSource(hit.folder, mcp), mcp.version).catch((err: Error) => {
+        serve(socket, this.toolSource(hit.folder, mcp), mcp.version, MAX_REQUEST_BYTES).catch((err: Error) => {
           this.opts.logger.warn(`MCP connection for ${hit.folder} failed: ${err.message}`);
           socket.destroy();
         });

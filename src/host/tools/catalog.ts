@@ -12,7 +12,7 @@ export function modelFacingName(pluginId: string, tool: string): string {
 
 /** The name our MCP server gives itself (serverInfo). */
 export const MCP_SERVER_NAME = 'reasonix';
-/** The label of a VS Code window's MCP server definition (a folder's name follows in multi-root). */
+/** The label of a VS Code window's MCP server definition (multi-root: the folder's name comes first). */
 export const MCP_DEFINITION_LABEL = 'Reasonix extension tools';
 
 /**
@@ -20,21 +20,49 @@ export const MCP_DEFINITION_LABEL = 'Reasonix extension tools';
  * VS Code names an MCP tool `<prefix><tool>`, dots made underscores, cut at 64 characters, where the
  * prefix is `mcp_`, the server label lower-cased with other characters made `_` and cut (at most 13
  * characters, fewer when a number tells servers of the same label apart), and `_`: ours read
- * `mcp_reasonix_exte_`, `mcp_reasonix_ext2_`… (VS Code 1.139). Claude Code names it
- * `mcp__<server key>__<tool>` (the key is the user's choice).
+ * `mcp_reasonix_exte_` in a single-folder window and `mcp_api_reasonix_` for folder `api` of several
+ * (src/vscode/mcp/labels.ts) (VS Code 1.139). Claude Code names it `mcp__<server key>__<tool>` (the
+ * key is the user's choice).
  */
-export function isAgentNameFor(agentName: string, modelName: string): boolean {
+export function isAgentNameFor(
+  agentName: string,
+  modelName: string,
+  labels: readonly string[] = [MCP_DEFINITION_LABEL],
+): boolean {
   if (agentName.startsWith('mcp__')) return agentName.endsWith(`__${modelName}`);
-  if (!agentName.startsWith(`mcp_${MCP_SERVER_NAME}`)) return false;
-  for (let end = VSCODE_PREFIX_MIN; end <= VSCODE_PREFIX_MAX; end++) {
-    const prefix = agentName.slice(0, end);
-    if (prefix.endsWith('_') && (prefix + modelName).replaceAll('.', '_').slice(0, 64) === agentName) return true;
+  const tail = modelName.replaceAll('.', '_');
+  for (const label of labels) {
+    const prefix = vscodeToolPrefix(agentName, labelKey(label));
+    if (prefix && (prefix + tail).slice(0, 64) === agentName) return true;
   }
   return false;
 }
-/** `mcp_reasonix_` … `mcp_` + 13 characters + `_`. */
-const VSCODE_PREFIX_MIN = `mcp_${MCP_SERVER_NAME}_`.length;
-const VSCODE_PREFIX_MAX = 18;
+
+/** How many characters of a server's label VS Code keeps in its tools' names. */
+export const VSCODE_LABEL_KEY_LENGTH = 13;
+
+/** The part of a server's `label` VS Code puts in its tools' names (VS Code 1.139). */
+export function labelKey(label: string): string {
+  return label
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]+/g, '_')
+    .slice(0, VSCODE_LABEL_KEY_LENGTH);
+}
+
+/**
+ * The prefix `agentName` starts with when VS Code made it from a label of key `key`: `mcp_<key>_`,
+ * or for the n-th server of that key `mcp_<key cut>n_` (the number replaces the key's last characters).
+ */
+function vscodeToolPrefix(agentName: string, key: string): string | undefined {
+  if (agentName.startsWith(`mcp_${key}_`)) return `mcp_${key}_`;
+  for (let digits = 1; digits <= 3; digits++) {
+    const head = `mcp_${key.slice(0, VSCODE_LABEL_KEY_LENGTH - digits)}`;
+    const n = agentName.slice(head.length, head.length + digits);
+    if (agentName.startsWith(head) && /^[1-9]\d*$/.test(n) && n.length === digits && n !== '1')
+      if (agentName[head.length + digits] === '_') return agentName.slice(0, head.length + digits + 1);
+  }
+  return undefined;
+}
 
 function info(pluginId: string, t: ToolDecl): ToolInfo {
   return {

@@ -10,6 +10,7 @@ export {
 } from './caller';
 export {
   isAgentNameFor,
+  labelKey,
   listTools,
   MCP_DEFINITION_LABEL,
   MCP_SERVER_NAME,

@@ -7,11 +7,11 @@
 // nothing is registered. Untrusted workspaces run no session, so they are offered nothing.
 import * as vscode from 'vscode';
 import type { PluginStatus } from '../../host/session';
-import { MCP_DEFINITION_LABEL } from '../../host/tools';
 import type { Logger } from '../../host/log';
 import { lazyModule } from '../lazyModule';
 import type { WindowMcpOptions } from '../../hooksWindow';
 import type { FolderSession, SessionManager } from '../sessions';
+import { definitionLabels } from './labels';
 import {
   detectMcpApi,
   type McpApi,
@@ -33,11 +33,6 @@ export function toolFolders(sessions: readonly FolderSession[]): FolderSession[]
   return sessions
     .filter((s) => s.engine.plugins().some((p) => (p.spec?.runtime.tools.length ?? 0) > 0 && SERVING.has(p.state)))
     .sort((a, b) => a.folder.index - b.folder.index);
-}
-
-/** The server's label in VS Code's MCP list: the folder's name only when several are open. */
-export function definitionLabel(folderName: string, multiRoot: boolean): string {
-  return multiRoot ? `${MCP_DEFINITION_LABEL} · ${folderName}` : MCP_DEFINITION_LABEL;
 }
 
 /** What the bundled CLI is run with and where it is. */
@@ -96,23 +91,28 @@ export class McpDefinitions implements McpServerDefinitionProvider, vscode.Dispo
   /** Equal keys mean equal definitions: VS Code restarts a server whose definition changed. */
   private currentKey(): string {
     const id = this.deps.isTrusted() ? this.deps.windowId() : undefined;
-    return id ? JSON.stringify([id, ...toolFolders(this.deps.sessions.sessions()).map((s) => s.key)]) : '';
+    return id ? JSON.stringify([id, ...this.served().map(({ session, label }) => [session.key, label])]) : '';
+  }
+
+  /** The folders serving tools, each with its label (decided over all the window's folders). */
+  private served(): { session: FolderSession; label: string }[] {
+    const all = [...this.deps.sessions.sessions()].sort((a, b) => a.folder.index - b.folder.index);
+    const labels = definitionLabels(all.map((s) => s.folder));
+    return toolFolders(all).map((session) => ({ session, label: labels[all.indexOf(session)] }));
   }
 
   provideMcpServerDefinitions(): McpStdioServerDefinition[] {
     const windowId = this.deps.windowId();
     if (!windowId || !this.deps.isTrusted()) return [];
-    const all = this.deps.sessions.sessions();
-    return toolFolders(all).map((s) => {
-      const folder = s.folder.uri.fsPath;
+    return this.served().map(({ session, label }) => {
       const def = new this.StdioDefinition(
-        definitionLabel(s.folder.name, all.length > 1),
+        label,
         this.deps.launch.runtime,
-        mcpArgs(this.deps.launch, folder, windowId),
+        mcpArgs(this.deps.launch, session.folder.uri.fsPath, windowId),
         { ...MCP_ENV },
         this.deps.launch.version,
       );
-      def.cwd = s.folder.uri;
+      def.cwd = session.folder.uri;
       return def;
     });
   }

@@ -89,14 +89,19 @@ describe('agent-hooks bridge: failure rules', function () {
     quick(r.ms);
   });
 
-  it('a request with the wrong token is refused by the window → no decision', async () => {
+  it('a request with the wrong token is refused by the window → an optional extension it would have asked is unheard: "ask", naming it', async () => {
     const w = await open(ws, [
       { name: 'guard', intercepts: ['tool.before'], points: { 'tool.before': { decision: 'block', reason: 'no' } } },
     ]);
     const file = join(dir, `${w.window.id}.json`);
     writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), token: 'f'.repeat(64) }));
     const r = await runHook(dir, 'PreToolUse', pre(ws));
-    noDecision(r);
+    assert.equal(r.code, 0);
+    assert.equal(hookOutput(r.answer).permissionDecision, 'ask', r.stdout);
+    assert.match(
+      String(hookOutput(r.answer).permissionDecisionReason),
+      /Reasonix could not ask "guard" \(the VS Code window could not be asked: refused the request: wrong token\)/,
+    );
     assert.match(r.stderr, /wrong token/);
     assert.equal(w.received().length, 0, 'nothing was dispatched');
   });

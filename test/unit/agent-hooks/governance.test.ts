@@ -155,13 +155,13 @@ describe('agent-hooks governance (issue 28)', function () {
         String(hookOutput(r.answer).permissionDecisionReason),
         /Reasonix extension "guard" is required but the VS Code window could not be asked \(cannot be reached: could not listen/,
       );
-      // An optional one gives no decision, and says why.
+      // An optional one is unheard: the user is asked, with why (issue 38 item 4).
       await w.close();
       windows.splice(windows.indexOf(w), 1);
       await open(ws, [guard()], [deep]);
       const optional = await runHook(deep, 'PreToolUse', pre(ws));
-      assert.equal(optional.stdout, '');
-      assert.match(optional.stderr, /cannot be reached: could not listen.*; no decision/);
+      assert.equal(hookOutput(optional.answer).permissionDecision, 'ask', optional.stdout);
+      assert.match(optional.stderr, /Reasonix could not ask "guard" .*cannot be reached: could not listen/);
     });
 
     it('the bridge sends nothing to a record that is a link, nor to a socket outside the directory', async () => {
@@ -171,7 +171,8 @@ describe('agent-hooks governance (issue 28)', function () {
       // A record pointing at a socket elsewhere (e.g. one another user listens on).
       writeFileSync(file, JSON.stringify({ ...record, endpoint: join(root, 'evil.sock') }), { mode: 0o600 });
       const r = await runHook(dir, 'PreToolUse', pre(ws));
-      assert.equal(r.stdout, '');
+      // Nothing sent there: the optional guard is unheard (ask), saying why (issue 38 item 4).
+      assert.equal(hookOutput(r.answer).permissionDecision, 'ask', r.stdout);
       assert.match(r.stderr, /evil\.sock is not in /);
       // The record replaced by a link to a copy: not even listed.
       const copy = join(root, 'copy.json');

@@ -171,9 +171,10 @@ export function runProgram(
   stdin: string,
   env: NodeJS.ProcessEnv,
   timeoutMs = 15_000,
+  cwd?: string,
 ): Promise<HookRun> {
   const t0 = performance.now();
-  const child = spawn(program, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(program, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -194,7 +195,7 @@ export function runProgram(
         stdout,
         stderr,
         ms,
-        answer: text ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+        answer: text && !text.includes('\n') ? (JSON.parse(text) as Record<string, unknown>) : undefined,
       });
     });
   });
