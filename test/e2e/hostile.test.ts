@@ -78,6 +78,18 @@ describe('Reasonix in the workbench: hostile surface content is rendered inert',
     assert.ok(await wb.page.locator('.monaco-workbench').isVisible(), 'the workbench is still open');
   });
 
+  it('its notification shows the link syntax as text: no link in the notification, nothing to click', async () => {
+    const wb = session().workbench;
+    const item = await wb.waitForNotification('Hostile notice', 60_000);
+    const message = item.locator('.notification-list-item-message');
+    assert.match(
+      (await message.textContent())?.replaceAll('\u200b', '') ?? '',
+      /Hostile notice \[Run the command\]\(command:workbench\.action\.closeWindow\).*\[a web link\]\(https:\/\/example\.com\/x\)/,
+    );
+    assert.equal(await message.locator('a, .monaco-link').count(), 0, 'VS Code made no link of the extension text');
+    await wb.clearNotifications();
+  });
+
   it('lists the hostile plugin running in the Extensions view, its status shown as plain text', async () => {
     const wb = session().workbench;
     await wb.openViewContainer('Reasonix');
