@@ -182,3 +182,18 @@ describe('Large Markdown in the Surfaces webview (Chromium, issue 38)', function
     assert.equal(await h.page.locator(`${sel(c)} .markdown .md-plain`).textContent(), markdown);
   });
 });
+
+describe('Large Markdown: accessibility (Chromium, axe-core)', function () {
+  this.timeout(120_000);
+  const harness = useHarness({ axe: true, theme: 'light-modern' });
+
+  it('has no serious violations with a Show more button and a plain-text overflow on the page', async () => {
+    const h = harness();
+    const c = card({ title: 'Large', markdown: rep('- *x*\n', 60_000) }, { surfaceId: 'big' });
+    await h.send(snapshot([c]));
+    await h.page.locator(`${sel(c)} .md-more`).waitFor();
+    assert.equal(await h.page.locator(`${sel(c)} .md-plain`).count(), 1, 'the list past the budget as text');
+    const found = await h.axe();
+    assert.deepEqual(found, [], JSON.stringify(found, null, 1).slice(0, 2000));
+  });
+});
