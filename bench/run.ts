@@ -12,6 +12,7 @@ import { benchAgentHooks } from './agentHooks';
 import { benchLm } from './lm';
 import { benchSurfaces } from './surfaces';
 import { benchMcp } from './mcp';
+import { benchMarkdownCard } from './markdownCard';
 
 async function main(): Promise<void> {
   const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
@@ -61,6 +62,8 @@ async function main(): Promise<void> {
   if (want('lm')) result.lmOverhead = benchLm(quick);
   settle();
   if (want('surfaces')) result.panelUpdate = await benchSurfaces(quick);
+  settle();
+  if (want('markdown')) result.markdownCard = await benchMarkdownCard(quick);
   settle();
   if (want('mcp')) Object.assign(result, await benchMcp(quick));
   result.loadAverageAtEnd = os.loadavg().map((n) => Math.round(n * 100) / 100);

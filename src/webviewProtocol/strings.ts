@@ -49,6 +49,8 @@ export const VIEW_STRINGS = {
   nothingTitle: 'Nothing published yet.',
   nothingHint: 'Cards, forms and status from your running Reasonix extensions appear here.',
   manageTrust: 'Manage Workspace Trust',
+  showMore: 'Show more',
+  showMoreLabel: 'Show more of this Markdown ({0} characters not shown yet)',
 };
 // l10n-table
 

@@ -483,11 +483,14 @@ describe('Surfaces webview (Chromium)', function () {
     await h.send(snapshot([c]));
     const stats = await h.page.evaluate(() => ({
       h2: document.querySelectorAll('.markdown h2').length,
+      more: document.querySelectorAll('.markdown .md-more').length,
       scripts: document.querySelectorAll('script').length,
       pwned: (globalThis as unknown as { __pwned?: number }).__pwned,
     }));
     const ms = Date.now() - t0;
-    assert.ok(stats.h2 > 5000, `headings: ${stats.h2}`);
+    // The first page only (issue 38: 32 KiB and 4,000 nodes a page), the rest behind Show more.
+    assert.ok(stats.h2 > 100 && stats.h2 < 1000, `headings: ${stats.h2}`);
+    assert.equal(stats.more, 1, 'a Show more button');
     assert.equal(stats.scripts, 1);
     assert.equal(stats.pwned, undefined);
     console.log(`      (1 MiB Markdown: ${ms} ms on this machine)`);

@@ -31,6 +31,10 @@ export function markdownToDom(nodes: readonly SafeNode[], into: Node): void {
       if (n.title) e.setAttribute('title', n.title);
     }
     if (n.align) e.classList.add(`align-${n.align}`);
+    if (n.plain && n.tag === 'div') {
+      e.className = 'md-plain';
+      e.setAttribute('dir', 'auto'); // one text node: cheap
+    }
     markdownToDom(n.children, e);
     into.appendChild(e);
   }

@@ -6,14 +6,13 @@ import {
   type StatusPayload,
   type Surface,
 } from '../../src/webviewProtocol/messages';
-import { renderMarkdown } from '../logic/markdown';
 import { fieldText } from '../logic/surfaceModel';
 import { ActionRow, ActionRunner } from './actionButtons';
 import { progressBar, severityIcon, staleBadge } from './common';
 import type { ViewContext } from './context';
 import { FormView } from './formView';
 import { h, newId, replace } from './h';
-import { markdownToDom } from './markdownDom';
+import { showMarkdown } from './markdownBlock';
 import { text } from '../text';
 import { PanelView } from './panelView';
 import { ViewView } from './viewNodes';
@@ -117,7 +116,7 @@ class CardView implements SurfaceView {
     const body: Node[] = [];
     if (p.markdown) {
       const md = h('div', { class: 'markdown' });
-      markdownToDom(renderMarkdown(p.markdown), md);
+      showMarkdown(md, p.markdown);
       body.push(md);
     }
     if (p.text) body.push(h('p', { class: 'card-text', dir: 'auto' }, p.text));

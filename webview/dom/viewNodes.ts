@@ -5,12 +5,11 @@
 // Re-publishing patches the tree by position: a node whose kind is unchanged is kept and only
 // its changed parts are written, so a focused button stays focused.
 import type { Surface, ViewNode, ViewPayload, ViewTone } from '../../src/webviewProtocol/messages';
-import { renderMarkdown } from '../logic/markdown';
 import { ActionRunner, type ActionButton } from './actionButtons';
 import { staleBadge } from './common';
 import type { ViewContext } from './context';
 import { h, icon, srOnly } from './h';
-import { markdownToDom } from './markdownDom';
+import { showMarkdown } from './markdownBlock';
 import { text } from '../text';
 import type { ViewStringKey } from '../../src/webviewProtocol/strings';
 
@@ -153,7 +152,7 @@ export class ViewView {
         el.replaceChildren(...toneMark(n.tone), h('span', { dir: 'auto' }, n.value ?? ''));
         return;
       case 'markdown':
-        markdownToDom(renderMarkdown(n.value ?? ''), el);
+        showMarkdown(el, n.value ?? '');
         return;
       case 'kv':
         el.replaceChildren(

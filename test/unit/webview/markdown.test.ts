@@ -1,5 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { renderMarkdown, type SafeNode } from '../../../webview/logic/markdown';
+import { MARKDOWN_LIMITS, pageEnd, renderMarkdown as renderPage, type SafeNode } from '../../../webview/logic/markdown';
+
+/** The first page's nodes (everything below fits in one page). */
+const renderMarkdown = (source: string): SafeNode[] => renderPage(source).nodes;
 
 function walk(nodes: SafeNode[], visit: (n: SafeNode) => void): void {
   for (const n of nodes) {
@@ -122,11 +125,89 @@ describe('webview markdown → allow-listed nodes', () => {
         assert.ok(allowed.has(e.tag), `${e.tag} from ${JSON.stringify(src)}`);
   });
 
-  it('parses 1 MiB of Markdown', function () {
+  it('renders 1 MiB of Markdown page by page, every page within the bounds and all its text reached', function () {
     this.timeout(120_000); // correctness, not speed: speed is not asserted in unit tests
     const chunk = '## Section\n\nSome *emphasis*, `code`, a [link](https://example.com) and text.\n\n- one\n- two\n\n';
     const md = chunk.repeat(Math.ceil((1024 * 1024) / chunk.length)).slice(0, 1024 * 1024);
-    const nodes = renderMarkdown(md);
-    assert.ok(elements(nodes).filter((e) => e.tag === 'h2').length > 10_000);
+    const pages = allPages(md);
+    assert.ok(pages.length > 30, `${pages.length} pages`);
+    for (const p of pages) assertBounded(p);
+    const h2 = pages.reduce((n, p) => n + elements(p).filter((e) => e.tag === 'h2').length, 0);
+    assert.equal(h2, md.split('## Section').length - 1, 'every heading rendered, on some page');
+    assert.equal(pages.flatMap((p) => elements(p)).filter((e) => e.plain).length, 0, 'nothing shown as plain text');
+  });
+});
+
+/** Every page of `source`, as "Show more" would render them. */
+function allPages(source: string): SafeNode[][] {
+  const pages: SafeNode[][] = [];
+  for (let rest = source; rest;) {
+    const page = renderPage(rest);
+    assert.ok(page.rest.length < rest.length, 'each page consumes source');
+    pages.push(page.nodes);
+    rest = page.rest;
+  }
+  return pages;
+}
+function count(nodes: SafeNode[]): number {
+  let n = 0;
+  walk(nodes, () => n++);
+  return n;
+}
+function depth(nodes: SafeNode[]): number {
+  let max = 0;
+  for (const n of nodes) if (typeof n !== 'string') max = Math.max(max, 1 + depth(n.children));
+  return max;
+}
+function assertBounded(nodes: SafeNode[]): void {
+  // The budget is checked before each node; one block's close adds at most its plain-text node.
+  assert.ok(count(nodes) <= MARKDOWN_LIMITS.maxNodes + 4, `${count(nodes)} nodes`);
+  assert.ok(depth(nodes) <= MARKDOWN_LIMITS.maxDepth + 1, `${depth(nodes)} deep`);
+}
+
+describe('webview markdown bounds (issue 38)', () => {
+  const rep = (s: string, n: number) => s.repeat(Math.ceil(n / s.length)).slice(0, n);
+  const cases: [string, string, string][] = [
+    ['300 KB of `*a`', rep('*a', 300 * 1024), 'a'],
+    ['1 MB of one paragraph', rep('word *em* `c` ', 1024 * 1024), 'word'],
+    ['80,000 inline children', rep('*x* ', 320_000), 'x'],
+    ['a 20,000-item list', rep('- item\n', 140_000), 'item'],
+    ['1,000-deep blockquotes', '>'.repeat(1000) + ' deep\n', 'deep'],
+    ['1,000-deep emphasis', '*'.repeat(1000) + 'deep' + '*'.repeat(1000), 'deep'],
+  ];
+  for (const [name, source, word] of cases)
+    it(`${name}: every page bounded, every word reached`, function () {
+      this.timeout(120_000);
+      const pages = allPages(source);
+      for (const p of pages) assertBounded(p);
+      const all = pages.map((p) => text(p)).join('');
+      assert.equal(all.split(word).length, source.split(word).length, `every "${word}" is on some page`);
+    });
+
+  it('past the node budget inside one block, the rest of the block is plain text', () => {
+    const page = renderPage(rep('- *x*\n', 60_000));
+    const plain = elements(page.nodes).filter((e) => e.plain);
+    assert.equal(plain.length, 1);
+    assert.match(text(plain[0].children), /^x\nx\n/);
+  });
+
+  it('a page ends at a blank line, never inside a surrogate pair, and before an unclosed fence', () => {
+    const para = 'para\n\n';
+    const src = para.repeat(10_000);
+    const end = pageEnd(src, 1000);
+    assert.ok(end <= 1000 && src.slice(0, end).endsWith('\n\n'));
+    const emoji = '🎉'.repeat(1000);
+    assert.equal(pageEnd(emoji, 1001) % 2, 0, 'no half surrogate pair');
+    const fenced = 'intro\n\n```\n' + 'code line\n'.repeat(200);
+    assert.equal(pageEnd(fenced, 1000), 'intro\n\n'.length, 'the fence starts the next page');
+    assert.equal(pageEnd('short', 1000), 5);
+  });
+
+  it('keeps CRLF sources whole across pages', () => {
+    const src = 'line one\r\n\r\n'.repeat(20_000);
+    const all = allPages(src)
+      .map((p) => text(p))
+      .join('');
+    assert.equal(all.split('line one').length - 1, 20_000);
   });
 });
