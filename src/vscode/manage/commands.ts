@@ -71,8 +71,9 @@ async function reasonix(d: ManageDeps, subject: string): Promise<UserReasonix | 
   }
 }
 
-function progress<T>(title: string, op: () => Promise<T>): Thenable<T> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, op);
+/** Planning is quick and ends in the modal: the status bar says so. Installing gets a notification. */
+function progress<T>(title: string, op: () => Promise<T>, where = vscode.ProgressLocation.Notification): Thenable<T> {
+  return vscode.window.withProgress({ location: where, title }, op);
 }
 
 /** The source and flags: given by the caller, or asked (a folder, or any source Reasonix accepts). */
@@ -127,8 +128,10 @@ export async function installExtension(d: ManageDeps, arg?: unknown): Promise<In
   if (!rx) return { outcome: 'failed' };
   let plan: InstallPlan;
   try {
-    plan = await progress(vscode.l10n.t('Reasonix: planning the install of {0}…', args.source), () =>
-      rx.cli.plan(args.source, flags),
+    plan = await progress(
+      vscode.l10n.t('Reasonix: planning the install of {0}…', args.source),
+      () => rx.cli.plan(args.source, flags),
+      vscode.ProgressLocation.Window,
     );
   } catch (err) {
     return { outcome: 'failed', message: showFailure(d, args.source, err) };

@@ -11,31 +11,34 @@ export function planTitle(plan: InstallPlan, l10n: L10n = english): string {
   return l10n.t('Install {0} with Reasonix?', names || plan.source);
 }
 
-/** The modal's detail: one block per action, then the plan id. Plain text. */
+/** The plan id as the modal shows it: its kind and first 16 hex digits (the full id is logged). */
+export function shortPlanId(planId: string): string {
+  const m = /^([a-z0-9-]+:)([0-9a-f]{16})[0-9a-f]+$/i.exec(planId);
+  return m ? `${m[1]}${m[2]}…` : planId;
+}
+
+/**
+ * The modal's detail, plain text, one block per action: what and where, then the risk with every
+ * reason Reasonix gives, then the runtime (command, hook points, capabilities); then the plan id.
+ */
 export function planDetail(plan: InstallPlan, l10n: L10n = english): string {
-  const blocks = plan.actions.map((a) => {
-    const lines: string[] = [];
+  const blocks = plan.actions.flatMap((a) => {
     const how = a.mode === 'link' ? l10n.t('linked from') : l10n.t('copied from');
-    lines.push(`${a.name}${a.version ? ` ${a.version}` : ''} — ${how} ${a.source || plan.source}`);
-    lines.push(l10n.t('Risk: {0}', a.riskLevel || l10n.t('not stated')));
-    for (const r of a.riskReasons) lines.push(`  • ${r}`);
-    if (a.runtime) {
-      const cmd = [a.runtime.command, ...a.runtime.args].join(' ');
-      lines.push(l10n.t('Runtime command: {0}', cmd));
-      lines.push(
-        l10n.t('Hook points: {0}', a.runtime.intercepts.length ? a.runtime.intercepts.join(', ') : l10n.t('none')),
-      );
-      lines.push(
-        l10n.t('Capabilities: {0}', a.runtime.capabilities.length ? a.runtime.capabilities.join(', ') : l10n.t('none')),
-      );
-    } else {
-      lines.push(l10n.t('Runtime command: none (no runtime process)'));
-    }
-    lines.push(l10n.t('Compatibility: {0}', a.compatibility || l10n.t('not stated')));
-    if (a.target) lines.push(l10n.t('Installs to: {0}', a.target));
-    return lines.join('\n');
+    const what = [`${a.name}${a.version ? ` ${a.version}` : ''} — ${how} ${a.source || plan.source}`];
+    if (a.target) what.push(l10n.t('Installs to: {0}', a.target));
+    what.push(l10n.t('Compatibility: {0}', a.compatibility || l10n.t('not stated')));
+    const risk = [l10n.t('Risk: {0}', a.riskLevel || l10n.t('not stated')), ...a.riskReasons.map((r) => `  • ${r}`)];
+    const list = (v: string[]) => (v.length ? v.join(', ') : l10n.t('none'));
+    const runtime = a.runtime
+      ? [
+          l10n.t('Runtime command: {0}', [a.runtime.command, ...a.runtime.args].join(' ')),
+          l10n.t('Hook points: {0}', list(a.runtime.intercepts)),
+          l10n.t('Capabilities: {0}', list(a.runtime.capabilities)),
+        ]
+      : [l10n.t('Runtime command: none (no runtime process)')];
+    return [what.join('\n'), risk.join('\n'), runtime.join('\n')];
   });
-  return [...blocks, l10n.t('Reasonix plan {0}', plan.planId)].join('\n\n');
+  return [...blocks, l10n.t('Reasonix plan {0}', shortPlanId(plan.planId))].join('\n\n');
 }
 
 /** "planning the install", "enabling it in Reasonix"…: what was happening. */

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { parsePlan, ReasonixError } from '../../../src/host/reasonix';
 import { failureText, planDetail, planTitle, stepText } from '../../../src/vscode/manage/planText';
 
-// What Reasonix 1.38.11 printed for `plugin install ./greeter --link --dry-run` (its planId shortened).
+// What Reasonix 1.38.11 printed for `plugin install ./greeter --link --dry-run` .
 const DRY_RUN = JSON.stringify({
   actions: [
     {
@@ -36,7 +36,7 @@ const DRY_RUN = JSON.stringify({
   applied: false,
   ok: true,
   mode: 'link',
-  planId: 'hmac-v1:7bc8',
+  planId: 'hmac-v1:7bc8fbb4802dae5b50fcd32f4d71176f908b691fb52384ab124ea411d6b7f7c6',
   scope: 'global',
   source: './greeter',
   status: 'planned',
@@ -50,17 +50,19 @@ describe('extension management words', () => {
       planDetail(plan),
       [
         'greeter 1.0.0 — linked from /ws/greeter',
+        'Installs to: /rh/plugins/greeter',
+        'Compatibility: full',
+        '',
         'Risk: high',
         '  • installs a plugin package that can add skills, commands, hooks, and MCP servers',
         '  • links a plugin package from a mutable local directory',
         '  • FULL TRUST: declares a runtime process (${REASONIX_PLUGIN_ROOT}/bin/greeter --x) that runs inside Reasonix',
+        '',
         'Runtime command: ${REASONIX_PLUGIN_ROOT}/bin/greeter --x',
         'Hook points: tool.before',
         'Capabilities: ui, interceptors',
-        'Compatibility: full',
-        'Installs to: /rh/plugins/greeter',
         '',
-        'Reasonix plan hmac-v1:7bc8',
+        'Reasonix plan hmac-v1:7bc8fbb4802dae5b…',
       ].join('\n'),
     );
   });
