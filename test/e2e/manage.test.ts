@@ -1,6 +1,7 @@
 // Install Reasonix Extension… as a user does it: the Extensions view's title-bar button, a source
 // typed in, the plan in a modal (screenshot: test-results/manage/plan-dialog.png), Install, and the
-// new extension's row running in the Extensions view without a reload. The real Reasonix 1.38.11
+// new extension's row running in the Extensions view without a reload; its context menu offers
+// Disable in Reasonix beside the per-folder switch, and after it Enable in Reasonix. The real Reasonix 1.38.11
 // (the pinned devDependency) is named by the user setting reasonix.path; code-server's sandbox
 // gives it a scratch HOME and the session a scratch REASONIX_HOME.
 import assert from 'node:assert/strict';
@@ -69,5 +70,36 @@ describe('Install Reasonix Extension… (UI, the real Reasonix)', function () {
     assert.match(row, /greeter/);
     await wb.waitForNotification('Installed "greeter" with Reasonix');
     await wb.page.locator('.part.sidebar').screenshot({ path: join(shots, 'installed.png') });
+
+    // The row's context menu: the Reasonix-wide switch beside the per-folder one, each saying which.
+    const menuOf = async (): Promise<string[]> => {
+      await view.locator('.monaco-list-row', { hasText: 'greeter' }).first().click({ button: 'right' });
+      const menu = wb.page.locator('.monaco-menu .action-label');
+      await menu.first().waitFor({ state: 'visible', timeout: 10_000 });
+      return (await menu.allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+    };
+    const entries = await menuOf();
+    for (const e of [
+      'Disable in Reasonix (All Folders and Sessions)',
+      'Enable/Disable Extension for This Folder…',
+      'Show Details (Reasonix)',
+      'Remove from Reasonix…',
+    ])
+      assert.ok(entries.includes(e), `"${e}" in the context menu: ${entries.join(', ')}`);
+    for (const e of ['Enable in Reasonix (All Folders and Sessions)', 'Migrate to v2 (Reasonix)'])
+      assert.ok(!entries.includes(e), `no "${e}" for a running v2 package: ${entries.join(', ')}`);
+    await wb.page.screenshot({ path: join(shots, 'context-menu.png') });
+    await wb.page.locator('.monaco-menu .action-label', { hasText: 'Disable in Reasonix' }).first().click();
+    await waitFor(
+      async () => (await wb.viewRows(view)).find((r) => /greeter/.test(r) && /disabled · in Reasonix/.test(r)),
+      {
+        timeoutMs: 30_000,
+        what: 'greeter disabled in Reasonix',
+      },
+    );
+    const off = await menuOf();
+    assert.ok(off.includes('Enable in Reasonix (All Folders and Sessions)'), off.join(', '));
+    assert.ok(!off.includes('Disable in Reasonix (All Folders and Sessions)'), off.join(', '));
+    await wb.page.keyboard.press('Escape');
   });
 });
