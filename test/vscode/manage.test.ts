@@ -135,6 +135,35 @@ describe('managing Reasonix extensions from VS Code (the real Reasonix)', functi
     assert.deepEqual(pids(), before);
   });
 
+  it('a source Reasonix cannot read, and no Reasonix at all: the message names the step and what to do', async () => {
+    const bad = (await vscode.commands.executeCommand('reasonix.installExtension', {
+      source: path.join(scratch, 'nowhere'),
+    })) as InstallOutcome;
+    assert.equal(bad.outcome, 'failed');
+    assert.match(bad.message ?? '', /^Reasonix failed while planning the install \(.*nowhere\): /);
+    assert.match(bad.message ?? '', /is not a readable local path.*Fix what Reasonix names, then try again\.$/);
+    const cfg = vscode.workspace.getConfiguration('reasonix');
+    await cfg.update('path', path.join(scratch, 'no-reasonix-here'), vscode.ConfigurationTarget.Global);
+    try {
+      const none = (await vscode.commands.executeCommand('reasonix.installExtension', {
+        source: greeterCopy('missing'),
+      })) as InstallOutcome;
+      assert.equal(none.outcome, 'failed');
+      assert.match(none.message ?? '', /^Reasonix failed while finding Reasonix .*not an executable file/);
+      assert.match(none.message ?? '', /Install Reasonix \(npm install -g reasonix\) or set reasonix\.path/);
+    } finally {
+      await cfg.update('path', realReasonixBinary(), vscode.ConfigurationTarget.Global);
+    }
+    assert.equal(plugin('missing'), undefined);
+  });
+
+  it('Migrate to v2 on the v1 sample: Reasonix 1.38.11 refuses and says why; hello keeps running', async () => {
+    const pid = plugin('hello')?.pid;
+    assert.equal(await vscode.commands.executeCommand('reasonix.migrateExtension', 'hello'), false);
+    assert.equal(plugin('hello')?.state, 'running');
+    assert.equal(plugin('hello')?.pid, pid);
+  });
+
   it('Disable and Enable in Reasonix, Show Details, Remove', async () => {
     const before = pids();
     assert.equal(await vscode.commands.executeCommand('reasonix.disableGlobally', 'greeter'), true);

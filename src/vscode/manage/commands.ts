@@ -124,8 +124,12 @@ export async function installExtension(d: ManageDeps, arg?: unknown): Promise<In
   const args = isInstallArgs(arg) ? arg : await askSource();
   if (!args) return { outcome: 'cancelled' };
   const flags: InstallFlags = { link: args.link === true, replace: args.replace === true };
-  const rx = await reasonix(d, args.source);
-  if (!rx) return { outcome: 'failed' };
+  let rx: UserReasonix;
+  try {
+    rx = await findUserReasonix(d.home(), d.log);
+  } catch (err) {
+    return { outcome: 'failed', message: showFailure(d, args.source, err) };
+  }
   let plan: InstallPlan;
   try {
     plan = await progress(
