@@ -161,6 +161,36 @@ for (const protocol of [1, 2] as const) {
       assert.equal(pidOf(e, 'alpha'), alpha);
     });
 
+    if (protocol === 2)
+      it('a provider joining wakes an inactive consumer: dependencies rebuild the generation', async () => {
+        const dependent = resolve(__dirname, '../../../../test/fixtures/sidecars/dependent.js');
+        const need = { namespace: 'acme', kind: 'index', id: 'search', versionRange: '>=1.0.0,<2.0.0' };
+        const has = { namespace: 'acme', kind: 'index', id: 'search', version: '1.4.0' };
+        const rt = { command: process.execPath, args: [dependent] };
+        pluginFolderV2(join(dir, 'pkgs', 'consumer'), 'consumer', rt, { requires: [need] });
+        pluginFolderV2(join(dir, 'pkgs', 'provider'), 'provider', rt, { provides: [has] });
+        folder('alpha');
+        packages({ alpha: true, consumer: true });
+        const e = await start();
+        assert.equal(stateOf(e, 'consumer'), 'inactive');
+        packages({ alpha: true, consumer: true, provider: true });
+        assert.equal(await e.reconcile(), 'rebuilt');
+        assert.equal(stateOf(e, 'provider'), 'running');
+        assert.equal(stateOf(e, 'consumer'), 'running');
+      });
+
+    it('a second owner of a slot joining rebuilds, fails, and leaves the running generation as it was', async () => {
+      folder('alpha', { replaces: ['compaction'], capabilities: ['ui', 'interceptors'] });
+      folder('beta', { replaces: ['compaction'], capabilities: ['ui', 'interceptors'] });
+      packages({ alpha: true });
+      const e = await start();
+      const alpha = pidOf(e, 'alpha');
+      packages({ alpha: true, beta: true });
+      await assert.rejects(e.reconcile(), /slot/);
+      assert.equal(pidOf(e, 'alpha'), alpha, 'alpha kept its process');
+      assert.equal(stateOf(e, 'alpha'), 'running');
+    });
+
     it('a required extension joining is a full, fail-atomic reload', async () => {
       folder('alpha');
       folder('guard', { required: true });
