@@ -254,13 +254,14 @@ export class SessionManager implements vscode.Disposable {
 
   /**
    * plugin-packages.json changed (an install, a removal, a global enable or disable, by us or by
-   * anyone): each session starts and stops only what changed (engine reconcile). A session whose
+   * anyone), or a per-folder switch (`key`: that folder only): each session starts and stops only
+   * what changed (engine reconcile). A session whose
    * change needs a new generation and fails keeps its previous runtime, as with reload.
    */
-  async reconcileAll(): Promise<void> {
+  async reconcileAll(key?: string): Promise<void> {
     if (!spawnAllowed(this.deps.isTrusted())) return;
     await Promise.all(
-      [...this.live.values()].map(async (s) => {
+      (key ? [this.must(key)] : [...this.live.values()]).map(async (s) => {
         try {
           const how = await s.engine.reconcile();
           if (how !== 'unchanged') this.deps.log.info(`[${s.folder.name}] installed extensions changed: ${how}`);

@@ -164,6 +164,24 @@ describe('managing Reasonix extensions from VS Code (the real Reasonix)', functi
     assert.equal(plugin('hello')?.pid, pid);
   });
 
+  it('the per-folder switch stops and starts only that extension', async () => {
+    const showcase = plugin('showcase')?.pid;
+    const hello = plugin('hello') as PluginInfo;
+    await vscode.commands.executeCommand('reasonix.toggleEnablement', {
+      sessionKey: hello.sessionKey,
+      pluginId: 'hello',
+    });
+    assert.equal(plugin('hello')?.state, 'disabled');
+    assert.equal(plugin('hello')?.disabledIn, 'folder');
+    await vscode.commands.executeCommand('reasonix.toggleEnablement', {
+      sessionKey: hello.sessionKey,
+      pluginId: 'hello',
+    });
+    assert.equal(plugin('hello')?.state, 'running');
+    assert.notEqual(plugin('hello')?.pid, hello.pid, 'hello started again');
+    assert.equal(plugin('showcase')?.pid, showcase, 'showcase kept its process');
+  });
+
   it('Disable and Enable in Reasonix, Show Details, Remove', async () => {
     const before = pids();
     assert.equal(await vscode.commands.executeCommand('reasonix.disableGlobally', 'greeter'), true);
