@@ -52,6 +52,7 @@ describe('Install Reasonix Extension… (UI, the real Reasonix)', function () {
       'Hook points: tool.before',
       'Capabilities: ui, interceptors',
       'Compatibility: full',
+      'Planned by Reasonix 1.38.11',
       'Reasonix plan hmac-v1:',
     ])
       assert.ok(text.includes(want), `the dialog says "${want}": ${text}`);

@@ -126,6 +126,7 @@ describe('managing Reasonix extensions from VS Code (the real Reasonix)', functi
       /^Hook points: tool\.before$/m,
       /^Capabilities: ui, interceptors$/m,
       /^Compatibility: full$/m,
+      /^Planned by Reasonix 1\.38\.11$/m,
       new RegExp(`^Reasonix plan ${(out.planId ?? '').slice(0, 'hmac-v1:'.length + 16)}…$`, 'm'),
     ])
       assert.match(detail, want);

@@ -143,7 +143,7 @@ export async function installExtension(d: ManageDeps, arg?: unknown): Promise<In
   const names = plan.actions.map((a) => a.name);
   d.log.info(`install plan ${plan.planId} for ${args.source}: ${names.join(', ')} (shown for approval)`);
   const install = vscode.l10n.t('Install');
-  const answer = await d.consent()(planTitle(plan, vscode.l10n), planDetail(plan, vscode.l10n), install);
+  const answer = await d.consent()(planTitle(plan, vscode.l10n), planDetail(plan, vscode.l10n, rx.version), install);
   if (answer !== install) {
     d.log.info(`install plan ${plan.planId} declined; nothing was installed`);
     return { outcome: 'declined', names, planId: plan.planId };

@@ -19,9 +19,10 @@ export function shortPlanId(planId: string): string {
 
 /**
  * The modal's detail, plain text, one block per action: what and where, then the risk with every
- * reason Reasonix gives, then the runtime (command, hook points, capabilities); then the plan id.
+ * reason Reasonix gives, then the runtime (command, hook points, capabilities); then which
+ * Reasonix made the plan and its id.
  */
-export function planDetail(plan: InstallPlan, l10n: L10n = english): string {
+export function planDetail(plan: InstallPlan, l10n: L10n = english, version?: string): string {
   const blocks = plan.actions.flatMap((a) => {
     const how = a.mode === 'link' ? l10n.t('linked from') : l10n.t('copied from');
     const what = [`${a.name}${a.version ? ` ${a.version}` : ''} — ${how} ${a.source || plan.source}`];
@@ -38,7 +39,9 @@ export function planDetail(plan: InstallPlan, l10n: L10n = english): string {
       : [l10n.t('Runtime command: none (no runtime process)')];
     return [what.join('\n'), risk.join('\n'), runtime.join('\n')];
   });
-  return [...blocks, l10n.t('Reasonix plan {0}', shortPlanId(plan.planId))].join('\n\n');
+  const id = shortPlanId(plan.planId);
+  const by = [...(version ? [l10n.t('Planned by Reasonix {0}', version)] : []), l10n.t('Reasonix plan {0}', id)];
+  return [...blocks, by.join('\n')].join('\n\n');
 }
 
 /** "planning the install", "enabling it in Reasonix"…: what was happening. */

@@ -65,6 +65,10 @@ describe('extension management words', () => {
         'Reasonix plan hmac-v1:7bc8fbb4802dae5b…',
       ].join('\n'),
     );
+    assert.match(
+      planDetail(plan, undefined, '1.38.11'),
+      /\n\nPlanned by Reasonix 1\.38\.11\nReasonix plan hmac-v1:7bc8fbb4802dae5b…$/,
+    );
   });
 
   it('a failure names Reasonix, the subject, the step, Reasonix’s words and what to do next', () => {
