@@ -33,6 +33,8 @@ export interface PluginInfo {
   readyAt?: number;
   version?: string;
   source?: 'installed' | 'linked';
+  /** For state 'disabled': turned off in Reasonix (every folder and Reasonix session) or for this folder only. */
+  disabledIn?: 'reasonix' | 'folder';
   actions: ActionInfo[];
   detail?: string;
   /** Decisions it made for VS Code's agents through agent hooks since the window opened. */
@@ -139,7 +141,8 @@ function pluginInfo(r: Row, agentDecisions?: (sessionKey: string, pluginId: stri
     pid: r.pid,
     readyAt: r.readyAt,
     version: r.status.spec?.version,
-    source: r.status.spec?.source,
+    source: r.status.spec?.source ?? r.status.origin,
+    disabledIn: r.status.disabledBy,
     actions: r.status.actions,
     detail: r.detail,
     agentDecisions: agentDecisions?.(r.sessionKey, r.pluginId),

@@ -130,7 +130,7 @@ async function toggleEnablement(d: CommandDeps, arg?: unknown): Promise<void> {
       ? vscode.l10n.t('"{0}" is now enabled for {1}.', t.pluginId, s.folder.name)
       : vscode.l10n.t('"{0}" is now disabled for {1}.', t.pluginId, s.folder.name),
   );
-  await sessions.reload(s.key);
+  await sessions.reconcileAll(s.key); // only that extension stops or starts
 }
 
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {

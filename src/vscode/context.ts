@@ -15,6 +15,9 @@ import { createLog, type ExtensionLog } from './logging';
 import { registerCopyMcpConfiguration } from './mcp/copyConfig';
 import { hasMcpApi, registerMcpTools, windowMcpOptions, type McpLaunch } from './mcp/provider';
 import { join } from 'node:path';
+import { watchPackagesFile } from '../host/plugins';
+import { DetailsDocuments } from './manage/details';
+import { modalConsent, registerManageCommands, type Consent } from './manage/commands';
 import { VsCodePrompts } from './prompts';
 import { rowsOf } from './rows';
 import { SessionManager } from './sessions';
@@ -73,6 +76,9 @@ export class Ctx implements vscode.Disposable {
   activationCpuMs = NaN;
   private surfaces: SurfacesController | undefined;
   private readonly subs: vscode.Disposable[] = [];
+  /** How Install and Remove ask for agreement: a modal; replaced only by tests in Test mode. */
+  private consent: Consent = modalConsent;
+  private packagesWatch: { home: string; sub: { dispose(): void } } | undefined;
 
   constructor(
     readonly ext: vscode.ExtensionContext,
@@ -136,7 +142,38 @@ export class Ctx implements vscode.Disposable {
       ...this.followWorkspace(),
       this.linked.onDidChange(() => this.updateContextKeys()),
     );
+    const details = new DetailsDocuments();
+    this.subs.push(
+      details,
+      ...registerManageCommands({
+        sessions: this.sessions,
+        log: this.log,
+        home: () => readSettings().home,
+        details,
+        consent: () => this.consent,
+      }),
+    );
+    if (ext.extensionMode === vscode.ExtensionMode.Test)
+      (this.api as ReasonixApi & { testing?: ReasonixTesting }).testing = {
+        setConsent: (c) => (this.consent = c ?? modalConsent),
+      };
+    this.watchPackages();
     this.updateContextKeys();
+  }
+
+  /**
+   * Reasonix's plugin-packages.json in the home this host reads: whoever changes it (our commands,
+   * a terminal, another window), each session starts and stops only what changed.
+   */
+  private watchPackages(): void {
+    const home = readSettings().home;
+    if (this.packagesWatch?.home === home) return;
+    this.packagesWatch?.sub.dispose();
+    const sub = watchPackagesFile(home, () => {
+      this.log.info(`${join(home, 'plugin-packages.json')} changed: applying the installed extensions`);
+      void this.sessions.reconcileAll();
+    });
+    this.packagesWatch = { home, sub };
   }
 
   /** Folders, trust and settings changing under the running sessions and the window endpoint. */
@@ -155,8 +192,10 @@ export class Ctx implements vscode.Disposable {
         // Any reasonix change: a workspace settings file that VS Code read may carry an agentHooks value
         // it ignores (machine scope, so its own change is not reported), which sync names in the log.
         if (e.affectsConfiguration('reasonix')) void this.agentHooks.sync();
-        if (e.affectsConfiguration('reasonix.home') || e.affectsConfiguration('reasonix.startup'))
+        if (e.affectsConfiguration('reasonix.home') || e.affectsConfiguration('reasonix.startup')) {
+          this.watchPackages();
           void this.sessions.restartAll();
+        }
       }),
       this.sessions.onDidChange(() => {
         this.updateContextKeys();
@@ -184,7 +223,13 @@ export class Ctx implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.packagesWatch?.sub.dispose();
     this.subs.forEach((d) => d.dispose());
     this.sessions.dispose();
   }
+}
+
+/** Only in Test extension mode (never for users): tests answer the Install and Remove modals. */
+export interface ReasonixTesting {
+  setConsent(consent: Consent | undefined): void;
 }

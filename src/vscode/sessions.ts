@@ -257,6 +257,39 @@ export class SessionManager implements vscode.Disposable {
     this.changed.fire();
   }
 
+  /**
+   * plugin-packages.json changed (an install, a removal, a global enable or disable, by us or by
+   * anyone), or a per-folder switch (`key`: that folder only): each session starts and stops only
+   * what changed (engine reconcile). A session whose
+   * change needs a new generation and fails keeps its previous runtime, as with reload.
+   */
+  async reconcileAll(key?: string): Promise<void> {
+    if (!spawnAllowed(this.deps.isTrusted())) return;
+    await Promise.all(
+      (key ? [this.must(key)] : [...this.live.values()]).map(async (s) => {
+        try {
+          const how = await s.engine.reconcile();
+          if (how !== 'unchanged') this.deps.log.info(`[${s.folder.name}] installed extensions changed: ${how}`);
+        } catch (err) {
+          this.deps.log.error(
+            `[${s.folder.name}] applying the installed extensions failed, previous runtime kept: ${(err as Error).message}`,
+          );
+          void vscode.window
+            .showErrorMessage(
+              vscode.l10n.t(
+                'Reasonix could not apply the changed extensions to {0}; the previous runtime keeps running. {1}',
+                s.folder.name,
+                (err as Error).message,
+              ),
+              showLogsLabel(),
+            )
+            .then((c) => c && this.deps.showLogs());
+        }
+      }),
+    );
+    this.changed.fire();
+  }
+
   /** Restarts every session from scratch (new settings, linked folders, enablement). */
   async restartAll(): Promise<void> {
     await this.stopAll();

@@ -152,10 +152,12 @@ export function pluginItem(
   if (row.state === 'inactive' && row.status.inactive?.length)
     bits.push(vscode.l10n.t('needs {0}', row.status.inactive.map((u) => u.key).join(', ')));
   if (row.state === 'running' && row.readyAt) bits.push(vscode.l10n.t('up {0}', formatUptime(now - row.readyAt)));
+  // Which switch turned it off: Reasonix's own (every folder and session) or this folder's.
+  if (row.state === 'disabled' && row.status.disabledBy === 'reasonix') bits.push(vscode.l10n.t('in Reasonix'));
+  if (row.state === 'disabled' && row.status.disabledBy === 'folder') bits.push(vscode.l10n.t('for this folder'));
   item.description = bits.join(' · ');
   item.accessibilityInformation = { label: pluginAccessibleName(row, now, false, vscode.l10n) };
-  const linked = row.status.spec?.source === 'linked' ? '.linked' : '';
-  item.contextValue = `plugin.${row.state}${linked}`;
+  item.contextValue = contextValueOf(row);
   const md = new vscode.MarkdownString(undefined, false);
   md.isTrusted = false;
   md.supportHtml = false;
@@ -179,6 +181,22 @@ export function pluginItem(
     );
   item.tooltip = md;
   return item;
+}
+
+/**
+ * `plugin.<state>` then, for a package Reasonix installed, `.installed`, `.globalOff` when it is
+ * disabled in Reasonix and `.v1` for a protocol v1 manifest (Migrate to v2); `.linked` (always
+ * last) for a linked folder. package.json's menus match on these.
+ */
+export function contextValueOf(row: Row): string {
+  const origin = row.status.origin ?? row.status.spec?.source;
+  let v = `plugin.${row.state}`;
+  if (origin === 'installed') {
+    v += '.installed';
+    if (row.status.disabledBy === 'reasonix') v += '.globalOff';
+    if (row.status.spec?.protocol === 1) v += '.v1';
+  } else if (origin === 'linked') v += '.linked';
+  return v;
 }
 
 /** "40%" for a progress in [0, 1]; undefined without one. */

@@ -58,8 +58,7 @@ export class RuntimeGeneration<S extends SidecarHandle = Sidecar> {
   readonly generation: number;
   readonly sessionId: string;
   readonly workspaceRoot: string;
-  /** Every plugin the generation was built for, sorted by id, started or not. */
-  readonly plugins: readonly PluginSpec[];
+  private pluginList: PluginSpec[];
   private readonly map = new Map<string, S>();
   private readonly subscriptions = new Map<string, Disposable>();
   private readonly failureList: FailureInfo[];
@@ -84,11 +83,16 @@ export class RuntimeGeneration<S extends SidecarHandle = Sidecar> {
     this.generation = session.generation;
     this.sessionId = session.sessionId;
     this.workspaceRoot = session.workspaceRoot;
-    this.plugins = [...plugins].sort(byId);
+    this.pluginList = [...plugins].sort(byId);
     this.failureList = [...failures];
     this.inactiveNow = new Map([...dependencies.inactive, ...blocked]);
     for (const s of [...started].sort((a, b) => (a.pluginId < b.pluginId ? -1 : a.pluginId > b.pluginId ? 1 : 0)))
       this.adopt(s);
+  }
+
+  /** Every plugin the generation runs, sorted by id, started or not (built with, or added since). */
+  get plugins(): readonly PluginSpec[] {
+    return this.pluginList;
   }
 
   /**
@@ -178,6 +182,33 @@ export class RuntimeGeneration<S extends SidecarHandle = Sidecar> {
     await this.restartPlugin(id, session);
   }
 
+  /**
+   * Adds a plugin to this running generation, not started (startPlugin starts it). Only for a
+   * plugin outside the dependency plan (no requires, no provides): the caller checks that, and
+   * that its slots do not collide; anything else needs a new generation.
+   */
+  addPlugin(spec: PluginSpec): void {
+    if (this.isStopped)
+      throw new GenerationError('session_stopped', `runtime generation ${this.generation} is stopped`);
+    if (this.pluginList.some((p) => p.id === spec.id))
+      throw new Error(`plugin "${spec.id}" is already part of runtime generation ${this.generation}`);
+    this.pluginList = [...this.pluginList, spec].sort(byId);
+  }
+
+  /** Stops one plugin and takes it out of this generation (it was uninstalled or disabled). */
+  async removePlugin(id: string): Promise<void> {
+    this.pluginOf(id);
+    const s = this.map.get(id);
+    await s?.stop();
+    this.map.delete(id);
+    this.subscriptions.get(id)?.dispose();
+    this.subscriptions.delete(id);
+    this.pluginList = this.pluginList.filter((p) => p.id !== id);
+    this.inactiveNow.delete(id);
+    this.setFailure(id, undefined);
+    this.changed.fire({ generation: this.generation, pluginId: id, state: 'stopped' });
+  }
+
   /** Stops one plugin; it stays listed (state 'stopped') and can be started again. */
   async stopPlugin(id: string): Promise<void> {
     this.pluginOf(id);
@@ -232,7 +263,7 @@ export class RuntimeGeneration<S extends SidecarHandle = Sidecar> {
   private pluginOf(id: string): PluginSpec {
     if (this.isStopped)
       throw new GenerationError('session_stopped', `runtime generation ${this.generation} is stopped`);
-    const plugin = this.plugins.find((p) => p.id === id);
+    const plugin = this.pluginList.find((p) => p.id === id);
     if (!plugin)
       throw new Error(
         `plugin "${id}" is not part of runtime generation ${this.generation}; reload the runtime to pick up new plugins`,

@@ -13,6 +13,7 @@ export {
   type SessionChange,
   type SessionRuntimePhase,
   type ReloadResult,
+  type ReconcileResult,
 } from './sessionRuntime';
 export { GenerationError, type GenerationErrorKind } from './errors';
 export { launchAll, STOPPED_BEFORE_LAUNCH, type LaunchDependency } from './launch';

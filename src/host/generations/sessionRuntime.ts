@@ -5,6 +5,7 @@ import { silentLogger } from '../log';
 import type { PluginSpec } from '../plugins';
 import { Emitter, type Disposable } from '../emitter';
 import { GenerationError } from './errors';
+import { validateSlots } from '../intercepts';
 import { RuntimeGeneration, startGeneration, type GenerationOptions } from './generation';
 import type { Sidecar } from '../sidecar';
 import type { SessionContext, SidecarHandle, SidecarState } from './ports';
@@ -19,6 +20,25 @@ export type SessionChange =
 
 export type ReloadResult<S extends SidecarHandle = Sidecar> =
   { ok: true; generation: RuntimeGeneration<S> } | { ok: false; error: Error };
+
+/**
+ * What reconcile() did: nothing (the plugins are the same), started and stopped only the plugins
+ * that changed in the running generation, or built a whole new generation (a reload's result).
+ */
+export type ReconcileResult<S extends SidecarHandle = Sidecar> =
+  | { kind: 'unchanged' }
+  | { kind: 'in-place'; added: string[]; removed: string[]; failed: { pluginId: string; error: Error }[] }
+  | { kind: 'rebuilt'; result: ReloadResult<S> };
+
+/** A spec's identity for reconcile: the same id with another root, version, manifest or runtime is a change. */
+function fingerprint(p: PluginSpec): string {
+  return JSON.stringify(p);
+}
+
+/** Whether a plugin can join or leave a running generation alone: no dependencies, not required. */
+function standsAlone(p: PluginSpec): boolean {
+  return p.requires.length === 0 && p.provides.length === 0 && !p.runtime.required;
+}
 
 export interface SessionRuntimeOptions<S extends SidecarHandle = Sidecar> extends Omit<
   GenerationOptions<S>,
@@ -99,6 +119,43 @@ export class SessionRuntime<S extends SidecarHandle = Sidecar> {
    */
   reload(): Promise<ReloadResult<S>> {
     return this.serial(() => this.build(this.currentGeneration ? 'reloading' : 'starting'));
+  }
+
+  /**
+   * Reads the plugins again and brings the running generation in line with minimum disturbance:
+   * when only stand-alone plugins were added, removed or changed (no requires/provides, not
+   * required, no slot collision), only those start or stop and every other sidecar keeps running;
+   * otherwise a whole new generation is built, fail-atomically, as reload() does.
+   */
+  reconcile(): Promise<ReconcileResult<S>> {
+    return this.serial(async (): Promise<ReconcileResult<S>> => {
+      const gen = this.currentGeneration;
+      if (!gen) return { kind: 'rebuilt', result: await this.build('starting') };
+      const next = [...(await this.opts.loadPlugins())];
+      const before = new Map(gen.plugins.map((p) => [p.id, p]));
+      const after = new Map(next.map((p) => [p.id, p]));
+      const removed = [...before.values()].filter(
+        (p) => fingerprint(p) !== fingerprint(after.get(p.id) ?? ({} as PluginSpec)),
+      );
+      const added = next.filter((p) => fingerprint(p) !== fingerprint(before.get(p.id) ?? ({} as PluginSpec)));
+      if (removed.length === 0 && added.length === 0) return { kind: 'unchanged' };
+      const removedIds = new Set(removed.map((p) => p.id));
+      const keptActive = gen.plugins.filter((p) => !removedIds.has(p.id) && !gen.inactive.has(p.id));
+      const slots = validateSlots([...keptActive, ...added].map((p) => ({ pluginId: p.id, runtime: p.runtime })));
+      if (![...removed, ...added].every(standsAlone) || !slots.ok)
+        return { kind: 'rebuilt', result: await this.build('reloading') };
+      for (const p of removed) await gen.removePlugin(p.id);
+      const failed: { pluginId: string; error: Error }[] = [];
+      for (const p of added) {
+        gen.addPlugin(p);
+        try {
+          await gen.startPlugin(p.id, this.nextSession());
+        } catch (err) {
+          failed.push({ pluginId: p.id, error: err instanceof Error ? err : new Error(String(err)) });
+        }
+      }
+      return { kind: 'in-place', added: added.map((p) => p.id), removed: removed.map((p) => p.id), failed };
+    });
   }
 
   restartPlugin(id: string): Promise<void> {

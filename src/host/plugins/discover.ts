@@ -69,6 +69,7 @@ async function readInstalled(home: string, entries: PluginEntry[], problems: str
       entries.push({
         id,
         root: '',
+        origin: 'installed',
         status: 'invalid',
         reason: `${where}.name ${JSON.stringify(name)} is not a valid plugin id (letters, digits, '.', '_', '-'; at most 64; starting with a letter or digit)`,
       });
@@ -78,6 +79,7 @@ async function readInstalled(home: string, entries: PluginEntry[], problems: str
       entries.push({
         id: name,
         root: '',
+        origin: 'installed',
         status: 'invalid',
         reason: `${where}.name "${name}" is listed twice; only the first record is used`,
       });
@@ -89,7 +91,9 @@ async function readInstalled(home: string, entries: PluginEntry[], problems: str
       entries.push({
         id: name,
         root,
+        origin: 'installed',
         status: 'disabled',
+        disabledBy: 'reasonix',
         reason: `${where}.enabled is not true (disabled in Reasonix)`,
       });
       return;
@@ -98,6 +102,7 @@ async function readInstalled(home: string, entries: PluginEntry[], problems: str
       entries.push({
         id: name,
         root,
+        origin: 'installed',
         status: 'invalid',
         reason: `${where}.root must be a non-empty path (relative to ${home} or absolute)`,
       });
@@ -123,7 +128,7 @@ function toEntry(
   installedVersion?: string,
   installedDescription?: string,
 ): PluginEntry {
-  if (m.status !== 'runnable') return { id, root, status: m.status, reason: m.reason };
+  if (m.status !== 'runnable') return { id, root, origin: source, status: m.status, reason: m.reason };
   warnings.push(...m.warnings);
   const spec: PluginSpec = {
     id,
@@ -139,7 +144,7 @@ function toEntry(
   if (m.name) spec.displayName = m.name;
   const description = installedDescription ?? m.description;
   if (description) spec.description = description;
-  return { id, root, status: 'runnable', spec };
+  return { id, root, origin: source, status: 'runnable', spec };
 }
 
 export async function discoverPlugins(opts: DiscoverOptions): Promise<DiscoveryResult> {
@@ -163,6 +168,7 @@ export async function discoverPlugins(opts: DiscoverOptions): Promise<DiscoveryR
       entries.push({
         id: path.basename(root),
         root,
+        origin: 'linked',
         status: 'invalid',
         reason: `linked folder "${dir}" must be an absolute path`,
       });
@@ -175,13 +181,14 @@ export async function discoverPlugins(opts: DiscoverOptions): Promise<DiscoveryR
         m.status === 'invalid' && !name
           ? m.reason
           : `${m.manifestPath}: name ${JSON.stringify(name ?? null)} is not a valid plugin id (a linked plugin's id is its manifest name)`;
-      entries.push({ id: name || path.basename(root), root, status: 'invalid', reason: why });
+      entries.push({ id: name || path.basename(root), root, origin: 'linked', status: 'invalid', reason: why });
       continue;
     }
     if (taken.has(name)) {
       entries.push({
         id: name,
         root,
+        origin: 'linked',
         status: 'invalid',
         reason: `linked folder ${root}: plugin id "${name}" is already used by another plugin; the other one is kept`,
       });
@@ -196,6 +203,7 @@ export async function discoverPlugins(opts: DiscoverOptions): Promise<DiscoveryR
   for (const e of entries) {
     if (e.status === 'runnable' && disabled.has(e.id)) {
       e.status = 'disabled';
+      e.disabledBy = 'folder';
       e.reason = `"${e.id}" is disabled for this workspace folder`;
     }
   }

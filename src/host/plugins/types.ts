@@ -88,6 +88,10 @@ export interface PluginEntry {
   reason?: string;
   /** Present when the manifest validated (runnable, or runnable-but-disabled for this folder). */
   spec?: PluginSpec;
+  /** Where the record came from: plugin-packages.json (Reasonix installed it) or a linked folder. */
+  origin: PluginSpec['source'];
+  /** For status 'disabled': off in Reasonix itself (`enabled` not true, every session) or for this folder only. */
+  disabledBy?: 'reasonix' | 'folder';
 }
 
 export interface DiscoveryResult {

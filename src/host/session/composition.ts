@@ -206,6 +206,7 @@ class ComposedSession implements SessionEngine {
           actions: [],
           inactive: unmet,
           detail: unmetText(unmet),
+          origin: spec.source,
         });
         continue;
       }
@@ -225,6 +226,7 @@ class ComposedSession implements SessionEngine {
         readyAt: s?.state === 'running' ? s.readyAt : undefined,
         actions,
         lastFailure: state === 'running' || state === 'starting' ? undefined : failure,
+        origin: spec.source,
       });
     }
     for (const e of this.entries) {
@@ -236,6 +238,8 @@ class ComposedSession implements SessionEngine {
         state: e.status === 'disabled' ? 'disabled' : 'failed',
         actions: [],
         detail: e.reason,
+        origin: e.origin,
+        disabledBy: e.disabledBy,
       });
     }
     return out.sort((a, b) => (a.pluginId < b.pluginId ? -1 : a.pluginId > b.pluginId ? 1 : 0));
@@ -252,6 +256,30 @@ class ComposedSession implements SessionEngine {
     if (!r.ok) throw r.error;
     for (const f of r.generation.failures) this.startFailed.fire(f);
     this.observe('session.start', { phase: 'start' }); // fresh processes: a new session for them
+  }
+
+  async reconcile(): Promise<'unchanged' | 'in-place' | 'rebuilt'> {
+    const r = await this.runtime.reconcile();
+    if (r.kind === 'rebuilt') {
+      if (!r.result.ok) throw r.result.error;
+      for (const f of r.result.generation.failures) this.startFailed.fire(f);
+      this.observe('session.start', { phase: 'start' }); // fresh processes: a new session for them
+    } else if (r.kind === 'in-place') {
+      for (const id of r.removed) {
+        if (r.added.includes(id)) continue; // changed: its new sidecar has its own hub already
+        this.streamHubs.get(id)?.dispose();
+        this.streamHubs.delete(id);
+        this.knownActions.delete(id);
+        this.crashes.delete(id);
+        this.deps.store.clearStale(this.opts.sessionKey, id);
+      }
+      for (const f of r.failed) this.startFailed.fire(failureOf(f.error, f.pluginId, 0));
+      this.log.info(
+        `extensions changed in place: ${[...r.added.map((id) => `+${id}`), ...r.removed.map((id) => `-${id}`)].join(' ')}`,
+      );
+      this.changed.fire();
+    }
+    return r.kind;
   }
 
   /**

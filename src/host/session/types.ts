@@ -42,6 +42,10 @@ export interface PluginStatus {
   detail?: string;
   /** Inactive: every required capability it lacks, with Reasonix's reason (`dependency_unsatisfied`, `schema_mismatch`). */
   inactive?: readonly Unmet[];
+  /** Installed by Reasonix (plugin-packages.json) or a linked development folder. */
+  origin: PluginSpec['source'];
+  /** For state 'disabled': off in Reasonix (every session) or for this folder only. */
+  disabledBy?: 'reasonix' | 'folder';
 }
 
 export interface ActionResult {
@@ -111,6 +115,12 @@ export interface SessionEngine {
   start(): Promise<void>;
   /** Fail-atomic: on failure the previous generation keeps running and the error is thrown. */
   reload(): Promise<void>;
+  /**
+   * Discovers again and changes only what changed: stand-alone plugins added, removed or changed
+   * start or stop alone and the rest keep running; anything else reloads (fail-atomic, throws as
+   * reload() does). Plugins that fail to start are reported through onStartFailure.
+   */
+  reconcile(): Promise<'unchanged' | 'in-place' | 'rebuilt'>;
   restartPlugin(pluginId: string): Promise<void>;
   stopPlugin(pluginId: string): Promise<void>;
   startPlugin(pluginId: string): Promise<void>;

@@ -21,6 +21,11 @@ export interface CodeServerOptions {
   /** User settings on top of the quiet defaults (e.g. `workbench.colorTheme`). */
   settings?: Record<string, unknown>;
   /**
+   * Machine-scoped settings (e.g. `reasonix.path`): code-server's window is a remote one, where
+   * VS Code ignores a machine-scoped value in the user settings and reads the server's Machine settings.
+   */
+  machineSettings?: Record<string, unknown>;
+  /**
    * VS Code's display language (`--locale`, e.g. `zh-cn`); default English. See `registerLocale`:
    * code-server 4.139.1 takes `--locale` before argv.json, the cookie and Accept-Language, but
    * resolves it only for a language listed in the user data's languagepacks.json.
@@ -160,6 +165,10 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
       2,
     ),
   );
+  if (opts.machineSettings) {
+    mkdirSync(join(userDataDir, 'Machine'), { recursive: true });
+    writeFileSync(join(userDataDir, 'Machine', 'settings.json'), JSON.stringify(opts.machineSettings, null, 2));
+  }
   if (opts.keybindings)
     writeFileSync(join(userDataDir, 'User', 'keybindings.json'), JSON.stringify(opts.keybindings, null, 2));
   const logFile = join(sandbox, 'code-server.log');

@@ -24,6 +24,8 @@ export interface UiSessionOptions {
   timeouts?: WorkbenchTimeouts;
   /** User settings of the test profile, on top of the quiet defaults. */
   settings?: Record<string, unknown>;
+  /** Machine-scoped settings (the server's Machine settings; see CodeServerOptions). */
+  machineSettings?: Record<string, unknown>;
   /** VS Code's display language (code-server `--locale`); default English. */
   locale?: string;
   /** Keybindings of the test profile (keybindings.json). */
@@ -60,6 +62,7 @@ export class UiSession {
         env,
         extensionsDir,
         settings: opts.settings,
+        machineSettings: opts.machineSettings,
         locale: opts.locale,
         keybindings: opts.keybindings,
       });
