@@ -207,7 +207,7 @@ describe('wire: NdjsonMessageWriter', () => {
     assert.equal((v.failed as ProtocolError).reason, 'provider_interrupted');
     assert.match(
       v.failed.message,
-      /does not read their answers from its stdin: \d+ frames .* the most one connection may hold is 0 MiB|may hold/,
+      /does not read their answers from its stdin: \d+ frames \(\d+\.\d MiB\) wait, the most one connection may hold is/,
     );
     assert.equal(errors.length, 1, 'onError fired once');
     v.dispose();
