@@ -210,7 +210,7 @@ export class NdjsonMessageWriter {
     this.fail(
       new ProtocolError(
         'provider_interrupted',
-        `the sidecar sends requests but does not read their answers from its stdin: ${frames} frames (${(this.queuedBytes / 1048576).toFixed(1)} MiB) wait, the most one connection may hold is ${(this.byteCap / 1048576).toFixed(0)} MiB`,
+        `the sidecar sends requests but does not read their answers from its stdin: ${frames} frames (${(this.queuedBytes / 1048576).toFixed(1)} MiB) wait, the most one connection may hold is ${(this.byteCap / 1048576).toFixed(0)} MiB; keep reading stdin while sending requests`,
       ),
     );
   }
