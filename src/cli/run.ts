@@ -45,8 +45,9 @@ ${optionLines(
   22,
 )}
 
-Exit status: 0 stopped cleanly; 1 a plugin failed to start, crashed while running, or the
-action failed; 128+N when a second signal N forced the stop; 2 usage error.`;
+Exit status: 0 stopped cleanly (a plugin that is only Inactive, for want of a capability it
+requires, is no failure); 1 a plugin failed to start, crashed while running, or the action
+failed; 128+N when a second signal N forced the stop; 2 usage error.`;
 
 function describe(surface: Surface): string {
   // Every sidecar string goes through term(): one span, never a control sequence or a new line.
