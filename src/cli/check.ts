@@ -55,7 +55,8 @@ export interface CheckReport {
   /** The protocol the plugin's manifest picks (`reasonix.extension.v1` / `.v2`); null when the manifest was refused. */
   protocol: string | null;
   stage: CheckStage;
-  reason: ErrorReason | null;
+  /** A protocol reason, or the graph-level `duplicate_provider` / `dependency_cycle` of --with. */
+  reason: ErrorReason | 'duplicate_provider' | 'dependency_cycle' | null;
   message: string;
   initialize: InitializeResult | null;
   timings: { readyMs: number | null; shutdownMs: number | null };
@@ -71,8 +72,14 @@ export interface CheckReport {
 }
 
 export interface CheckDependencies {
-  /** Active: every required capability is provided; Inactive: the extension would not start it. */
-  state: 'active' | 'inactive';
+  /**
+   * Active: every required capability is provided; Inactive: the extension would not start it
+   * (no error: `run` goes on with the rest); refused: the folder's plugins together cannot start
+   * (a cycle of required capabilities, two providers of one), as `run` refuses the whole generation.
+   */
+  state: 'active' | 'inactive' | 'refused';
+  /** For `refused`: `dependency_cycle` or `duplicate_provider`. */
+  reason?: 'dependency_cycle' | 'duplicate_provider';
   unmet: Unmet[];
   /** One line, e.g. "Inactive — missing required capability acme/index/search". */
   text: string;
@@ -107,9 +114,10 @@ function collectingLogger(violations: CheckViolation[], stage: () => CheckViolat
  * would (the sidecar is checked either way: an author checks a consumer without its provider).
  */
 function dependencyReport(spec: PluginSpec, others: readonly PluginSpec[]): CheckDependencies | null {
-  if (!spec.requires.length) return null;
   const planned = planDependencies([spec, ...others.filter((o) => o.id !== spec.id)]);
-  if (!planned.ok) return { state: 'inactive', unmet: [], text: `Inactive — ${planned.message}` };
+  // The folder as a whole cannot start: `run` refuses the generation, so check fails too.
+  if (!planned.ok) return { state: 'refused', reason: planned.reason, unmet: [], text: `Refused — ${planned.message}` };
+  if (!spec.requires.length) return null;
   const unmet = [...(planned.plan.inactive.get(spec.id) ?? [])];
   if (!unmet.length) {
     const from = planned.plan.edges.filter((e) => e.consumer === spec.id).map((e) => `${e.key} from ${e.provider}`);
@@ -233,10 +241,20 @@ function verdict(pluginId: string, report: CheckReport): CheckReport {
     report.message = `${pluginId} completed the handshake but broke the protocol while ${first.stage === 'running' ? 'running' : first.stage === 'shutdown' ? 'shutting down' : 'starting'}: ${first.message}`;
     return report;
   }
+  const deps = report.dependencies;
+  if (deps?.state === 'refused') {
+    // The sidecar itself passed; the folder it was checked in would not start (as `run` says).
+    report.stage = 'manifest';
+    report.reason = deps.reason ?? null;
+    report.message = `${pluginId} completed the handshake, but the plugins given with --with cannot start together: ${deps.text}`;
+    return report;
+  }
   report.ok = true;
   const n = report.warnings.length;
   const except = n ? ` except for ${n} warning${n === 1 ? '' : 's'}` : '';
-  report.message = `${pluginId} ${report.initialize?.version ?? ''} conforms${except}: ready in ${report.timings.readyMs} ms, shut down in ${report.timings.shutdownMs} ms`;
+  // Inactive is no failure (run exits 0 beside it, V2-19), but the headline says so.
+  const inactive = deps?.state === 'inactive' ? `; ${deps.text}, so this host would not start it here` : '';
+  report.message = `${pluginId} ${report.initialize?.version ?? ''} conforms${except}: ready in ${report.timings.readyMs} ms, shut down in ${report.timings.shutdownMs} ms${inactive}`;
   return report;
 }
 

@@ -17,10 +17,32 @@ export interface HeadlessSession {
   dispose(): Promise<void>;
 }
 
+/**
+ * Log bytes the CLI's stderr may hold unwritten. Node writes to a pipe asynchronously: a sidecar
+ * writing stderr faster than whoever reads ours (at --verbose every line is logged) would grow
+ * that buffer without bound (hundreds of MB, issue 45 item 12). Past it lines are dropped and
+ * counted, and the count is logged once the buffer has room again.
+ */
+export const LOG_BUFFER_BYTES = 1024 * 1024;
+
 /** Engine warnings and errors go to stderr; the rest is quiet unless --verbose. */
-export function stderrLogger(verbose: boolean): Logger {
+export function stderrLogger(
+  verbose: boolean,
+  out: NodeJS.WritableStream & { writableLength: number } = process.stderr,
+): Logger {
   // Engine logs carry sidecar text (stderr lines at --verbose): one escaped line per message.
-  const write = (level: string) => (m: string) => process.stderr.write(`[${level}] ${term(m)}\n`);
+  let dropped = 0;
+  const write = (level: string) => (m: string) => {
+    if (out.writableLength > LOG_BUFFER_BYTES) {
+      dropped++;
+      return;
+    }
+    if (dropped) {
+      out.write(`[warn] ${dropped} log lines dropped: stderr was not read as fast as they came\n`);
+      dropped = 0;
+    }
+    out.write(`[${level}] ${term(m)}\n`);
+  };
   const noop = () => {};
   return {
     trace: noop,
@@ -40,9 +62,15 @@ export function openHeadlessSession(opts: {
   home?: string;
   /** One budget for starting every plugin (default 30 s). */
   startupBudgetMs?: number;
+  /**
+   * --verbose: sidecars' stderr lines reach the logger. Without it stderr is only kept in each
+   * sidecar's 16 KiB ring: no line is cut, redacted and thrown away per write (issue 45 item 12).
+   */
+  verbose?: boolean;
 }): HeadlessSession {
   // Whatever kills this process (SIGKILL included), its sidecars do not outlive it.
   installReaper();
+  const verbose = opts.verbose === true;
   const home = opts.home ?? mkdtempSync(join(tmpdir(), 'reasonix-host-home-'));
   const linked = opts.pluginDirs.map((d) => resolve(d));
   const store = new SurfaceStore();
@@ -59,7 +87,7 @@ export function openHeadlessSession(opts: {
       maxParallelStarts: 4,
       startupBudgetMs: opts.startupBudgetMs ?? 30_000,
     },
-    { createSidecar: (o) => new Sidecar(o), store, logger: opts.logger },
+    { createSidecar: (o) => new Sidecar({ ...o, debugEnabled: () => verbose }), store, logger: opts.logger },
   );
   return {
     engine,

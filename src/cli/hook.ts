@@ -134,6 +134,7 @@ async function headless(
     workspace: cwd,
     home: homeUnless(plugins),
     logger: stderrLogger(verbose),
+    verbose,
     frontEnd: NO_FRONT_END,
     startupBudgetMs: Math.max(1, deadlineAt - Date.now()),
   });

@@ -2,6 +2,7 @@
 // publish, answers prompts from --answers, forwards file changes, and stops cleanly.
 import { watch } from 'node:fs';
 import { resolve } from 'node:path';
+import { GenerationError } from '../host/generations';
 import { ChangeBatcher } from '../host/resources';
 import type { SessionEngine, UiFrontEnd } from '../host/session';
 import type { SurfaceStore } from '../host/ui';
@@ -44,8 +45,9 @@ ${optionLines(
   22,
 )}
 
-Exit status: 0 stopped cleanly; 1 a plugin failed to start, crashed while running, or the
-action failed; 128+N when a second signal N forced the stop; 2 usage error.`;
+Exit status: 0 stopped cleanly (a plugin that is only Inactive, for want of a capability it
+requires, is no failure); 1 a plugin failed to start, crashed while running, or the action
+failed; 128+N when a second signal N forced the stop; 2 usage error.`;
 
 function describe(surface: Surface): string {
   // Every sidecar string goes through term(): one span, never a control sequence or a new line.
@@ -194,6 +196,19 @@ function forwardFileChanges(session: HeadlessSession, output: RunOutput): { clos
   };
 }
 
+/** The `--json` line for a session that could not start: what failed, why, and each plugin's failure. */
+function startFailure(err: Error): Record<string, unknown> {
+  const g = err instanceof GenerationError ? err : undefined;
+  return {
+    type: 'start-failed',
+    message: err.message,
+    kind: g?.kind ?? null,
+    reason: g?.reason ?? null,
+    pluginId: g?.pluginId ?? null,
+    failures: g?.failures ?? [],
+  };
+}
+
 /** Each plugin once the session has started: its state, its pid, and why it failed or is inactive. */
 function printPlugins(engine: SessionEngine, output: RunOutput): void {
   for (const p of engine.plugins()) {
@@ -253,7 +268,11 @@ export async function runCommand(argv: string[]): Promise<number> {
   try {
     await session.engine.start();
   } catch (err) {
-    if (!output.stopping) process.stderr.write(`reasonix-host: ${term((err as Error).message)}\n`);
+    if (!output.stopping) {
+      process.stderr.write(`reasonix-host: ${term((err as Error).message)}\n`);
+      // --json readers get the reason on stdout too, as a line of its own (issue 45 item 10).
+      if (parsed.values.json === true) output.say(startFailure(err as Error), '');
+    }
     run.stop('start failed');
     await run.finished;
     return run.interrupted ? 0 : 1; // a start cut short by Ctrl+C did not fail
@@ -261,7 +280,9 @@ export async function runCommand(argv: string[]): Promise<number> {
   printPlugins(session.engine, output);
   const crashes = watchCrashes(session.engine, output);
   run.rememberProcesses();
-  const allRunning = session.engine.plugins().every((p) => p.state === 'running');
+  // Inactive (a required capability nothing provides) is no error for the session (HOST_SPEC_V2
+  // §11, V2-19): the plugin is printed with its reason, the run still succeeds (issue 45 item 5).
+  const allRunning = session.engine.plugins().every((p) => p.state === 'running' || p.state === 'inactive');
   const acted = !action || output.stopping || (await invokeAction(session.engine, action, output));
   if (seconds !== undefined) setTimeout(() => run.stop(`--for ${seconds}`), seconds * 1000).unref();
   await run.finished;

@@ -63,6 +63,7 @@ export async function openSession(
     workspace: workspaceOf(values),
     home: opts.orHome ? homeUnless(pluginDirs) : undefined,
     logger: stderrLogger(values.verbose === true),
+    verbose: values.verbose === true,
     frontEnd: opts.frontEnd ?? NO_FRONT_END,
   });
 }

@@ -107,13 +107,17 @@ export async function toolCommand(argv: string[]): Promise<number> {
   }
 }
 
+/** What begins every line of a tool's result in text mode (issue 45 item 4). */
+const RESULT_INDENT = '  ';
+
 function printOutcome(out: Out, o: ToolCallOutcome): void {
   if (out.json) return out.object(o);
   switch (o.kind) {
     case 'result':
       // The result text is the content itself: its newlines stay, anything else that could drive
-      // the terminal is shown visibly.
-      out.line(termKeepLines(o.content));
+      // the terminal is shown visibly. Every line of it is indented by two spaces, so no result
+      // can print a line the CLI writes itself (those begin at the margin with `[`).
+      out.line(RESULT_INDENT + termKeepLines(o.content).replace(/\n/g, `\n${RESULT_INDENT}`));
       if (o.isError) out.line(`[error result: ${term(o.modelName)} reported a failure of its own]`);
       return;
     case 'refused':

@@ -36,7 +36,15 @@ const human = (bytes: number): string =>
  * at most `cap` bytes; otherwise why not. Never throws, never blocks on a FIFO, never holds more
  * than cap + 1 bytes.
  */
-export async function readBounded(file: string, cap: number): Promise<BoundedRead> {
+export async function readBounded(
+  file: string,
+  cap: number,
+  /** How the bytes become text (default UTF-8); `{ok: false, why}` refuses the file. */
+  decode: (bytes: Buffer) => { ok: true; text: string } | { ok: false; why: string } = (b) => ({
+    ok: true,
+    text: b.toString('utf8'),
+  }),
+): Promise<BoundedRead> {
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(file, OPEN_FLAGS);
@@ -58,7 +66,8 @@ export async function readBounded(file: string, cap: number): Promise<BoundedRea
       length += bytesRead;
       if (length > cap) return { ok: false, why: `is ${over}` };
     }
-    return { ok: true, text: buf.toString('utf8', 0, length) };
+    const decoded = decode(buf.subarray(0, length));
+    return decoded.ok ? { ok: true, text: decoded.text } : { ok: false, why: decoded.why };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     return { ok: false, code, why: `cannot be read (${code ?? String(err)})` };

@@ -3,6 +3,7 @@
 // expected to be 0, and the command exits 1 when one is not. Bounded: about two to three minutes
 // on two cores. FUZZ_SEED replays a run; FUZZ_CHUNKINGS / FUZZ_KILLS / FUZZ_REAL_CALLS resize it.
 import * as path from 'node:path';
+import { fuzzAnswers } from './answers';
 import { chaos } from './chaos';
 import { escapes } from './escapes';
 import { fuzzFraming, fuzzRealSidecar } from './fuzz';
@@ -35,6 +36,12 @@ async function main(): Promise<number> {
     fixtures: path.join(FIXTURES, 'sidecars'),
     runs: Number(process.env.FUZZ_ESCAPES ?? 4),
   });
+  // Issue 45 item 2: answers to a sidecar's requests are never lost past the write queue.
+  const answers = await fuzzAnswers({
+    seed,
+    floods: Number(process.env.FUZZ_ANSWER_FLOODS ?? 6),
+    fixtures: path.join(FIXTURES, 'sidecars'),
+  });
   await new Promise((r) => setTimeout(r, 200));
   const leaks = Math.max(0, handles() - handlesBefore);
   const figures = {
@@ -53,6 +60,7 @@ async function main(): Promise<number> {
     orphans: killed.orphans,
     leaks,
     escapes: escaped,
+    answers,
   };
   console.log(JSON.stringify(figures, null, 2));
   const bad =
@@ -62,7 +70,10 @@ async function main(): Promise<number> {
     figures.orphans +
     figures.leaks +
     escaped.processesLeft +
-    escaped.hangs;
+    escaped.hangs +
+    answers.lostAnswers +
+    answers.errorAnswers +
+    answers.connectionsFailed;
   return bad === 0 ? 0 : 1;
 }
 

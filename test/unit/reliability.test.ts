@@ -2,6 +2,7 @@
 // framing fuzzer, real-pipe fuzzer and chaos run as `npm run fuzz`, fixed seeds, fewer rounds.
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
+import { fuzzAnswers } from '../reliability/answers';
 import { chaos } from '../reliability/chaos';
 import { fuzzFraming, fuzzRealSidecar } from '../reliability/fuzz';
 
@@ -31,5 +32,13 @@ describe('reliability: seeded fuzz and chaos (issue 12 §8)', function () {
     assert.ok(f.callsSettled >= 16, JSON.stringify(f));
     assert.equal(f.unsettled, 0, JSON.stringify(f));
     assert.equal(f.orphans, 0, JSON.stringify(f));
+  });
+
+  it('sidecars that send 300 to 8,000 requests and read only later (v1 and v2): no answer lost (issue 45 item 2)', async () => {
+    const f = await fuzzAnswers({ seed: 12, floods: 2, fixtures: path.join(FIXTURES, 'sidecars') });
+    assert.equal(f.floods, 2);
+    assert.equal(f.lostAnswers, 0, JSON.stringify(f));
+    assert.equal(f.errorAnswers, 0, JSON.stringify(f));
+    assert.equal(f.connectionsFailed, 0, JSON.stringify(f));
   });
 });

@@ -64,6 +64,8 @@ export class RuntimeGeneration<S extends SidecarHandle = Sidecar> {
   private readonly failureList: FailureInfo[];
   private readonly changed = new Emitter<GenerationChange>();
   private readonly inactiveNow: Map<string, readonly Unmet[]>;
+  /** Consumers stopped because a provider they require crashed: consumer → that provider. */
+  private readonly takenDown = new Map<string, string>();
   private stopping: Promise<void> | undefined;
   /** Fires on every state change of any of its sidecars. */
   readonly onDidChange = this.changed.event;
@@ -168,7 +170,12 @@ export class RuntimeGeneration<S extends SidecarHandle = Sidecar> {
         this.inactiveNow.delete(id); // its provider runs again: no longer left out
         this.changed.fire({ generation: this.generation, pluginId: id, state: sidecar.state });
       }
+      if (this.takenDown.delete(id)) {
+        this.inactiveNow.delete(id);
+        this.changed.fire({ generation: this.generation, pluginId: id, state: this.map.get(id)?.state ?? 'idle' });
+      }
       this.setFailure(id, undefined);
+      await this.bringBackConsumersOf(id, session);
     } catch (err) {
       this.setFailure(id, failureOf(err, id, 0));
       throw err;
@@ -276,8 +283,52 @@ export class RuntimeGeneration<S extends SidecarHandle = Sidecar> {
     this.subscriptions.get(s.pluginId)?.dispose();
     this.subscriptions.set(
       s.pluginId,
-      s.onStateChange(() => this.changed.fire({ generation: this.generation, pluginId: s.pluginId, state: s.state })),
+      s.onStateChange(() => {
+        // A provider that crashes takes its consumers with it, as one that fails at start leaves
+        // them Inactive (issue 45 item 10): they stop, their tools and models leave the listings.
+        if (s.state === 'crashed' && !this.isStopped) this.takeDownConsumersOf(s.pluginId, 'crashed');
+        this.changed.fire({ generation: this.generation, pluginId: s.pluginId, state: s.state });
+      }),
     );
+  }
+
+  /**
+   * Marks every running consumer that requires `id` Inactive (`dependency_unsatisfied`, "its
+   * provider <id> crashed") and stops it; their own consumers follow. They come back when the
+   * provider is restarted (`bringBackConsumersOf`) or at the next reload.
+   */
+  private takeDownConsumersOf(id: string, what: 'crashed' | 'is inactive'): void {
+    const byConsumer = new Map<string, Unmet[]>();
+    for (const e of this.dependencies.edges) {
+      if (e.provider !== id || e.optional || this.inactiveNow.has(e.consumer)) continue;
+      const list = byConsumer.get(e.consumer) ?? [];
+      list.push({ key: e.key, reason: 'dependency_unsatisfied', why: `its provider ${id} ${what}` });
+      byConsumer.set(e.consumer, list);
+    }
+    for (const [consumer, unmet] of byConsumer) {
+      this.inactiveNow.set(consumer, unmet);
+      this.takenDown.set(consumer, id);
+      this.logger.warn(`[${consumer}] state=Inactive - ${unmetText(unmet)}`);
+      const sidecar = this.map.get(consumer);
+      if (sidecar && sidecar.state !== 'stopped' && sidecar.state !== 'crashed' && sidecar.state !== 'failed')
+        sidecar.stop().catch((err: unknown) => this.logger.warn(`stopping ${consumer} failed: ${String(err)}`));
+      this.changed.fire({ generation: this.generation, pluginId: consumer, state: sidecar?.state ?? 'idle' });
+      this.takeDownConsumersOf(consumer, 'is inactive');
+    }
+  }
+
+  /** After `id` runs again: starts the consumers its crash took down whose providers all run. */
+  private async bringBackConsumersOf(id: string, session: SessionContext): Promise<void> {
+    for (const [consumer, provider] of [...this.takenDown]) {
+      if (provider !== id) continue;
+      const providersUp = this.dependencies.edges
+        .filter((e) => e.consumer === consumer && !e.optional)
+        .every((e) => this.map.get(e.provider)?.state === 'running');
+      if (!providersUp) continue;
+      await this.restartPlugin(consumer, { ...session }).catch((err: unknown) =>
+        this.logger.warn(`[${consumer}] could not be started again after ${id} came back: ${String(err)}`),
+      );
+    }
   }
 
   private setFailure(id: string, info: FailureInfo | undefined): void {

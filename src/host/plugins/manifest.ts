@@ -7,6 +7,7 @@
 import * as path from 'node:path';
 import type { ProtocolVersion } from '../../protocol';
 import { readBounded } from '../boundedFile';
+import { decodeManifestBytes } from './manifestText';
 import { decodeCapabilityRefs } from './capabilityRefs';
 import { decodeRuntimeBlock, V1_RUNTIME, V2_RUNTIME, type RuntimeRules } from './runtime-block';
 import type { CapabilityDecl, RuntimeBlock } from './types';
@@ -188,7 +189,7 @@ export function decodeManifest(text: string, manifestPath: string, root: string)
 export async function readManifest(root: string): Promise<ManifestOutcome> {
   const manifestPath = path.join(root, MANIFEST_FILE);
   // Only a regular file, never more than the cap plus one byte (boundedFile.ts).
-  const read = await readBounded(manifestPath, MAX_MANIFEST_BYTES);
+  const read = await readBounded(manifestPath, MAX_MANIFEST_BYTES, decodeManifestBytes);
   if (!read.ok) return { status: 'invalid', manifestPath, reason: `${manifestPath} ${read.why}` };
   const text = read.text;
   return decodeManifest(text, manifestPath, root);

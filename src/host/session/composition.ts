@@ -117,7 +117,10 @@ class ComposedSession implements SessionEngine {
       uiHost: 'desktop',
       loadPlugins: () => this.discover(),
       handlers: (plugin) => ({
-        ...uiHandlers(this.hub, plugin.id),
+        ...uiHandlers(this.hub, plugin.id, {
+          undeclared: plugin.protocol === 2 && !plugin.runtime.capabilities.includes('ui'),
+          warn: (m) => this.log.warn(`[${plugin.id}] ${m}`),
+        }),
         ...streamHandlers(() => this.streamHubs.get(plugin.id)),
       }),
       sidecarFactory: (init) => this.wire(init),

@@ -1,6 +1,6 @@
 // Wiring to the real Sidecar. Handlers exist at construction (they only need the hub and the
 // plugin id); `attachSidecar` binds the session identity and follows crashes and stops.
-import type { UIActionDecl } from '../../protocol';
+import { ProtocolError, type UIActionDecl } from '../../protocol';
 import type { HostHandlers } from '../sidecar';
 import type { UiHub } from './hub';
 import type { UiRequestOptions } from './ports';
@@ -9,7 +9,33 @@ import type { Disposable } from '../emitter';
 /** The UI methods this hub serves for one plugin: its part of the sidecar's handler map. */
 export type UiHandlers = Required<Pick<HostHandlers, 'host/ui/publish' | 'host/ui/request'>>;
 
-export function uiHandlers(hub: UiHub, pluginId: string): UiHandlers {
+/**
+ * `undeclared`: the plugin speaks v2 and its manifest's `runtime.capabilities` lacks `ui`. Its
+ * publishes and prompts are refused with `capability_not_declared` (HOST_SPEC_V2 §7.1: publishing
+ * requires the `ui` capability), before any gate, and `warn` is told once. v1 keeps the reference
+ * host's behaviour (HOST_SPEC §7: no such gate on publishes), so it is never `undeclared`.
+ */
+export function uiHandlers(
+  hub: UiHub,
+  pluginId: string,
+  opts: { undeclared?: boolean; warn?: (message: string) => void } = {},
+): UiHandlers {
+  if (opts.undeclared) {
+    let warned = false;
+    const refuse = (method: string): never => {
+      if (!warned) {
+        warned = true;
+        opts.warn?.(
+          `${method} refused with capability_not_declared: the plugin's manifest does not declare the "ui" capability; add "ui" to runtime.capabilities to publish surfaces and ask prompts`,
+        );
+      }
+      throw new ProtocolError(
+        'capability_not_declared',
+        `${method} needs the "ui" capability, which plugin ${pluginId} did not declare in runtime.capabilities`,
+      );
+    };
+    return { 'host/ui/publish': () => refuse('host/ui/publish'), 'host/ui/request': () => refuse('host/ui/request') };
+  }
   return {
     'host/ui/publish': (params, _signal, frameBytes) => hub.publish(pluginId, params, frameBytes),
     'host/ui/request': (params, signal) => hub.request(pluginId, params, signal),

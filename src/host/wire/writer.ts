@@ -63,6 +63,10 @@ interface Entry {
   reject?: (err: Error) => void;
 }
 
+// What a queued frame costs beyond its bytes (the entry), counted for frames kept past the frame
+// bound (answers, see send), so a flood of tiny answers is bounded in memory, not just in bytes.
+const ANSWER_OVERHEAD = 128;
+
 // Big frames go out in slices so every drain counts as progress for the stall watchdog.
 const SLICE_BYTES = 256 * 1024;
 // A string of at most this many UTF-16 units is at most SLICE_BYTES of UTF-8: written whole.
@@ -187,15 +191,28 @@ export class NdjsonMessageWriter {
 
   /**
    * `writeFrame` for a caller that reads no outcome: the connection learns of a failed writer from
-   * onError, and checks the queue's bound (`refusal`) before it builds a request. The same rules
-   * without two promises per frame on the hot path; a frame past the bound is dropped, where
-   * writeFrame would reject it.
+   * onError. Requests and notifications check the queue's bound (`refusal`) before they are built,
+   * so they never reach it here; what does is an answer to the peer's own request, which must
+   * never be dropped (HOST_SPEC §1: host→extension traffic other than events is reliable). An
+   * answer is therefore kept past the frame bound, counted in bytes (each with ANSWER_OVERHEAD
+   * for its queue entry); past the byte bound the writer fails (a connection failure naming the
+   * cause), and a peer that keeps writing requests but never reads is failed sooner by the stall
+   * watchdog, which only a drain resets.
    */
   send(frame: Frame): void {
     if (this.failure || this.ending) return;
     if (this.idle) return this.put(frame, undefined);
-    const bytes = frameBytes(frame);
-    if (!this.fullFor(bytes)) this.enqueue({ frame, bestEffort: false, bytes });
+    const raw = frameBytes(frame);
+    if (!this.fullFor(raw)) return this.enqueue({ frame, bestEffort: false, bytes: raw });
+    const bytes = raw + ANSWER_OVERHEAD;
+    if (this.queuedBytes + bytes <= this.byteCap) return this.enqueue({ frame, bestEffort: false, bytes });
+    const frames = this.queue.length - this.head;
+    this.fail(
+      new ProtocolError(
+        'provider_interrupted',
+        `the sidecar sends requests but does not read their answers from its stdin: ${frames} frames (${(this.queuedBytes / 1048576).toFixed(1)} MiB) wait, the most one connection may hold is ${(this.byteCap / 1048576).toFixed(0)} MiB; keep reading stdin while sending requests`,
+      ),
+    );
   }
 
   /**

@@ -51,7 +51,7 @@ describe('reasonix-host tools / tool', function () {
     const dir = nodeTools();
     const ok = await runCli(['tool', 'counter', 'count_words', '--args', '{"text":"a b c"}', '--plugin', dir]);
     assert.equal(ok.code, 0, ok.stderr);
-    assert.equal(ok.stdout, '3\n');
+    assert.equal(ok.stdout, '  3\n', 'a result is indented: only the CLI writes at the margin');
     const own = await runCli(['tool', 'counter', 'fails', '--plugin', dir, '--json']);
     assert.equal(own.code, 1);
     assert.deepEqual(parseJson<Record<string, unknown>>(own.stdout), {

@@ -269,6 +269,28 @@ describe('sidecar transport (real process)', () => {
     assert.ok(!tail.includes('early secret'), 'older output is gone');
   });
 
+  it('logs a stderr line that never ends in 8 KiB pieces as it arrives, holding none of it (issue 45 item 12)', async () => {
+    const logger = new MemoryLogger();
+    const s = fleet.make({
+      plugin: pluginFor('stderr-endless-line.js', { env: { FIX_STDERR_MIB: '16' } }),
+      logger,
+    });
+    await s.start();
+    const pieces = () => logger.lines.filter((l) => l.startsWith('debug') && l.includes('stderr: xxxx')).length;
+    await waitFor(() => logger.lines.some((l) => l.includes('stderr: flood done')), {
+      timeoutMs: 15_000,
+      what: 'the end of the flood',
+    });
+    // 16 MiB in 8 KiB pieces, each cut when it arrived: 2,048 less the few that join the line's
+    // last read, which ends at the newline. One piece per read (64 KiB) would leave the rest of
+    // every read waiting: about 260 pieces, the whole line held until its newline.
+    const n = pieces();
+    assert.ok(n >= 2040 && n <= 2048, `${n} pieces`);
+    for (const l of logger.lines.filter((x) => x.includes('stderr: xxxx')))
+      assert.ok(l.length < 2100, 'each piece is cut');
+    assert.deepEqual(await s.request('extension/intercept', INTERCEPT), { decision: 'continue' });
+  });
+
   it('sends only integer, unique request ids and explicit object params on the wire (case 68)', async () => {
     const s = fleet.make({ plugin: pluginFor('well-behaved.js', { env: { FIX_RECORD: ctx.scratch.file('rx') } }) });
     await s.start();

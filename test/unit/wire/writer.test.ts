@@ -180,6 +180,40 @@ describe('wire: NdjsonMessageWriter', () => {
     w.dispose();
   });
 
+  it('keeps answers (send) past the 256-frame bound, in order; past the byte bound it fails loudly, never drops one (issue 45 item 2)', async () => {
+    const sink = new GatedSink(false, 64);
+    const errors: Error[] = [];
+    const w = new NdjsonMessageWriter(sink, { writeStallMs: 5000, queueBytes: 256 * 1024 });
+    w.onError((e) => errors.push(e));
+    void w.write(note(0, 500)); // blocks the stream
+    const answer = (n: number) => w.encodeText({ jsonrpc: '2.0', id: n, result: { accepted: true } });
+    for (let n = 1; n <= 1000; n++) w.send(answer(n));
+    assert.equal(w.failed, undefined, '1,000 small answers fit the byte bound');
+    assert.equal(w.queued, 1000, 'all kept: none dropped past 256 frames');
+    sink.open();
+    await waitFor(() => w.queued === 0 && sink.writableLength === 0, { timeoutMs: 2000, what: 'the queue to drain' });
+    const ids = (frames(sink) as { id?: number }[]).filter((f) => f.id !== undefined).map((f) => f.id);
+    assert.deepEqual(
+      ids,
+      Array.from({ length: 1000 }, (_, i) => i + 1),
+    );
+
+    const stuck = new GatedSink(false, 64);
+    const v = new NdjsonMessageWriter(stuck, { writeStallMs: 5000, queueBytes: 64 * 1024 });
+    v.onError((e) => errors.push(e));
+    void v.write(note(0, 500)).catch(() => undefined);
+    for (let n = 1; n <= 2000 && !v.failed; n++) v.send(answer(n));
+    assert.ok(v.failed instanceof ProtocolError, 'past the byte bound the writer fails');
+    assert.equal((v.failed as ProtocolError).reason, 'provider_interrupted');
+    assert.match(
+      v.failed.message,
+      /does not read their answers from its stdin: \d+ frames \(\d+\.\d MiB\) wait, the most one connection may hold is/,
+    );
+    assert.equal(errors.length, 1, 'onError fired once');
+    v.dispose();
+    w.dispose();
+  });
+
   it('end() flushes queued frames before ending the stream', async () => {
     const sink = new GatedSink(false, 64);
     const w = new NdjsonMessageWriter(sink);
