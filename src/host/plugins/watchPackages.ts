@@ -3,7 +3,7 @@
 // watchers miss here: Reasonix replacing the file by a rename, the home folder not existing yet,
 // network and Windows homes. A change of stat alone is not enough: the text must differ too, so a
 // touch or a rewrite with the same records does not disturb anything.
-import { readFile, unwatchFile, watchFile, type Stats } from 'node:fs';
+import { readFile, readFileSync, unwatchFile, watchFile, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import type { Disposable } from '../emitter';
 import { PACKAGES_FILE } from './discover';
@@ -13,11 +13,17 @@ export const PACKAGES_POLL_MS = 1000;
 
 export function watchPackagesFile(home: string, onChange: () => void, o: { intervalMs?: number } = {}): Disposable {
   const file = path.join(home, PACKAGES_FILE);
-  let last: string | undefined;
   let disposed = false;
   const read = (then: (text: string) => void) =>
     readFile(file, 'utf8', (err, text) => !disposed && then(err ? '' : text));
-  read((text) => (last ??= text));
+  // The text as it is now, read before watching starts: a change made right after this call is a
+  // change (an asynchronous first read could take it for the starting point on a busy machine).
+  let last: string;
+  try {
+    last = readFileSync(file, 'utf8');
+  } catch {
+    last = '';
+  }
   const listener = (curr: Stats, prev: Stats) => {
     if (curr.mtimeMs === prev.mtimeMs && curr.size === prev.size && curr.ino === prev.ino) return;
     read((text) => {
