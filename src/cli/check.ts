@@ -12,6 +12,7 @@ import type { Logger } from '../host/log';
 import { contractFor, type ErrorReason, type InitializeResult } from '../protocol';
 import { inactiveText, planDependencies, type Unmet } from '../host/generations';
 import type { PluginSpec } from '../host/plugins';
+import { withheldTools } from '../host/tools';
 import { intOption, makeOut, optionLines, parseOrHelp, UsageError } from './args';
 import { loadPlugins, ManifestProblem } from './loadPlugin';
 import { SESSION_OPTIONS, WORKSPACE_HELP, workspaceOf } from './sessionOptions';
@@ -149,6 +150,22 @@ async function loadForCheck(pluginDir: string, others: readonly string[], report
   }
 }
 
+/**
+ * The served tools the folder would withhold (issue 45 item 1): a model-facing name outside
+ * `^[A-Za-z0-9_-]{1,64}$`, or one another tool shares, among the --with plugins' declared tools too.
+ */
+function withheldViolations(spec: PluginSpec, sidecar: Sidecar, others: readonly PluginSpec[]): CheckViolation[] {
+  const clients = [
+    { pluginId: spec.id, state: 'running' as const, tools: sidecar.tools },
+    ...others
+      .filter((o) => o.id !== spec.id)
+      .map((o) => ({ pluginId: o.id, state: 'stopped' as const, tools: o.runtime.tools })),
+  ];
+  return withheldTools(clients)
+    .filter((w) => w.pluginId === spec.id)
+    .map((w) => ({ reason: 'invalid_params' as const, stage: 'handshake' as const, message: w.problem }));
+}
+
 /** Starts the sidecar through the handshake; false (the report says why, the process is gone) when it did not complete. */
 async function handshake(sidecar: Sidecar, report: CheckReport): Promise<boolean> {
   const started = performance.now();
@@ -265,6 +282,7 @@ export async function runCheck(
     logger: collectingLogger(report.violations, () => phase),
   });
   if (!(await handshake(sidecar, report))) return report;
+  report.violations.push(...withheldViolations(spec, sidecar, loaded.others));
   phase = 'running';
   if (!(await keepsRunning(sidecar, report))) return report;
   report.stage = 'shutdown';

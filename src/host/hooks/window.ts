@@ -238,7 +238,11 @@ export class HookWindow {
   private toolCalls(folder: string, session: WindowSessionPort): HookToolCalls {
     return {
       resolve: (agentName) => {
-        const t = session.tools().find((tool) => isAgentNameFor(agentName, tool.modelName));
+        // VS Code cuts `mcp_<label>_<name>` at 64 characters, so two long names may read alike to it:
+        // then the hook cannot tell which tool the agent means and rules on neither; the MCP call,
+        // which carries the exact name, runs the whole chain instead (issue 45 item 1).
+        const hits = session.tools().filter((tool) => isAgentNameFor(agentName, tool.modelName));
+        const t = hits.length === 1 ? hits[0] : undefined;
         return t && { modelName: t.modelName, readOnly: t.readOnly };
       },
       ruled: (modelName, args) => this.ledger.note('ruled', folder, modelName, args),

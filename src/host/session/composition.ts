@@ -22,6 +22,7 @@ import {
   type SidecarFactory,
 } from '../generations';
 import { Emitter } from '../emitter';
+import { redact } from '../redact';
 import { failureOf, SidecarFailure, type Sidecar, type SidecarOptions } from '../sidecar';
 import {
   catalog,
@@ -39,6 +40,7 @@ import {
   toolClientFor,
   ToolCaller,
   toolListKey,
+  withheldTools,
   type ToolCallerOptions,
   type ToolCallOptions,
   type ToolCallOutcome,
@@ -92,6 +94,8 @@ class ComposedSession implements SessionEngine {
   private readonly startFailed = new Emitter<FailureInfo>();
   private readonly toolsChanged = new Emitter<void>();
   private toolsKey = toolListKey([]);
+  /** The withheld tools already logged (each problem once per session). */
+  private readonly withheldLogged = new Set<string>();
   /** Per sidecar object (a restart keeps it, a reload makes new ones): its tool port and call queue. */
   private readonly toolClientOf = new WeakMap<Sidecar, ToolClient>();
   private readonly toolCallerOf = new WeakMap<ToolClient, ToolCaller>();
@@ -134,6 +138,11 @@ class ComposedSession implements SessionEngine {
     });
     // Discovery, generation swaps and every sidecar state change fire `changed`; the tool listing follows.
     this.changed.event(() => {
+      for (const w of withheldTools(this.toolClients()))
+        if (!this.withheldLogged.has(w.problem)) {
+          this.withheldLogged.add(w.problem);
+          this.log.warn(redact(w.problem));
+        }
       const key = toolListKey(this.tools());
       if (key === this.toolsKey) return;
       this.toolsKey = key;

@@ -37,7 +37,17 @@ export async function callTool(
   opts: ToolCallOptions = {},
 ): Promise<ToolCallOutcome> {
   const mode = opts.interceptors ?? 'engine';
-  let target = resolveTool(deps.clients(), ref);
+  const found = resolveTool(deps.clients(), ref);
+  if (found && 'withheld' in found)
+    return {
+      kind: 'failed',
+      pluginId: found.withheld.pluginId,
+      name: found.withheld.name,
+      modelName: found.withheld.modelName,
+      reason: 'not_offered',
+      message: redact(found.withheld.problem),
+    };
+  let target = found;
   if (!target) {
     const name = refName(ref);
     return {
@@ -141,8 +151,11 @@ async function beforeCall(
     // The dispatcher let through only non-empty JSON object text and an offered name.
     text = before.payload.arguments as string;
     args = JSON.parse(text) as Record<string, unknown>;
-    if (before.payload.name !== target.tool.modelName)
-      target = resolveTool(deps.clients(), before.payload.name) ?? target;
+    if (before.payload.name !== target.tool.modelName) {
+      // The dispatcher let through only an offered name, and an offered name is never withheld.
+      const renamed = resolveTool(deps.clients(), before.payload.name);
+      if (renamed && !('withheld' in renamed)) target = renamed;
+    }
   }
   const perm = await deps.dispatch(
     'permission.decision',

@@ -13,10 +13,15 @@ export {
   listTools,
   MCP_DEFINITION_LABEL,
   MCP_SERVER_NAME,
+  MODEL_FACING_NAME,
   modelFacingName,
+  modelNameProblem,
   resolveTool,
   toolListKey,
+  withheldTools,
+  type CatalogClient,
   type ResolvedTool,
+  type WithheldTool,
 } from './catalog';
 export { contentForModel, MAX_TOOL_CONTENT_CHARS, truncationNote, type ModelContent } from './content';
 export type { ToolChainDispatch, ToolClient, ToolClientState, ToolFailureReason, ToolPoint } from './ports';
