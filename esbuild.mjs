@@ -82,6 +82,17 @@ if (existsSync('src/mcpWindow.ts')) {
     target: 'node20',
   });
 }
+// The check of tool arguments against their input schema (ajv's compiler), required on the first tool call.
+if (existsSync('src/toolArguments.ts')) {
+  builds.push({
+    ...common,
+    entryPoints: ['src/toolArguments.ts'],
+    outfile: 'dist/tool-arguments.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  });
+}
 if (existsSync('webview/main.ts')) {
   builds.push({
     ...common,

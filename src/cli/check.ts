@@ -13,6 +13,7 @@ import { contractFor, type ErrorReason, type InitializeResult } from '../protoco
 import { inactiveText, planDependencies, type Unmet } from '../host/generations';
 import type { PluginSpec } from '../host/plugins';
 import { withheldTools } from '../host/tools';
+import { toolArgumentChecker } from '../host/arguments';
 import { intOption, makeOut, optionLines, parseOrHelp, UsageError } from './args';
 import { loadPlugins, ManifestProblem } from './loadPlugin';
 import { SESSION_OPTIONS, WORKSPACE_HELP, workspaceOf } from './sessionOptions';
@@ -283,6 +284,15 @@ export async function runCheck(
   });
   if (!(await handshake(sidecar, report))) return report;
   report.violations.push(...withheldViolations(spec, sidecar, loaded.others));
+  for (const t of sidecar.tools) {
+    const problem = toolArgumentChecker.schemaProblem(t.inputSchema);
+    if (problem)
+      report.warnings.push({
+        reason: 'invalid_params',
+        stage: 'handshake',
+        message: `the input schema of tool ${t.name} cannot be compiled (${problem}); the host sends its arguments to the extension unchecked`,
+      });
+  }
   phase = 'running';
   if (!(await keepsRunning(sidecar, report))) return report;
   report.stage = 'shutdown';

@@ -15,6 +15,7 @@ import { createLog, type ExtensionLog } from './logging';
 import { registerCopyMcpConfiguration } from './mcp/copyConfig';
 import { hasMcpApi, registerMcpTools, windowMcpOptions, type McpLaunch } from './mcp/provider';
 import { join } from 'node:path';
+import { lazyModule } from './lazyModule';
 import { VsCodePrompts } from './prompts';
 import { rowsOf } from './rows';
 import { SessionManager } from './sessions';
@@ -23,6 +24,10 @@ import { StatusBar } from './statusBar';
 import { registerSurfaces, type SurfacesController } from './surfaces';
 import { surfaceSink, surfacesViewFeed } from './surfacesBridge';
 import { SupervisionTree } from './supervisionTree';
+
+/** The input-schema check of tool arguments (ajv), its own bundle required on the first tool call. */
+const toolArgumentsModule = lazyModule<typeof import('../toolArguments')>('tool-arguments.js', 'toolArguments');
+const toolArguments = () => toolArgumentsModule().toolArgumentChecker;
 
 /**
  * What VS Code's agents get from the window: the private endpoint (agent hooks, and MCP clients
@@ -85,7 +90,8 @@ export class Ctx implements vscode.Disposable {
     this.prompts = new VsCodePrompts(() => this.surfaces);
     const isTrusted = () => vscode.workspace.isTrusted;
     this.sessions = new SessionManager({
-      createEngine: (o) => createSessionEngine(o, { createSidecar, store: this.store, logger: this.log }),
+      createEngine: (o) =>
+        createSessionEngine(o, { createSidecar, store: this.store, logger: this.log, toolArguments: toolArguments }),
       log: this.log,
       settings: readSettings,
       linked: this.linked,

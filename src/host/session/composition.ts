@@ -23,6 +23,8 @@ import {
 } from '../generations';
 import { Emitter } from '../emitter';
 import { redact } from '../redact';
+import type { ToolArgumentChecker } from '../arguments';
+import { join } from 'node:path';
 import { failureOf, SidecarFailure, type Sidecar, type SidecarOptions } from '../sidecar';
 import {
   catalog,
@@ -75,6 +77,19 @@ export interface CompositionDeps {
   timeouts?: SidecarOptions['timeouts'];
   /** Tool-call budget and concurrency bound (tests shrink them; defaults HOST_SPEC_V2 §12). */
   tools?: Omit<ToolCallerOptions, 'logger'>;
+  /**
+   * The input-schema check of tool arguments (issue 45 item 7), asked for on the first tool call:
+   * the CLI passes it bundled, the extension requires its own bundle (ajv stays out of activation).
+   * Absent, it is required from the compiled sources beside this file (tests).
+   */
+  toolArguments?: () => ToolArgumentChecker;
+}
+
+/** The checker as tsc compiled it (out/src/host/arguments), required by path so no bundle pulls ajv in. */
+function compiledToolArguments(): ToolArgumentChecker {
+  const file = join(__dirname, '..', 'arguments', 'index.js');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require(file) as { toolArgumentChecker: ToolArgumentChecker }).toolArgumentChecker;
 }
 
 export function createSessionEngine(opts: SessionEngineOptions, deps: CompositionDeps): SessionEngine {
@@ -94,8 +109,9 @@ class ComposedSession implements SessionEngine {
   private readonly startFailed = new Emitter<FailureInfo>();
   private readonly toolsChanged = new Emitter<void>();
   private toolsKey = toolListKey([]);
-  /** The withheld tools already logged (each problem once per session). */
+  /** The withheld tools and uncompilable schemas already logged (each problem once per session). */
   private readonly withheldLogged = new Set<string>();
+  private argumentChecker?: ToolArgumentChecker;
   /** Per sidecar object (a restart keeps it, a reload makes new ones): its tool port and call queue. */
   private readonly toolClientOf = new WeakMap<Sidecar, ToolClient>();
   private readonly toolCallerOf = new WeakMap<ToolClient, ToolCaller>();
@@ -510,6 +526,13 @@ class ComposedSession implements SessionEngine {
         clients: () => this.toolClients(),
         callerFor: (c) => this.toolCallerOf.get(c) as ToolCaller,
         dispatch: (point, payload, o) => this.dispatcher().dispatch(point, payload, o),
+        argumentChecker: () => (this.argumentChecker ??= (this.deps.toolArguments ?? compiledToolArguments)()),
+        uncheckedSchema: (tool, problem) => {
+          const note = `the input schema of tool ${tool.modelName} (extension ${tool.pluginId}) cannot be compiled (${problem}); its arguments go to the extension unchecked`;
+          if (this.withheldLogged.has(note)) return;
+          this.withheldLogged.add(note);
+          this.log.warn(redact(note));
+        },
       },
       ref,
       args,

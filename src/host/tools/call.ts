@@ -11,13 +11,21 @@ import type { ToolCaller, ToolRun } from './caller';
 import { contentForModel } from './content';
 import type { ToolChainDispatch, ToolClient, ToolPoint } from './ports';
 import type { ToolCallOptions, ToolCallOutcome, ToolRef } from './types';
+import type { ToolArgumentChecker } from '../arguments';
+import { depthPast, MAX_TOOL_ARGUMENT_DEPTH } from './depth';
 
 export interface ToolCallDeps {
   /** Every client of the published generation, running or not. */
   clients(): readonly ToolClient[];
   callerFor(client: ToolClient): ToolCaller;
   dispatch: ToolChainDispatch;
+  /** The input-schema check (issue 45 item 7), loaded on the first call that needs it. */
+  argumentChecker(): ToolArgumentChecker;
+  /** Told when a tool's schema cannot be compiled and its arguments go unchecked (the face logs it once). */
+  uncheckedSchema?(tool: ToolResolvedInfo, problem: string): void;
 }
+
+type ToolResolvedInfo = ResolvedTool['tool'];
 
 type Identity = { pluginId: string; name: string; modelName: string };
 
@@ -62,6 +70,8 @@ export async function callTool(
   if (args !== undefined && !isPlainObject(args))
     return invalid(target, `the arguments of ${target.tool.modelName} must be a JSON object`);
   let sent: Record<string, unknown> = args ?? {};
+  const unfit = argumentProblem(deps, target, sent);
+  if (unfit) return invalid(target, unfit);
   // The arguments as the interceptors see them: made once, replaced only by a tool.before ruling.
   let sentText = JSON.stringify(sent);
   try {
@@ -69,6 +79,14 @@ export async function callTool(
       const before = await beforeCall(deps, target, { args: sent, text: sentText }, opts.signal);
       if ('kind' in before) return before;
       ({ target, args: sent, text: sentText } = before);
+      if (before.replacedBy) {
+        const bad = argumentProblem(deps, target, sent);
+        if (bad)
+          return invalid(
+            target,
+            `Reasonix extension "${before.replacedBy}" replaced the arguments at tool.before with ones the tool does not accept: ${bad}`,
+          );
+      }
     }
     const run = await deps.callerFor(target.client).call(target.tool.name, sent, { signal: opts.signal });
     if (run.kind === 'failed') return { ...identity(target), ...run };
@@ -89,6 +107,23 @@ export async function callTool(
       message: `tool ${target.tool.modelName} could not run: ${redact(String((err as Error)?.message ?? err))}`,
     };
   }
+}
+
+/**
+ * Why `args` cannot go to the sidecar: nested past MAX_TOOL_ARGUMENT_DEPTH (checked first, without
+ * recursion, so nothing overflows the stack), or not fitting the tool's inputSchema.
+ */
+function argumentProblem(deps: ToolCallDeps, target: ResolvedTool, args: Record<string, unknown>): string | undefined {
+  const tool = target.tool;
+  const past = depthPast(args);
+  if (past !== undefined)
+    return `the arguments of ${tool.modelName} nest more than ${MAX_TOOL_ARGUMENT_DEPTH} levels of objects and arrays, the most the Reasonix host passes to a tool; flatten them`;
+  const checker = deps.argumentChecker();
+  const uncompiled = checker.schemaProblem(tool.inputSchema);
+  if (uncompiled !== undefined) deps.uncheckedSchema?.(tool, uncompiled);
+  const problems = checker.problems(tool.inputSchema, args);
+  if (problems === undefined) return undefined;
+  return `the arguments of ${tool.modelName} do not match its input schema: ${redact(problems)}; call it again with arguments that do`;
 }
 
 function invalid(target: ResolvedTool, message: string): ToolCallOutcome {
@@ -136,7 +171,9 @@ async function beforeCall(
   target: ResolvedTool,
   call: { args: Record<string, unknown>; text: string },
   signal: AbortSignal | undefined,
-): Promise<{ target: ResolvedTool; args: Record<string, unknown>; text: string } | ToolCallOutcome> {
+): Promise<
+  { target: ResolvedTool; args: Record<string, unknown>; text: string; replacedBy?: string } | ToolCallOutcome
+> {
   let { args, text } = call;
   const offered = listTools(deps.clients());
   const known = new Set(offered.map((t) => t.modelName));
@@ -162,7 +199,14 @@ async function beforeCall(
     { name: target.tool.modelName, arguments: text, readOnly: target.tool.readOnly, hostDecision: 'allow' },
     { signal },
   );
-  return refusal(target, 'permission.decision', perm) ?? { target, args, text };
+  return (
+    refusal(target, 'permission.decision', perm) ?? {
+      target,
+      args,
+      text,
+      ...(before.changedBy.length ? { replacedBy: before.changedBy.join(', ') } : {}),
+    }
+  );
 }
 
 /** tool.after sees what the model would read and may replace it (result text and isError). */
