@@ -59,7 +59,14 @@ export interface McpCallRecord {
 
 /** How the window serves MCP clients (the SDK is loaded on the first connection only). */
 export interface WindowMcpOptions {
-  load(): { serveToolsOnSocket(socket: Socket, source: ToolSource, version: string): Promise<void> };
+  load(): {
+    serveToolsOnSocket(
+      socket: Socket,
+      source: ToolSource,
+      version: string,
+      note?: (text: string) => void,
+    ): Promise<void>;
+  };
   /** The version the server reports (the extension's). */
   version: string;
   /** Fires whenever a session starts, stops or changes (the tool list is compared on each). */
@@ -266,7 +273,8 @@ export class HookWindow {
       start: (socket) => {
         this.channels.add(socket);
         socket.once('close', () => this.channels.delete(socket));
-        serve(socket, this.toolSource(hit.folder, mcp), mcp.version).catch((err: Error) => {
+        const note = (text: string) => this.opts.logger.warn(`MCP connection for ${hit.folder}: ${text}`);
+        serve(socket, this.toolSource(hit.folder, mcp), mcp.version, note).catch((err: Error) => {
           this.opts.logger.warn(`MCP connection for ${hit.folder} failed: ${err.message}`);
           socket.destroy();
         });

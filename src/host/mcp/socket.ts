@@ -2,13 +2,21 @@
 // `reasonix-host mcp` process an MCP client started relays its stdio here byte for byte, so the
 // window's own sessions serve the tools and the MCP protocol is spoken by the SDK in one place.
 import type { Socket } from 'node:net';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createToolServer, type ToolSource } from './server';
+import { McpStdioTransport } from './stdioTransport';
 
-/** Serves until the socket closes; the server is disposed with it. */
-export async function serveToolsOnSocket(socket: Socket, source: ToolSource, version: string): Promise<void> {
+/**
+ * Serves until the socket closes; the server is disposed with it. `note` hears what the client did
+ * wrong that it may not see itself (an oversize message; the window logs it).
+ */
+export async function serveToolsOnSocket(
+  socket: Socket,
+  source: ToolSource,
+  version: string,
+  note?: (text: string) => void,
+): Promise<void> {
   const handle = createToolServer(source, version);
-  const transport = new StdioServerTransport(socket, socket);
+  const transport = new McpStdioTransport(socket, socket, { note });
   socket.once('close', () => {
     handle.dispose();
     void handle.server.close().catch(() => undefined);
