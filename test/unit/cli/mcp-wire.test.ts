@@ -157,4 +157,42 @@ describe('reasonix-host mcp: its wire answers what clients get wrong (issue 45 i
     assert.doesNotMatch(r.stderr, /EPIPE|Error:|at .*\.js:\d+/);
     assert.match(r.stderr, /the MCP client closed the connection it reads answers from; stopping/);
   });
+
+  it('a sidecar answer that names the call but cannot be used fails the MCP call at once, not after 300 s', async () => {
+    const dir = pluginFolderV2(join(tmp.dir, 'garbler'), 'garbler', {
+      command: process.execPath,
+      args: [join(REPO, 'test', 'fixtures', 'tools', 'unusable-answers.js')],
+      capabilities: ['tools'],
+      tools: ['no-jsonrpc', 'both', 'string-id', 'bad-error'].map((name) => ({
+        name,
+        description: 'answers badly',
+        inputSchema: { type: 'object' },
+      })),
+      env: { TOOLS_LATE_MS: '30000' },
+    });
+    raw = new RawMcp([dir], tmp.dir);
+    await raw.initialize();
+    const problems: Record<string, RegExp> = {
+      'no-jsonrpc': /its answer is not JSON-RPC 2\.0/,
+      both: /its answer has both result and error/,
+      'string-id': /its answer's id is the string "\d+"/,
+      'bad-error': /its error answer is not \{"code": <integer>, "message": <string>\}/,
+    };
+    let id = 100;
+    for (const [name, problem] of Object.entries(problems)) {
+      const t0 = Date.now();
+      raw.send({
+        jsonrpc: '2.0',
+        id: ++id,
+        method: 'tools/call',
+        params: { name: `ext__garbler__${name}`, arguments: {} },
+      });
+      const a = await raw.answer(id, 0, 5_000);
+      const err = a.error as { code: number; message: string };
+      assert.ok(Date.now() - t0 < 5_000);
+      assert.match(err.message, new RegExp(`extension garbler answered tool ${name} with an invalid result`));
+      assert.match(err.message, problem);
+      assert.match(err.message, /\[protocol_error\]/);
+    }
+  });
 });
