@@ -130,8 +130,18 @@ function invalid(target: ResolvedTool, message: string): ToolCallOutcome {
   return { ...identity(target), kind: 'failed', reason: 'invalid_params', message };
 }
 
+/**
+ * The one rule for credentials in how a call ended (issue 45 item 9): text that reports a failure is
+ * redacted whatever shape carries it (a JSON-RPC error's message, an `isError: true` result, a
+ * refusal's reason, our own failure texts); a successful result's content is the tool's answer, the
+ * model's product data (HOST_SPEC_V2 §12), passed unchanged (its log copy is redacted).
+ */
+function failureText(content: string, isError: boolean): string {
+  return isError ? redact(content) : content;
+}
+
 function resultOf(target: ResolvedTool, content: string, isError: boolean, changedBy?: string[]): ToolCallOutcome {
-  const c = contentForModel(content);
+  const c = contentForModel(failureText(content, isError));
   return {
     ...identity(target),
     kind: 'result',
@@ -217,7 +227,7 @@ async function afterCall(
   run: ToolRun & { kind: 'result' },
   signal: AbortSignal | undefined,
 ): Promise<ToolCallOutcome> {
-  const shown = contentForModel(run.content);
+  const shown = contentForModel(failureText(run.content, run.isError));
   const after = await deps.dispatch(
     'tool.after',
     { name: target.tool.modelName, arguments: argsText, result: shown.content, isError: run.isError },
