@@ -6,6 +6,8 @@ import * as path from 'node:path';
 import { chaos } from './chaos';
 import { escapes } from './escapes';
 import { fuzzFraming, fuzzRealSidecar } from './fuzz';
+import { fuzzMcpWire } from './mcpWire';
+import { fuzzToolNames } from './toolNames';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures');
 
@@ -35,6 +37,13 @@ async function main(): Promise<number> {
     fixtures: path.join(FIXTURES, 'sidecars'),
     runs: Number(process.env.FUZZ_ESCAPES ?? 4),
   });
+  // Issue 45 items 1 and 3: the tool-name rule and the MCP server's wire.
+  const toolNames = fuzzToolNames({ seed, folders: Number(process.env.FUZZ_TOOL_FOLDERS ?? 20_000) });
+  const mcpWire = await fuzzMcpWire({
+    seed,
+    lines: Number(process.env.FUZZ_MCP_LINES ?? 3_000),
+    closedStdoutRuns: Number(process.env.FUZZ_MCP_CLOSED ?? 6),
+  });
   await new Promise((r) => setTimeout(r, 200));
   const leaks = Math.max(0, handles() - handlesBefore);
   const figures = {
@@ -53,6 +62,8 @@ async function main(): Promise<number> {
     orphans: killed.orphans,
     leaks,
     escapes: escaped,
+    toolNames,
+    mcpWire,
   };
   console.log(JSON.stringify(figures, null, 2));
   const bad =
@@ -62,7 +73,11 @@ async function main(): Promise<number> {
     figures.orphans +
     figures.leaks +
     escaped.processesLeft +
-    escaped.hangs;
+    escaped.hangs +
+    toolNames.shadowed +
+    mcpWire.wrongAnswers +
+    mcpWire.serverFailures +
+    mcpWire.closedStdoutFailures;
   return bad === 0 ? 0 : 1;
 }
 
