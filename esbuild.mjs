@@ -82,12 +82,12 @@ if (existsSync('src/mcpWindow.ts')) {
     target: 'node20',
   });
 }
-// The check of tool arguments against their input schema (ajv's compiler), required on the first tool call.
-if (existsSync('src/toolArguments.ts')) {
+// A tool call's path and the check of its arguments (ajv's compiler), required on the first tool call.
+if (existsSync('src/toolCalls.ts')) {
   builds.push({
     ...common,
-    entryPoints: ['src/toolArguments.ts'],
-    outfile: 'dist/tool-arguments.js',
+    entryPoints: ['src/toolCalls.ts'],
+    outfile: 'dist/tool-calls.js',
     platform: 'node',
     format: 'cjs',
     target: 'node20',

@@ -25,9 +25,8 @@ import { registerSurfaces, type SurfacesController } from './surfaces';
 import { surfaceSink, surfacesViewFeed } from './surfacesBridge';
 import { SupervisionTree } from './supervisionTree';
 
-/** The input-schema check of tool arguments (ajv), its own bundle required on the first tool call. */
-const toolArgumentsModule = lazyModule<typeof import('../toolArguments')>('tool-arguments.js', 'toolArguments');
-const toolArguments = () => toolArgumentsModule().toolArgumentChecker;
+/** A tool call's path and its argument check (ajv): their own bundle, required on the first tool call. */
+const toolCalls = lazyModule<typeof import('../toolCalls')>('tool-calls.js', 'toolCalls');
 
 /**
  * What VS Code's agents get from the window: the private endpoint (agent hooks, and MCP clients
@@ -90,8 +89,7 @@ export class Ctx implements vscode.Disposable {
     this.prompts = new VsCodePrompts(() => this.surfaces);
     const isTrusted = () => vscode.workspace.isTrusted;
     this.sessions = new SessionManager({
-      createEngine: (o) =>
-        createSessionEngine(o, { createSidecar, store: this.store, logger: this.log, toolArguments: toolArguments }),
+      createEngine: (o) => createSessionEngine(o, { createSidecar, store: this.store, logger: this.log, toolCalls }),
       log: this.log,
       settings: readSettings,
       linked: this.linked,

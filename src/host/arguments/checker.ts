@@ -17,11 +17,31 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
+import { depthPast, MAX_TOOL_ARGUMENT_DEPTH } from './depth';
 
 /** Problems named in one refusal; the rest are counted. */
 export const MAX_ARGUMENT_PROBLEMS = 3;
 
+/** The tool whose arguments are checked, as the checker names it. */
+export interface CheckedTool {
+  pluginId: string;
+  modelName: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface ArgumentCheck {
+  /** Why the arguments cannot go to the sidecar, in words for the model; undefined when they can. */
+  refusal?: string;
+  /** Set when the schema cannot be compiled and the arguments go unchecked: the note to log (once). */
+  unchecked?: string;
+}
+
 export interface ToolArgumentChecker {
+  /**
+   * The arguments against MAX_TOOL_ARGUMENT_DEPTH (first, without recursion, so nothing overflows
+   * the stack), then against the tool's inputSchema.
+   */
+  check(tool: CheckedTool, args: Record<string, unknown>): ArgumentCheck;
   /** Undefined when `args` fit the schema (or the schema cannot be compiled), else the readable problems. */
   problems(inputSchema: Record<string, unknown>, args: unknown): string | undefined;
   /** Why ajv cannot compile `inputSchema`, or undefined. */
@@ -77,6 +97,22 @@ export function describeArgumentError(e: ErrorObject): string {
 }
 
 export const toolArgumentChecker: ToolArgumentChecker = {
+  check(tool, args) {
+    if (depthPast(args) !== undefined)
+      return {
+        refusal: `the arguments of ${tool.modelName} nest more than ${MAX_TOOL_ARGUMENT_DEPTH} levels of objects and arrays, the most the Reasonix host passes to a tool; flatten them`,
+      };
+    const uncompiled = this.schemaProblem(tool.inputSchema);
+    if (uncompiled !== undefined)
+      return {
+        unchecked: `the input schema of tool ${tool.modelName} (extension ${tool.pluginId}) cannot be compiled (${uncompiled}); its arguments go to the extension unchecked`,
+      };
+    const problems = this.problems(tool.inputSchema, args);
+    if (problems === undefined) return {};
+    return {
+      refusal: `the arguments of ${tool.modelName} do not match its input schema: ${problems}; call it again with arguments that do`,
+    };
+  },
   problems(inputSchema, args) {
     const c = compile(inputSchema);
     if ('problem' in c || c.validate(args)) return undefined;

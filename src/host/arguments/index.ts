@@ -2,4 +2,12 @@
 // room so that nothing reaches ajv by accident: the tools room imports only the types, and each face
 // hands the checker in (the CLI bundles it, the extension requires dist/tool-arguments.js on the first
 // tool call).
-export { describeArgumentError, MAX_ARGUMENT_PROBLEMS, toolArgumentChecker, type ToolArgumentChecker } from './checker';
+export {
+  describeArgumentError,
+  MAX_ARGUMENT_PROBLEMS,
+  toolArgumentChecker,
+  type ArgumentCheck,
+  type CheckedTool,
+  type ToolArgumentChecker,
+} from './checker';
+export { depthPast, MAX_TOOL_ARGUMENT_DEPTH } from './depth';

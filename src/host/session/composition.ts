@@ -24,6 +24,7 @@ import {
 import { Emitter } from '../emitter';
 import { redact } from '../redact';
 import type { ToolArgumentChecker } from '../arguments';
+import type { callTool } from '../tools';
 import { join } from 'node:path';
 import { failureOf, SidecarFailure, type Sidecar, type SidecarOptions } from '../sidecar';
 import {
@@ -37,7 +38,6 @@ import {
 } from '../streams';
 import { attachSidecar, uiHandlers, UiHub, type SurfaceStore } from '../ui';
 import {
-  callTool,
   listTools,
   toolClientFor,
   ToolCaller,
@@ -78,18 +78,24 @@ export interface CompositionDeps {
   /** Tool-call budget and concurrency bound (tests shrink them; defaults HOST_SPEC_V2 §12). */
   tools?: Omit<ToolCallerOptions, 'logger'>;
   /**
-   * The input-schema check of tool arguments (issue 45 item 7), asked for on the first tool call:
-   * the CLI passes it bundled, the extension requires its own bundle (ajv stays out of activation).
-   * Absent, it is required from the compiled sources beside this file (tests).
+   * A tool call's own path: the chain around `extension/tool/call` and the input-schema check of its
+   * arguments (issue 45 item 7), asked for on the first tool call. The CLI passes it bundled; the
+   * extension requires it as its own bundle, so activation carries neither (nor ajv). Absent, it is
+   * required from the compiled sources (tests).
    */
-  toolArguments?: () => ToolArgumentChecker;
+  toolCalls?: () => ToolCallsModule;
 }
 
-/** The checker as tsc compiled it (out/src/host/arguments), required by path so no bundle pulls ajv in. */
-function compiledToolArguments(): ToolArgumentChecker {
-  const file = join(__dirname, '..', 'arguments', 'index.js');
+/** What dist/tool-calls.js (src/toolCalls.ts) exports. */
+export interface ToolCallsModule {
+  callTool: typeof callTool;
+  toolArgumentChecker: ToolArgumentChecker;
+}
+
+/** src/toolCalls.ts as tsc compiled it (out/src/), required by path so no bundle pulls it in. */
+function compiledToolCalls(): ToolCallsModule {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require(file) as { toolArgumentChecker: ToolArgumentChecker }).toolArgumentChecker;
+  return require(join(__dirname, '..', '..', 'toolCalls.js')) as ToolCallsModule;
 }
 
 export function createSessionEngine(opts: SessionEngineOptions, deps: CompositionDeps): SessionEngine {
@@ -111,7 +117,7 @@ class ComposedSession implements SessionEngine {
   private toolsKey = toolListKey([]);
   /** The withheld tools and uncompilable schemas already logged (each problem once per session). */
   private readonly withheldLogged = new Set<string>();
-  private argumentChecker?: ToolArgumentChecker;
+  private toolCallsModule?: ToolCallsModule;
   /** Per sidecar object (a restart keeps it, a reload makes new ones): its tool port and call queue. */
   private readonly toolClientOf = new WeakMap<Sidecar, ToolClient>();
   private readonly toolCallerOf = new WeakMap<ToolClient, ToolCaller>();
@@ -154,11 +160,7 @@ class ComposedSession implements SessionEngine {
     });
     // Discovery, generation swaps and every sidecar state change fire `changed`; the tool listing follows.
     this.changed.event(() => {
-      for (const w of withheldTools(this.toolClients()))
-        if (!this.withheldLogged.has(w.problem)) {
-          this.withheldLogged.add(w.problem);
-          this.log.warn(redact(w.problem));
-        }
+      for (const w of withheldTools(this.toolClients())) this.warnOnce(w.problem);
       const key = toolListKey(this.tools());
       if (key === this.toolsKey) return;
       this.toolsKey = key;
@@ -521,23 +523,26 @@ class ComposedSession implements SessionEngine {
   }
 
   callTool(ref: ToolRef, args?: unknown, opts?: ToolCallOptions): Promise<ToolCallOutcome> {
-    return callTool(
+    const m = (this.toolCallsModule ??= (this.deps.toolCalls ?? compiledToolCalls)());
+    return m.callTool(
       {
         clients: () => this.toolClients(),
         callerFor: (c) => this.toolCallerOf.get(c) as ToolCaller,
         dispatch: (point, payload, o) => this.dispatcher().dispatch(point, payload, o),
-        argumentChecker: () => (this.argumentChecker ??= (this.deps.toolArguments ?? compiledToolArguments)()),
-        uncheckedSchema: (tool, problem) => {
-          const note = `the input schema of tool ${tool.modelName} (extension ${tool.pluginId}) cannot be compiled (${problem}); its arguments go to the extension unchecked`;
-          if (this.withheldLogged.has(note)) return;
-          this.withheldLogged.add(note);
-          this.log.warn(redact(note));
-        },
+        argumentChecker: () => m.toolArgumentChecker,
+        uncheckedSchema: (note) => this.warnOnce(note),
       },
       ref,
       args,
       opts,
     );
+  }
+
+  /** A tool problem (a withheld tool, an uncompilable schema), logged once per session. */
+  private warnOnce(note: string): void {
+    if (this.withheldLogged.has(note)) return;
+    this.withheldLogged.add(note);
+    this.log.warn(redact(note));
   }
 
   onDidChangeTools(l: () => void): Disposable {

@@ -12,7 +12,6 @@ import { contentForModel } from './content';
 import type { ToolChainDispatch, ToolClient, ToolPoint } from './ports';
 import type { ToolCallOptions, ToolCallOutcome, ToolRef } from './types';
 import type { ToolArgumentChecker } from '../arguments';
-import { depthPast, MAX_TOOL_ARGUMENT_DEPTH } from './depth';
 
 export interface ToolCallDeps {
   /** Every client of the published generation, running or not. */
@@ -21,11 +20,9 @@ export interface ToolCallDeps {
   dispatch: ToolChainDispatch;
   /** The input-schema check (issue 45 item 7), loaded on the first call that needs it. */
   argumentChecker(): ToolArgumentChecker;
-  /** Told when a tool's schema cannot be compiled and its arguments go unchecked (the face logs it once). */
-  uncheckedSchema?(tool: ToolResolvedInfo, problem: string): void;
+  /** Told when a tool's schema cannot be compiled and its arguments go unchecked (logged once). */
+  uncheckedSchema?(note: string): void;
 }
-
-type ToolResolvedInfo = ResolvedTool['tool'];
 
 type Identity = { pluginId: string; name: string; modelName: string };
 
@@ -46,15 +43,10 @@ export async function callTool(
 ): Promise<ToolCallOutcome> {
   const mode = opts.interceptors ?? 'engine';
   const found = resolveTool(deps.clients(), ref);
-  if (found && 'withheld' in found)
-    return {
-      kind: 'failed',
-      pluginId: found.withheld.pluginId,
-      name: found.withheld.name,
-      modelName: found.withheld.modelName,
-      reason: 'not_offered',
-      message: redact(found.withheld.problem),
-    };
+  if (found && 'withheld' in found) {
+    const { problem, ...who } = found.withheld;
+    return { ...who, kind: 'failed', reason: 'not_offered', message: redact(problem) };
+  }
   let target = found;
   if (!target) {
     const name = refName(ref);
@@ -81,11 +73,7 @@ export async function callTool(
       ({ target, args: sent, text: sentText } = before);
       if (before.replacedBy) {
         const bad = argumentProblem(deps, target, sent);
-        if (bad)
-          return invalid(
-            target,
-            `Reasonix extension "${before.replacedBy}" replaced the arguments at tool.before with ones the tool does not accept: ${bad}`,
-          );
+        if (bad) return invalid(target, `${bad} (as "${before.replacedBy}" replaced them at tool.before)`);
       }
     }
     const run = await deps.callerFor(target.client).call(target.tool.name, sent, { signal: opts.signal });
@@ -109,21 +97,11 @@ export async function callTool(
   }
 }
 
-/**
- * Why `args` cannot go to the sidecar: nested past MAX_TOOL_ARGUMENT_DEPTH (checked first, without
- * recursion, so nothing overflows the stack), or not fitting the tool's inputSchema.
- */
+/** Why `args` cannot go to the sidecar (the checker's words), or undefined; an unchecked schema is told once. */
 function argumentProblem(deps: ToolCallDeps, target: ResolvedTool, args: Record<string, unknown>): string | undefined {
-  const tool = target.tool;
-  const past = depthPast(args);
-  if (past !== undefined)
-    return `the arguments of ${tool.modelName} nest more than ${MAX_TOOL_ARGUMENT_DEPTH} levels of objects and arrays, the most the Reasonix host passes to a tool; flatten them`;
-  const checker = deps.argumentChecker();
-  const uncompiled = checker.schemaProblem(tool.inputSchema);
-  if (uncompiled !== undefined) deps.uncheckedSchema?.(tool, uncompiled);
-  const problems = checker.problems(tool.inputSchema, args);
-  if (problems === undefined) return undefined;
-  return `the arguments of ${tool.modelName} do not match its input schema: ${redact(problems)}; call it again with arguments that do`;
+  const r = deps.argumentChecker().check(target.tool, args);
+  if (r.unchecked) deps.uncheckedSchema?.(r.unchecked);
+  return r.refusal && redact(r.refusal);
 }
 
 function invalid(target: ResolvedTool, message: string): ToolCallOutcome {

@@ -65,15 +65,6 @@ export interface WithheldTool {
 /** What the catalog reads of a client: tests and `check` pass plain records. */
 export type CatalogClient = Pick<ToolClient, 'pluginId' | 'state' | 'tools'>;
 
-/** Why `modelName` cannot be offered at all, or undefined. */
-export function modelNameProblem(modelName: string): string | undefined {
-  if (MODEL_FACING_NAME.test(modelName)) return undefined;
-  if (modelName.length > 64)
-    return `is ${modelName.length} characters long, more than the 64 that models accept; shorten the plugin id or the tool name`;
-  const bad = [...new Set(modelName.replace(/[A-Za-z0-9_-]/g, ''))].map((c) => JSON.stringify(c)).join(', ');
-  return `contains ${bad}, which model tool names may not (only letters, digits, '_' and '-'; VS Code would turn '.' into '_'); rename the plugin or the tool`;
-}
-
 /**
  * The folder's one rule for model-facing names (issue 45 item 1): a tool is withheld, neither
  * listed nor callable, when its name is outside MODEL_FACING_NAME, or when another tool of the
@@ -94,23 +85,17 @@ export function withheldTools(clients: readonly CatalogClient[]): WithheldTool[]
     }
   const out: WithheldTool[] = [];
   for (const [modelName, owners] of byName) {
-    const invalid = modelNameProblem(modelName);
-    if (invalid) {
-      for (const o of owners)
-        out.push({
-          ...o,
-          modelName,
-          problem: `tool ${o.name} of extension ${o.pluginId} is not offered: its name ${modelName} ${invalid}`,
-        });
-    } else if (owners.length > 1) {
-      const who = owners.map((o) => `${o.pluginId} (tool ${o.name})`).join(' and ');
-      for (const o of owners)
-        out.push({
-          ...o,
-          modelName,
-          problem: `tool ${o.name} of extension ${o.pluginId} is not offered: extensions ${who} both give the name ${modelName}, and no tool may shadow another's; rename one of the tools or plugins`,
-        });
-    }
+    const valid = MODEL_FACING_NAME.test(modelName);
+    if (valid && owners.length < 2) continue;
+    const why = valid
+      ? `extensions ${owners.map((o) => `${o.pluginId} (tool ${o.name})`).join(' and ')} both give the name ${modelName}, and neither may shadow the other`
+      : `its name ${modelName} (${modelName.length} characters) is not 1 to 64 letters, digits, '_' or '-', the only tool names models accept`;
+    for (const o of owners)
+      out.push({
+        ...o,
+        modelName,
+        problem: `tool ${o.name} of extension ${o.pluginId} is not offered: ${why}; rename the tool or the plugin`,
+      });
   }
   return out;
 }

@@ -15,7 +15,6 @@ export {
   MCP_SERVER_NAME,
   MODEL_FACING_NAME,
   modelFacingName,
-  modelNameProblem,
   resolveTool,
   toolListKey,
   withheldTools,

@@ -595,7 +595,7 @@ export class ValidatedConnection {
     const echo: JsonId = validId ? (this.rawIds.get(raw) ?? (id as JsonId)) : null;
     if (hasId && !validId) return this.reply(null, INVALID_REQUEST);
     if (raw.jsonrpc !== '2.0') {
-      this.unusableAnswer(raw, 'its answer is not JSON-RPC 2.0 (jsonrpc must be "2.0")');
+      this.unusableAnswer(raw, 'not JSON-RPC 2.0');
       return this.reply(echo, INVALID_REQUEST);
     }
     const method = raw.method;
@@ -677,16 +677,14 @@ export class ValidatedConnection {
     if (!hasId || raw.params !== undefined || hasResult === hasError) {
       this.unusableAnswer(
         raw,
-        hasResult === hasError
-          ? `its answer has ${hasResult ? 'both' : 'neither of'} result and error`
-          : 'its answer carries params',
+        hasResult === hasError ? `${hasResult ? 'both' : 'neither'} result and error` : 'params',
       );
       return this.reply(echo, INVALID_REQUEST);
     }
     if (hasError) {
       const e = raw.error;
       if (!isPlainObject(e) || !Number.isInteger(e.code) || typeof e.message !== 'string') {
-        this.unusableAnswer(raw, 'its error answer is not {"code": <integer>, "message": <string>}');
+        this.unusableAnswer(raw, 'a malformed error');
         return this.reply(echo, INVALID_REQUEST);
       }
     }
@@ -695,7 +693,7 @@ export class ValidatedConnection {
     // JSON.parse rounded onto one of ours) matches nothing.
     if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1 || this.rawIds.has(raw)) {
       this.logger.debug(`ignored response with id ${JSON.stringify(id)}`);
-      if (typeof id === 'string') this.unusableAnswer(raw, `its answer's id is the string ${JSON.stringify(id)}`);
+      if (typeof id === 'string') this.unusableAnswer(raw, 'a string id');
       return;
     }
     const call = this.pending.get(id);

@@ -173,10 +173,10 @@ describe('reasonix-host mcp: its wire answers what clients get wrong (issue 45 i
     raw = new RawMcp([dir], tmp.dir);
     await raw.initialize();
     const problems: Record<string, RegExp> = {
-      'no-jsonrpc': /its answer is not JSON-RPC 2\.0/,
-      both: /its answer has both result and error/,
-      'string-id': /its answer's id is the string "\d+"/,
-      'bad-error': /its error answer is not \{"code": <integer>, "message": <string>\}/,
+      'no-jsonrpc': /\(not JSON-RPC 2\.0\)/,
+      both: /\(both result and error\)/,
+      'string-id': /\(a string id\)/,
+      'bad-error': /\(a malformed error\)/,
     };
     let id = 100;
     for (const [name, problem] of Object.entries(problems)) {
