@@ -201,7 +201,7 @@ export interface RequestOptions {
    * `result` and `error`, a malformed error, its id written as a string) fails the call at once
    * with an InvalidResultError naming the fault, instead of leaving it to its deadline: a tool call
    * waits up to 5 minutes, with a model waiting on it (issue 45 item 3). Without it such an answer
-   * leaves the call untouched (HOST_SPEC §14 case 8) and a later valid answer still settles it.
+   * leaves the call untouched (HOST_SPEC §12 case 8) and a later valid answer still settles it.
    */
   failOnUnusableAnswer?: boolean;
 }
