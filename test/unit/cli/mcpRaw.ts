@@ -14,11 +14,11 @@ export class RawMcp {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   private partial = '';
 
-  constructor(plugins: string[], workspace: string, extra: string[] = []) {
+  constructor(plugins: string[], workspace: string, extra: string[] = [], env?: Record<string, string>) {
     this.child = spawn(
       process.execPath,
       [CLI, 'mcp', ...plugins.flatMap((p) => ['--plugin', p]), '--workspace', workspace, ...extra],
-      { stdio: 'pipe' },
+      { stdio: 'pipe', ...(env ? { env: { ...(process.env as Record<string, string>), ...env } } : {}) },
     );
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (d: string) => {
