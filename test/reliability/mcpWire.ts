@@ -21,6 +21,8 @@ export interface McpWireFigures {
   oversizeLines: number;
   /** Missing, extra or wrong answers: must be 0. */
   wrongAnswers: number;
+  /** The first few wrong answers, to replay with the seed. */
+  wrongExamples: string[];
   /** The server exited early, exited non-zero or printed a trace: must be 0. */
   serverFailures: number;
   closedStdoutRuns: number;
@@ -61,7 +63,7 @@ function randomCase(rng: Random, n: number): Case {
     case 4:
       return { line: `{"jsonrpc":"2.0","id":${n}.5,"method":"tools/list"}`, owed: [{ id: 'null', code: -32600 }] };
     case 5: {
-      const a = `${n}01`;
+      const a = `${n}000000`; // apart from every other id of the run (those are at most `lines`, or 21 digits)
       const b = `"s${n}"`;
       return {
         line: `[${call(a, text)},{"jsonrpc":"2.0","method":"notifications/progress","params":{}},7,${call(b, 'b')}]`,
@@ -119,6 +121,7 @@ export async function fuzzMcpWire(opts: {
     batches: 0,
     oversizeLines: 0,
     wrongAnswers: 0,
+    wrongExamples: [],
     serverFailures: 0,
     closedStdoutRuns: 0,
     closedStdoutFailures: 0,
@@ -193,9 +196,14 @@ export async function fuzzMcpWire(opts: {
         .map(([, v]) => String(v))
         .sort()
         .join(',');
-    if (codes(owed) !== codes(got)) f.wrongAnswers++;
-    for (const [k, v] of owed) if (!k.startsWith('null#') && got.get(k) !== v) f.wrongAnswers++;
-    for (const k of got.keys()) if (!k.startsWith('null#') && !owed.has(k)) f.wrongAnswers++;
+    const wrong = (what: string) => {
+      f.wrongAnswers++;
+      if (f.wrongExamples.length < 5) f.wrongExamples.push(what);
+    };
+    if (codes(owed) !== codes(got)) wrong(`id null: owed [${codes(owed)}], got [${codes(got)}]`);
+    for (const [k, v] of owed)
+      if (!k.startsWith('null#') && got.get(k) !== v) wrong(`id ${k}: owed ${v}, got ${got.get(k)}`);
+    for (const [k, v] of got) if (!k.startsWith('null#') && !owed.has(k)) wrong(`id ${k}: not owed, got ${v}`);
     if (exited) f.serverFailures++;
     child.stdin.end();
     const code = await Promise.race([exit, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 15_000))]);
