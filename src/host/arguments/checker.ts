@@ -17,7 +17,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
-import { depthPast, MAX_TOOL_ARGUMENT_DEPTH } from './depth';
+import { depthPast, MAX_TOOL_ARGUMENT_DEPTH } from '../tools';
 
 /** Problems named in one refusal; the rest are counted. */
 export const MAX_ARGUMENT_PROBLEMS = 3;

@@ -10,4 +10,3 @@ export {
   type CheckedTool,
   type ToolArgumentChecker,
 } from './checker';
-export { depthPast, MAX_TOOL_ARGUMENT_DEPTH } from './depth';

@@ -18,6 +18,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isIntegerIdText, topLevelMemberText } from '../wire';
+import { visibleLine } from './visible';
 
 /** The longest line read, newline included: what a sidecar frame may carry (HOST_SPEC §1). */
 export const MAX_MCP_LINE_BYTES = 8 * 1024 * 1024;
@@ -262,9 +263,10 @@ export class McpStdioTransport implements Transport {
     if (params !== undefined && !isObject(params)) {
       if (!hasId) return undefined; // a notification is never answered
       this.forget(forwardId!);
+      const named = visibleLine(method.slice(0, 100)); // the client's text in ours, shown safely (item 8)
       return Array.isArray(params)
-        ? errorLine(echo, INVALID_PARAMS, `Invalid params: the params of ${method} must be an object, not an array`)
-        : errorLine(echo, INVALID_REQUEST, `Invalid Request: params must be an object (${method})`);
+        ? errorLine(echo, INVALID_PARAMS, `Invalid params: the params of ${named} must be an object, not an array`)
+        : errorLine(echo, INVALID_REQUEST, `Invalid Request: params must be an object (${named})`);
     }
     if (!hasId) {
       this.onmessage?.(this.bigCancel(m, line) as JSONRPCMessage);

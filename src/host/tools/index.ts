@@ -22,6 +22,7 @@ export {
   type ResolvedTool,
   type WithheldTool,
 } from './catalog';
+export { depthPast, MAX_TOOL_ARGUMENT_DEPTH } from './depth';
 export { contentForModel, MAX_TOOL_CONTENT_CHARS, truncationNote, type ModelContent } from './content';
 export type { ToolChainDispatch, ToolClient, ToolClientState, ToolFailureReason, ToolPoint } from './ports';
 export { toolClientFor } from './sidecarAdapter';

@@ -76,4 +76,17 @@ describe('a VS Code window serving MCP: the relayed wire answers bad lines; a cl
       ['ext__tools__count_words'],
     );
   });
+
+  it('arguments nested 100,000 levels deep get the clear depth error through the window too (issue 45 item 7)', async () => {
+    const r = await open();
+    const levels = 100_000;
+    r.send(
+      `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"ext__tools__count_words","arguments":${'{"v":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}}}`,
+    );
+    const a = await r.answer(7);
+    const err = a.error as { code: number; message: string };
+    assert.equal(err.code, -32602, JSON.stringify(a));
+    assert.match(err.message, /the arguments of ext__tools__count_words nest more than 64 levels/);
+    assert.doesNotMatch(err.message, /Maximum call stack/);
+  });
 });

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { MAX_TOOL_ARGUMENT_DEPTH } from '../../../src/host/arguments';
+import { MAX_TOOL_ARGUMENT_DEPTH } from '../../../src/host/tools';
 import { pluginFolderV2 } from '../../support/plugins';
 import { RawMcp } from './mcpRaw';
 import { CLI, REPO, runCli, tempDir } from './support';
