@@ -57,8 +57,12 @@ export class McpStdioTransport implements Transport {
 
   private readonly maxLine: number;
   private readonly note: (text: string) => void;
-  private parts: Buffer[] = [];
-  private partBytes = 0;
+  /**
+   * The line read so far when it spans reads: one buffer grown by doubling (at most the cap), so a
+   * client writing a byte at a time costs amortised copies, not a Buffer object per byte.
+   */
+  private acc = Buffer.alloc(0);
+  private accLen = 0;
   /** Set while an oversize line streams in: its first bytes and its length so far. */
   private skipping?: { head: Buffer; bytes: number };
   private closed = false;
@@ -90,7 +94,8 @@ export class McpStdioTransport implements Transport {
     this.input.off('data', this.onData);
     this.input.off('end', this.onEnd);
     if (this.input.listenerCount('data') === 0) this.input.pause();
-    this.parts = [];
+    this.acc = Buffer.alloc(0);
+    this.accLen = 0;
     this.skipping = undefined;
     // The error listeners stay: a late EPIPE must not become an uncaught exception.
     this.onclose?.();
@@ -119,36 +124,50 @@ export class McpStdioTransport implements Transport {
     while (buf.length && !this.closed) {
       const nl = buf.indexOf(0x0a);
       const piece = nl === -1 ? buf : buf.subarray(0, nl);
-      if (this.skipping) this.skip(piece);
-      else if (this.partBytes + piece.length + 1 > this.maxLine) {
-        const head = Buffer.concat([...this.parts, piece]).subarray(0, HEAD_BYTES);
-        this.skipping = { head, bytes: this.partBytes + piece.length };
-        this.parts = [];
-        this.partBytes = 0;
-      } else {
-        this.parts.push(piece);
-        this.partBytes += piece.length;
-      }
+      let line: Buffer | undefined;
+      if (this.skipping) this.skipping.bytes += piece.length;
+      else if (this.accLen + piece.length + 1 > this.maxLine) {
+        // Past the cap: only the first bytes are kept (to find the id), the rest is counted.
+        const head = Buffer.concat([
+          this.acc.subarray(0, Math.min(this.accLen, HEAD_BYTES)),
+          piece.subarray(0, HEAD_BYTES),
+        ]);
+        this.skipping = { head: head.subarray(0, HEAD_BYTES), bytes: this.accLen + piece.length };
+        this.release();
+      } else if (nl !== -1 && this.accLen === 0)
+        line = piece; // a whole line in one read: no copy
+      else this.append(piece);
       if (nl === -1) return;
       buf = buf.subarray(nl + 1);
-      this.endOfLine();
+      this.endOfLine(line);
     }
   };
 
-  private skip(piece: Buffer): void {
-    this.skipping!.bytes += piece.length;
+  private append(piece: Buffer): void {
+    const need = this.accLen + piece.length;
+    if (need > this.acc.length) {
+      const grown = Buffer.allocUnsafe(Math.min(Math.max(need, this.acc.length * 2, 4096), this.maxLine));
+      this.acc.copy(grown, 0, 0, this.accLen);
+      this.acc = grown;
+    }
+    piece.copy(this.acc, this.accLen);
+    this.accLen = need;
   }
 
-  private endOfLine(): void {
+  /** Forgets the partial line; a large buffer is let go rather than kept for the next line. */
+  private release(): void {
+    this.accLen = 0;
+    if (this.acc.length > 64 * 1024) this.acc = Buffer.alloc(0);
+  }
+
+  private endOfLine(whole: Buffer | undefined): void {
     if (this.skipping) {
       const { head, bytes } = this.skipping;
       this.skipping = undefined;
       return this.oversize(head.toString('utf8'), bytes + 1);
     }
-    const line = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts);
-    this.parts = [];
-    this.partBytes = 0;
-    const text = line.toString('utf8').replace(/\r$/, '');
+    const text = (whole ?? this.acc.subarray(0, this.accLen)).toString('utf8').replace(/\r$/, '');
+    if (!whole) this.release();
     if (text.trim()) this.line(text);
   }
 
