@@ -82,6 +82,17 @@ if (existsSync('src/mcpWindow.ts')) {
     target: 'node20',
   });
 }
+// A tool call's path and the check of its arguments (ajv's compiler), required on the first tool call.
+if (existsSync('src/toolCalls.ts')) {
+  builds.push({
+    ...common,
+    entryPoints: ['src/toolCalls.ts'],
+    outfile: 'dist/tool-calls.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  });
+}
 if (existsSync('webview/main.ts')) {
   builds.push({
     ...common,

@@ -12,6 +12,8 @@ import type { Logger } from '../host/log';
 import { contractFor, type ErrorReason, type InitializeResult } from '../protocol';
 import { inactiveText, planDependencies, type Unmet } from '../host/generations';
 import type { PluginSpec } from '../host/plugins';
+import { withheldTools } from '../host/tools';
+import { toolArgumentChecker } from '../host/arguments';
 import { intOption, makeOut, optionLines, parseOrHelp, UsageError } from './args';
 import { loadPlugins, ManifestProblem } from './loadPlugin';
 import { SESSION_OPTIONS, WORKSPACE_HELP, workspaceOf } from './sessionOptions';
@@ -157,6 +159,22 @@ async function loadForCheck(pluginDir: string, others: readonly string[], report
   }
 }
 
+/**
+ * The served tools the folder would withhold (issue 45 item 1): a model-facing name outside
+ * `^[A-Za-z0-9_-]{1,64}$`, or one another tool shares, among the --with plugins' declared tools too.
+ */
+function withheldViolations(spec: PluginSpec, sidecar: Sidecar, others: readonly PluginSpec[]): CheckViolation[] {
+  const clients = [
+    { pluginId: spec.id, state: 'running' as const, tools: sidecar.tools },
+    ...others
+      .filter((o) => o.id !== spec.id)
+      .map((o) => ({ pluginId: o.id, state: 'stopped' as const, tools: o.runtime.tools })),
+  ];
+  return withheldTools(clients)
+    .filter((w) => w.pluginId === spec.id)
+    .map((w) => ({ reason: 'invalid_params' as const, stage: 'handshake' as const, message: w.problem }));
+}
+
 /** Starts the sidecar through the handshake; false (the report says why, the process is gone) when it did not complete. */
 async function handshake(sidecar: Sidecar, report: CheckReport): Promise<boolean> {
   const started = performance.now();
@@ -283,6 +301,16 @@ export async function runCheck(
     logger: collectingLogger(report.violations, () => phase),
   });
   if (!(await handshake(sidecar, report))) return report;
+  report.violations.push(...withheldViolations(spec, sidecar, loaded.others));
+  for (const t of sidecar.tools) {
+    const problem = toolArgumentChecker.schemaProblem(t.inputSchema);
+    if (problem)
+      report.warnings.push({
+        reason: 'invalid_params',
+        stage: 'handshake',
+        message: `the input schema of tool ${t.name} cannot be compiled (${problem}); the host sends its arguments to the extension unchecked`,
+      });
+  }
   phase = 'running';
   if (!(await keepsRunning(sidecar, report))) return report;
   report.stage = 'shutdown';

@@ -3,6 +3,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { toolArgumentChecker } from '../host/arguments';
+import { callTool } from '../host/tools';
 import { installReaper, Sidecar } from '../host/sidecar';
 import { createSessionEngine, type SessionEngine, type UiFrontEnd } from '../host/session';
 import { SurfaceStore } from '../host/ui';
@@ -87,7 +89,12 @@ export function openHeadlessSession(opts: {
       maxParallelStarts: 4,
       startupBudgetMs: opts.startupBudgetMs ?? 30_000,
     },
-    { createSidecar: (o) => new Sidecar({ ...o, debugEnabled: () => verbose }), store, logger: opts.logger },
+    {
+      createSidecar: (o) => new Sidecar({ ...o, debugEnabled: () => verbose }),
+      store,
+      logger: opts.logger,
+      toolCalls: () => ({ callTool, toolArgumentChecker }),
+    },
   );
   return {
     engine,

@@ -150,6 +150,11 @@ async function relay(hit: LocatedWindow, workspace: string): Promise<number> {
     socket.once('close', () => done());
     process.stdin.pipe(guard).pipe(socket);
     socket.pipe(process.stdout);
+    // The client closed the pipe it reads us from (EPIPE): end the relay quietly, no crash trace.
+    process.stdout.on('error', () => {
+      clientEnded.value = true;
+      socket.end();
+    });
     socket.resume();
     for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
       process.once(sig, () => {
@@ -172,15 +177,16 @@ async function relay(hit: LocatedWindow, workspace: string): Promise<number> {
 
 /** Starts the plugins here and serves them on stdio (the MCP SDK is loaded only for this). */
 async function serveHeadless(values: Values): Promise<number> {
-  const [{ createToolServer }, { StdioServerTransport }] = await Promise.all([
-    import('../host/mcp'),
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
-  ]);
+  const { createToolServer, McpStdioTransport } = await import('../host/mcp');
   const s = await openToolSession(values);
   try {
     await s.engine.start();
     const handle = createToolServer(s.engine, packageVersion());
-    const transport = new StdioServerTransport();
+    // Our own stdio wire under the SDK's server (src/host/mcp/stdioTransport.ts): every bad line is
+    // answered, an oversize one skipped with a word here, a closed stdout stops the server quietly.
+    const transport = new McpStdioTransport(process.stdin, process.stdout, {
+      note: (text) => process.stderr.write(`reasonix-host mcp: ${term(text)}\n`),
+    });
     const closed = new Promise<void>((done) => {
       transport.onclose = () => done();
       process.stdin.once('end', () => done());

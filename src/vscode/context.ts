@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { watchPackagesFile } from '../host/plugins';
 import { DetailsDocuments } from './manage/details';
 import { modalConsent, registerManageCommands, type Consent } from './manage/commands';
+import { lazyModule } from './lazyModule';
 import { VsCodePrompts } from './prompts';
 import { rowsOf } from './rows';
 import { SessionManager } from './sessions';
@@ -26,6 +27,9 @@ import { StatusBar } from './statusBar';
 import { registerSurfaces, type SurfacesController } from './surfaces';
 import { surfaceSink, surfacesViewFeed } from './surfacesBridge';
 import { SupervisionTree } from './supervisionTree';
+
+/** A tool call's path and its argument check (ajv): their own bundle, required on the first tool call. */
+const toolCalls = lazyModule<typeof import('../toolCalls')>('tool-calls.js', 'toolCalls');
 
 /**
  * What VS Code's agents get from the window: the private endpoint (agent hooks, and MCP clients
@@ -91,7 +95,7 @@ export class Ctx implements vscode.Disposable {
     this.prompts = new VsCodePrompts(() => this.surfaces);
     const isTrusted = () => vscode.workspace.isTrusted;
     this.sessions = new SessionManager({
-      createEngine: (o) => createSessionEngine(o, { createSidecar, store: this.store, logger: this.log }),
+      createEngine: (o) => createSessionEngine(o, { createSidecar, store: this.store, logger: this.log, toolCalls }),
       log: this.log,
       settings: readSettings,
       linked: this.linked,

@@ -7,6 +7,8 @@ import { fuzzAnswers } from './answers';
 import { chaos } from './chaos';
 import { escapes } from './escapes';
 import { fuzzFraming, fuzzRealSidecar } from './fuzz';
+import { fuzzMcpWire } from './mcpWire';
+import { fuzzToolNames } from './toolNames';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures');
 
@@ -42,6 +44,13 @@ async function main(): Promise<number> {
     floods: Number(process.env.FUZZ_ANSWER_FLOODS ?? 6),
     fixtures: path.join(FIXTURES, 'sidecars'),
   });
+  // Issue 45 items 1 and 3: the tool-name rule and the MCP server's wire.
+  const toolNames = fuzzToolNames({ seed, folders: Number(process.env.FUZZ_TOOL_FOLDERS ?? 20_000) });
+  const mcpWire = await fuzzMcpWire({
+    seed,
+    lines: Number(process.env.FUZZ_MCP_LINES ?? 3_000),
+    closedStdoutRuns: Number(process.env.FUZZ_MCP_CLOSED ?? 6),
+  });
   await new Promise((r) => setTimeout(r, 200));
   const leaks = Math.max(0, handles() - handlesBefore);
   const figures = {
@@ -61,6 +70,8 @@ async function main(): Promise<number> {
     leaks,
     escapes: escaped,
     answers,
+    toolNames,
+    mcpWire,
   };
   console.log(JSON.stringify(figures, null, 2));
   const bad =
@@ -73,7 +84,11 @@ async function main(): Promise<number> {
     escaped.hangs +
     answers.lostAnswers +
     answers.errorAnswers +
-    answers.connectionsFailed;
+    answers.connectionsFailed +
+    toolNames.shadowed +
+    mcpWire.wrongAnswers +
+    mcpWire.serverFailures +
+    mcpWire.closedStdoutFailures;
   return bad === 0 ? 0 : 1;
 }
 

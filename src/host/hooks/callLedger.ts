@@ -10,6 +10,8 @@
 // An entry not taken within LEDGER_TTL_MS, or pushed out past LEDGER_MAX_ENTRIES, is forgotten:
 // the call then runs its whole chain on the MCP path (an interceptor may see it twice, never none).
 
+import { depthPast } from '../tools';
+
 /** Long enough for a user to read a tool confirmation and answer it. */
 export const LEDGER_TTL_MS = 30 * 60_000;
 /** Per ledger; the oldest entries go first. */
@@ -41,7 +43,13 @@ export class ToolCallLedger {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  private key(stage: LedgerStage, folder: string, tool: string, args: unknown): string {
+  /**
+   * Undefined for arguments nested past MAX_TOOL_ARGUMENT_DEPTH: canonicalJson recurses, and the
+   * engine refuses such a call anyway, with its own clear error (issue 45 item 7), so it is never
+   * noted and never found.
+   */
+  private key(stage: LedgerStage, folder: string, tool: string, args: unknown): string | undefined {
+    if (depthPast(args) !== undefined) return undefined;
     return `${stage}\u0000${folder}\u0000${tool}\u0000${canonicalJson(args ?? {})}`;
   }
 
@@ -49,6 +57,7 @@ export class ToolCallLedger {
   note(stage: LedgerStage, folder: string, tool: string, args: unknown): void {
     this.prune();
     const key = this.key(stage, folder, tool, args);
+    if (key === undefined) return;
     const entry = this.entries.get(key);
     const expiresAt = this.now() + LEDGER_TTL_MS;
     if (entry) {
@@ -63,6 +72,7 @@ export class ToolCallLedger {
   /** Whether such a call had passed `stage`; counts it off when it had. */
   take(stage: LedgerStage, folder: string, tool: string, args: unknown): boolean {
     const key = this.key(stage, folder, tool, args);
+    if (key === undefined) return false;
     const entry = this.entries.get(key);
     if (!entry || entry.expiresAt <= this.now()) {
       this.entries.delete(key);

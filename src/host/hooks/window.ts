@@ -15,7 +15,6 @@ import {
   endpointPath,
   ensurePrivateDir,
   listenEndpoint,
-  MAX_REQUEST_BYTES,
   newId,
   newToken,
   PROTOCOL_VERSION,
@@ -66,7 +65,12 @@ export interface McpCallRecord {
 /** How the window serves MCP clients (the SDK is loaded on the first connection only). */
 export interface WindowMcpOptions {
   load(): {
-    serveToolsOnSocket(socket: Socket, source: ToolSource, version: string, maxLineBytes: number): Promise<void>;
+    serveToolsOnSocket(
+      socket: Socket,
+      source: ToolSource,
+      version: string,
+      note?: (text: string) => void,
+    ): Promise<void>;
   };
   /** The version the server reports (the extension's). */
   version: string;
@@ -250,7 +254,11 @@ export class HookWindow {
     const labels = mcpLabel ? [mcpLabel] : undefined;
     return {
       resolve: (agentName) => {
-        const t = session.tools().find((tool) => isAgentNameFor(agentName, tool.modelName, labels));
+        // VS Code cuts `mcp_<label>_<name>` at 64 characters, so two long names may read alike to it:
+        // then the hook cannot tell which tool the agent means and rules on neither; the MCP call,
+        // which carries the exact name, runs the whole chain instead (issue 45 item 1).
+        const hits = session.tools().filter((tool) => isAgentNameFor(agentName, tool.modelName, labels));
+        const t = hits.length === 1 ? hits[0] : undefined;
         return t && { modelName: t.modelName, readOnly: t.readOnly };
       },
       ruled: (modelName, args) => this.ledger.note('ruled', folder, modelName, args),
@@ -274,7 +282,8 @@ export class HookWindow {
       start: (socket) => {
         this.channels.add(socket);
         socket.once('close', () => this.channels.delete(socket));
-        serve(socket, this.toolSource(hit.folder, mcp), mcp.version, MAX_REQUEST_BYTES).catch((err: Error) => {
+        const note = (text: string) => this.opts.logger.warn(`MCP connection for ${hit.folder}: ${text}`);
+        serve(socket, this.toolSource(hit.folder, mcp), mcp.version, note).catch((err: Error) => {
           this.opts.logger.warn(`MCP connection for ${hit.folder} failed: ${err.message}`);
           socket.destroy();
         });

@@ -2,3 +2,4 @@
 // for `reasonix-host mcp` on stdio and for a VS Code window's endpoint.
 export { createToolServer, mcpResult, mcpTool, type McpServerHandle, type ToolSource } from './server';
 export { serveToolsOnSocket } from './socket';
+export { MAX_MCP_LINE_BYTES, McpStdioTransport, type McpStdioOptions } from './stdioTransport';

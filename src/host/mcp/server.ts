@@ -3,7 +3,8 @@
 // manifest's description and input schema and the read-only hint; a call goes through the engine
 // (the folder's tool.before / permission.decision / tool.after chain, the 5-minute budget, the
 // 8-in-flight bound). How a call ended maps onto MCP as clients expect:
-//   result            → content [text], isError as the tool said (its own failure is a tool error)
+//   result            → content [text], isError as the tool said (its own failure is a tool error);
+//                       the content is the tool's answer for the model, passed as it is
 //   refused           → a tool error whose text is the interceptor's reason (the model reads it)
 //   failed            → an MCP error naming the extension and the reason (the call could not run)
 // The tool list follows the source: a start, stop, crash or reload sends tools/list_changed.
@@ -17,6 +18,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Disposable } from '../emitter';
+import { visibleLine, visibleLines, visibleSchema } from './visible';
 import { MCP_SERVER_NAME, type ToolCallOptions, type ToolCallOutcome, type ToolInfo } from '../tools';
 
 /**
@@ -34,12 +36,13 @@ function errorCode(reason: string): number {
   return reason === 'not_offered' || reason === 'invalid_params' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
 }
 
+/** One tool as MCP lists it; its description and titles made visible (visible.ts), its name already safe. */
 export function mcpTool(t: ToolInfo): Tool {
   return {
     name: t.modelName,
-    description: t.description,
-    inputSchema: t.inputSchema as Tool['inputSchema'],
-    annotations: { readOnlyHint: t.readOnly, title: `${t.name} (Reasonix extension ${t.pluginId})` },
+    description: visibleLines(t.description),
+    inputSchema: visibleSchema(t.inputSchema) as Tool['inputSchema'],
+    annotations: { readOnlyHint: t.readOnly, title: visibleLine(`${t.name} (Reasonix extension ${t.pluginId})`) },
   };
 }
 
@@ -49,9 +52,10 @@ export function mcpResult(o: ToolCallOutcome): CallToolResult {
     case 'result':
       return { content: [{ type: 'text', text: o.content }], isError: o.isError };
     case 'refused':
-      return { content: [{ type: 'text', text: o.message }], isError: true };
+      // Our text around an interceptor's reason: shown visibly, like every text we author.
+      return { content: [{ type: 'text', text: visibleLine(o.message) }], isError: true };
     case 'failed':
-      throw new McpError(errorCode(o.reason), `${o.message} [${o.reason}]`, {
+      throw new McpError(errorCode(o.reason), visibleLine(`${o.message} [${o.reason}]`), {
         reason: o.reason,
         ...(o.pluginId ? { extension: o.pluginId } : {}),
       });

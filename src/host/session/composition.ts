@@ -22,6 +22,10 @@ import {
   type SidecarFactory,
 } from '../generations';
 import { Emitter } from '../emitter';
+import { redact } from '../redact';
+import type { ToolArgumentChecker } from '../arguments';
+import type { callTool } from '../tools';
+import { join } from 'node:path';
 import { failureOf, SidecarFailure, type Sidecar, type SidecarOptions } from '../sidecar';
 import {
   catalog,
@@ -34,11 +38,11 @@ import {
 } from '../streams';
 import { attachSidecar, uiHandlers, UiHub, type SurfaceStore } from '../ui';
 import {
-  callTool,
   listTools,
   toolClientFor,
   ToolCaller,
   toolListKey,
+  withheldTools,
   type ToolCallerOptions,
   type ToolCallOptions,
   type ToolCallOutcome,
@@ -73,6 +77,25 @@ export interface CompositionDeps {
   timeouts?: SidecarOptions['timeouts'];
   /** Tool-call budget and concurrency bound (tests shrink them; defaults HOST_SPEC_V2 §12). */
   tools?: Omit<ToolCallerOptions, 'logger'>;
+  /**
+   * A tool call's own path: the chain around `extension/tool/call` and the input-schema check of its
+   * arguments (issue 45 item 7), asked for on the first tool call. The CLI passes it bundled; the
+   * extension requires it as its own bundle, so activation carries neither (nor ajv). Absent, it is
+   * required from the compiled sources (tests).
+   */
+  toolCalls?: () => ToolCallsModule;
+}
+
+/** What dist/tool-calls.js (src/toolCalls.ts) exports. */
+export interface ToolCallsModule {
+  callTool: typeof callTool;
+  toolArgumentChecker: ToolArgumentChecker;
+}
+
+/** src/toolCalls.ts as tsc compiled it (out/src/), required by path so no bundle pulls it in. */
+function compiledToolCalls(): ToolCallsModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(join(__dirname, '..', '..', 'toolCalls.js')) as ToolCallsModule;
 }
 
 export function createSessionEngine(opts: SessionEngineOptions, deps: CompositionDeps): SessionEngine {
@@ -92,6 +115,9 @@ class ComposedSession implements SessionEngine {
   private readonly startFailed = new Emitter<FailureInfo>();
   private readonly toolsChanged = new Emitter<void>();
   private toolsKey = toolListKey([]);
+  /** The withheld tools and uncompilable schemas already logged (each problem once per session). */
+  private readonly withheldLogged = new Set<string>();
+  private toolCallsModule?: ToolCallsModule;
   /** Per sidecar object (a restart keeps it, a reload makes new ones): its tool port and call queue. */
   private readonly toolClientOf = new WeakMap<Sidecar, ToolClient>();
   private readonly toolCallerOf = new WeakMap<ToolClient, ToolCaller>();
@@ -137,6 +163,7 @@ class ComposedSession implements SessionEngine {
     });
     // Discovery, generation swaps and every sidecar state change fire `changed`; the tool listing follows.
     this.changed.event(() => {
+      for (const w of withheldTools(this.toolClients())) this.warnOnce(w.problem);
       const key = toolListKey(this.tools());
       if (key === this.toolsKey) return;
       this.toolsKey = key;
@@ -527,16 +554,26 @@ class ComposedSession implements SessionEngine {
   }
 
   callTool(ref: ToolRef, args?: unknown, opts?: ToolCallOptions): Promise<ToolCallOutcome> {
-    return callTool(
+    const m = (this.toolCallsModule ??= (this.deps.toolCalls ?? compiledToolCalls)());
+    return m.callTool(
       {
         clients: () => this.toolClients(),
         callerFor: (c) => this.toolCallerOf.get(c) as ToolCaller,
         dispatch: (point, payload, o) => this.dispatcher().dispatch(point, payload, o),
+        argumentChecker: () => m.toolArgumentChecker,
+        uncheckedSchema: (note) => this.warnOnce(note),
       },
       ref,
       args,
       opts,
     );
+  }
+
+  /** A tool problem (a withheld tool, an uncompilable schema), logged once per session. */
+  private warnOnce(note: string): void {
+    if (this.withheldLogged.has(note)) return;
+    this.withheldLogged.add(note);
+    this.log.warn(redact(note));
   }
 
   onDidChangeTools(l: () => void): Disposable {

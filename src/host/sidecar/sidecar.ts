@@ -326,7 +326,13 @@ export class Sidecar {
   request<R>(
     method: string,
     params: object,
-    opts?: { timeoutMs?: number; timeoutReason?: ErrorReason; signal?: AbortSignal; paramsJson?: string },
+    opts?: {
+      timeoutMs?: number;
+      timeoutReason?: ErrorReason;
+      signal?: AbortSignal;
+      paramsJson?: string;
+      failOnUnusableAnswer?: boolean;
+    },
   ): Promise<R> {
     const proc = this.proc;
     if (this._state !== 'running' || !proc)

@@ -11,12 +11,17 @@ import type { ToolCaller, ToolRun } from './caller';
 import { contentForModel } from './content';
 import type { ToolChainDispatch, ToolClient, ToolPoint } from './ports';
 import type { ToolCallOptions, ToolCallOutcome, ToolRef } from './types';
+import type { ToolArgumentChecker } from '../arguments';
 
 export interface ToolCallDeps {
   /** Every client of the published generation, running or not. */
   clients(): readonly ToolClient[];
   callerFor(client: ToolClient): ToolCaller;
   dispatch: ToolChainDispatch;
+  /** The input-schema check (issue 45 item 7), loaded on the first call that needs it. */
+  argumentChecker(): ToolArgumentChecker;
+  /** Told when a tool's schema cannot be compiled and its arguments go unchecked (logged once). */
+  uncheckedSchema?(note: string): void;
 }
 
 type Identity = { pluginId: string; name: string; modelName: string };
@@ -37,7 +42,12 @@ export async function callTool(
   opts: ToolCallOptions = {},
 ): Promise<ToolCallOutcome> {
   const mode = opts.interceptors ?? 'engine';
-  let target = resolveTool(deps.clients(), ref);
+  const found = resolveTool(deps.clients(), ref);
+  if (found && 'withheld' in found) {
+    const { problem, ...who } = found.withheld;
+    return { ...who, kind: 'failed', reason: 'not_offered', message: redact(problem) };
+  }
+  let target = found;
   if (!target) {
     const name = refName(ref);
     return {
@@ -52,6 +62,8 @@ export async function callTool(
   if (args !== undefined && !isPlainObject(args))
     return invalid(target, `the arguments of ${target.tool.modelName} must be a JSON object`);
   let sent: Record<string, unknown> = args ?? {};
+  const unfit = argumentProblem(deps, target, sent);
+  if (unfit) return invalid(target, unfit);
   // The arguments as the interceptors see them: made once, replaced only by a tool.before ruling.
   let sentText = JSON.stringify(sent);
   try {
@@ -59,6 +71,10 @@ export async function callTool(
       const before = await beforeCall(deps, target, { args: sent, text: sentText }, opts.signal);
       if ('kind' in before) return before;
       ({ target, args: sent, text: sentText } = before);
+      if (before.replacedBy) {
+        const bad = argumentProblem(deps, target, sent);
+        if (bad) return invalid(target, `${bad} (as "${before.replacedBy}" replaced them at tool.before)`);
+      }
     }
     const run = await deps.callerFor(target.client).call(target.tool.name, sent, { signal: opts.signal });
     if (run.kind === 'failed') return { ...identity(target), ...run };
@@ -81,12 +97,29 @@ export async function callTool(
   }
 }
 
+/** Why `args` cannot go to the sidecar (the checker's words), or undefined; an unchecked schema is told once. */
+function argumentProblem(deps: ToolCallDeps, target: ResolvedTool, args: Record<string, unknown>): string | undefined {
+  const r = deps.argumentChecker().check(target.tool, args);
+  if (r.unchecked) deps.uncheckedSchema?.(r.unchecked);
+  return r.refusal && redact(r.refusal);
+}
+
 function invalid(target: ResolvedTool, message: string): ToolCallOutcome {
   return { ...identity(target), kind: 'failed', reason: 'invalid_params', message };
 }
 
+/**
+ * The one rule for credentials in how a call ended (issue 45 item 9): text that reports a failure is
+ * redacted whatever shape carries it (a JSON-RPC error's message, an `isError: true` result, a
+ * refusal's reason, our own failure texts); a successful result's content is the tool's answer, the
+ * model's product data (HOST_SPEC_V2 §12), passed unchanged (its log copy is redacted).
+ */
+function failureText(content: string, isError: boolean): string {
+  return isError ? redact(content) : content;
+}
+
 function resultOf(target: ResolvedTool, content: string, isError: boolean, changedBy?: string[]): ToolCallOutcome {
-  const c = contentForModel(content);
+  const c = contentForModel(failureText(content, isError));
   return {
     ...identity(target),
     kind: 'result',
@@ -126,7 +159,9 @@ async function beforeCall(
   target: ResolvedTool,
   call: { args: Record<string, unknown>; text: string },
   signal: AbortSignal | undefined,
-): Promise<{ target: ResolvedTool; args: Record<string, unknown>; text: string } | ToolCallOutcome> {
+): Promise<
+  { target: ResolvedTool; args: Record<string, unknown>; text: string; replacedBy?: string } | ToolCallOutcome
+> {
   let { args, text } = call;
   const offered = listTools(deps.clients());
   const known = new Set(offered.map((t) => t.modelName));
@@ -141,15 +176,25 @@ async function beforeCall(
     // The dispatcher let through only non-empty JSON object text and an offered name.
     text = before.payload.arguments as string;
     args = JSON.parse(text) as Record<string, unknown>;
-    if (before.payload.name !== target.tool.modelName)
-      target = resolveTool(deps.clients(), before.payload.name) ?? target;
+    if (before.payload.name !== target.tool.modelName) {
+      // The dispatcher let through only an offered name, and an offered name is never withheld.
+      const renamed = resolveTool(deps.clients(), before.payload.name);
+      if (renamed && !('withheld' in renamed)) target = renamed;
+    }
   }
   const perm = await deps.dispatch(
     'permission.decision',
     { name: target.tool.modelName, arguments: text, readOnly: target.tool.readOnly, hostDecision: 'allow' },
     { signal },
   );
-  return refusal(target, 'permission.decision', perm) ?? { target, args, text };
+  return (
+    refusal(target, 'permission.decision', perm) ?? {
+      target,
+      args,
+      text,
+      ...(before.changedBy.length ? { replacedBy: before.changedBy.join(', ') } : {}),
+    }
+  );
 }
 
 /** tool.after sees what the model would read and may replace it (result text and isError). */
@@ -160,7 +205,7 @@ async function afterCall(
   run: ToolRun & { kind: 'result' },
   signal: AbortSignal | undefined,
 ): Promise<ToolCallOutcome> {
-  const shown = contentForModel(run.content);
+  const shown = contentForModel(failureText(run.content, run.isError));
   const after = await deps.dispatch(
     'tool.after',
     { name: target.tool.modelName, arguments: argsText, result: shown.content, isError: run.isError },

@@ -130,7 +130,8 @@ export class ToolCaller {
       .request<ToolCallResult>(
         'extension/tool/call',
         { name: call.tool, arguments: call.args, timeoutMillis: Math.floor(left) },
-        { timeoutMs: left, signal: call.signal },
+        // An answer the host cannot use fails the call at once, not after 5 minutes (issue 45 item 3).
+        { timeoutMs: left, signal: call.signal, failOnUnusableAnswer: true },
       )
       .then(
         (r) => this.done(call, this.answered(call, r)),

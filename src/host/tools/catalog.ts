@@ -75,10 +75,72 @@ function info(pluginId: string, t: ToolDecl): ToolInfo {
   };
 }
 
-/** The tools the running clients serve, in client order, then manifest order. */
+/**
+ * What every model-facing name must match: the tool-name rule of the OpenAI and Anthropic APIs
+ * (MCP clients such as VS Code's and Claude Code's pass the name on to them).
+ */
+export const MODEL_FACING_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A tool the folder does not offer although its extension serves it, and why (issue 45 item 1). */
+export interface WithheldTool {
+  pluginId: string;
+  name: string;
+  modelName: string;
+  /** Names the tool, the extension(s) and what to change. */
+  problem: string;
+}
+
+/** What the catalog reads of a client: tests and `check` pass plain records. */
+export type CatalogClient = Pick<ToolClient, 'pluginId' | 'state' | 'tools'>;
+
+/**
+ * The folder's one rule for model-facing names (issue 45 item 1): a tool is withheld, neither
+ * listed nor callable, when its name is outside MODEL_FACING_NAME, or when another tool of the
+ * same generation has the same name (a plugin id and a tool name may both contain `__`, so
+ * `a` + `x__y` and `a__x` + `y` are both `ext__a__x__y`). Every tool sharing a name is withheld,
+ * not just the later one: which one would win is an accident of order, and a `tool.before` rule on
+ * the name would govern both, so no extension can shadow another's tool. Every client of the
+ * generation counts, running or not, so a crash never hands a name over to the other extension.
+ */
+export function withheldTools(clients: readonly CatalogClient[]): WithheldTool[] {
+  const byName = new Map<string, { pluginId: string; name: string }[]>();
+  for (const c of clients)
+    for (const t of c.tools) {
+      const modelName = modelFacingName(c.pluginId, t.name);
+      const same = byName.get(modelName);
+      if (same) same.push({ pluginId: c.pluginId, name: t.name });
+      else byName.set(modelName, [{ pluginId: c.pluginId, name: t.name }]);
+    }
+  const out: WithheldTool[] = [];
+  for (const [modelName, owners] of byName) {
+    const valid = MODEL_FACING_NAME.test(modelName);
+    if (valid && owners.length < 2) continue;
+    const why = valid
+      ? `extensions ${owners.map((o) => `${o.pluginId} (tool ${o.name})`).join(' and ')} both give the name ${modelName}, and neither may shadow the other`
+      : `its name ${modelName} (${modelName.length} characters) is not 1 to 64 letters, digits, '_' or '-', the only tool names models accept`;
+    for (const o of owners)
+      out.push({
+        ...o,
+        modelName,
+        problem: `tool ${o.name} of extension ${o.pluginId} is not offered: ${why}; rename the tool or the plugin`,
+      });
+  }
+  return out;
+}
+
+const withheldKey = (pluginId: string, name: string) => `${pluginId}\u0000${name}`;
+
+function withheldSet(clients: readonly CatalogClient[]): Map<string, WithheldTool> {
+  return new Map(withheldTools(clients).map((w) => [withheldKey(w.pluginId, w.name), w]));
+}
+
+/** The tools the running clients serve, in client order, then manifest order; withheld ones left out. */
 export function listTools(clients: readonly ToolClient[]): ToolInfo[] {
+  const withheld = withheldSet(clients);
   const out: ToolInfo[] = [];
-  for (const c of clients) if (c.state === 'running') for (const t of c.tools) out.push(info(c.pluginId, t));
+  for (const c of clients)
+    if (c.state === 'running')
+      for (const t of c.tools) if (!withheld.has(withheldKey(c.pluginId, t.name))) out.push(info(c.pluginId, t));
   return out;
 }
 
@@ -97,15 +159,22 @@ export interface ResolvedTool {
  * Looks a ref up among every client of the generation, running or not: a tool of a crashed sidecar
  * is no longer listed, but a call by its name resolves, so it fails as interrupted rather than as
  * unknown. Exact names only (a plugin id may itself contain `__`, so the prefix is never parsed).
+ * A withheld tool resolves to its problem, never to a client.
  */
-export function resolveTool(clients: readonly ToolClient[], ref: ToolRef): ResolvedTool | undefined {
+export function resolveTool(
+  clients: readonly ToolClient[],
+  ref: ToolRef,
+): ResolvedTool | { withheld: WithheldTool } | undefined {
+  const withheld = withheldSet(clients);
   for (const client of clients) {
     for (const t of client.tools) {
       const hit =
         typeof ref === 'string'
           ? modelFacingName(client.pluginId, t.name) === ref
           : ref.pluginId === client.pluginId && ref.name === t.name;
-      if (hit) return { client, tool: info(client.pluginId, t) };
+      if (!hit) continue;
+      const w = withheld.get(withheldKey(client.pluginId, t.name));
+      return w ? { withheld: w } : { client, tool: info(client.pluginId, t) };
     }
   }
   return undefined;

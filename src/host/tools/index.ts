@@ -14,11 +14,16 @@ export {
   listTools,
   MCP_DEFINITION_LABEL,
   MCP_SERVER_NAME,
+  MODEL_FACING_NAME,
   modelFacingName,
   resolveTool,
   toolListKey,
+  withheldTools,
+  type CatalogClient,
   type ResolvedTool,
+  type WithheldTool,
 } from './catalog';
+export { depthPast, MAX_TOOL_ARGUMENT_DEPTH } from './depth';
 export { contentForModel, MAX_TOOL_CONTENT_CHARS, truncationNote, type ModelContent } from './content';
 export type { ToolChainDispatch, ToolClient, ToolClientState, ToolFailureReason, ToolPoint } from './ports';
 export { toolClientFor } from './sidecarAdapter';

@@ -27,7 +27,7 @@ export interface ToolClient {
   request<R>(
     method: 'extension/tool/call',
     params: ToolCallParams,
-    opts: { timeoutMs: number; signal?: AbortSignal },
+    opts: { timeoutMs: number; signal?: AbortSignal; failOnUnusableAnswer?: boolean },
   ): Promise<R>;
   onStateChange(listener: (state: ToolClientState, previous: ToolClientState) => void): Disposable;
 }

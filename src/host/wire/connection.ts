@@ -79,6 +79,11 @@ class PendingCall {
     this.reject(err);
   }
 
+  /** An answer named this call but cannot be used: failed now when the caller asked for it (see RequestOptions). */
+  unusable(problem: string): void {
+    if (this.opts.failOnUnusableAnswer) this.giveUp(new InvalidResultError(this.method, problem));
+  }
+
   /** The deadline passed: fails the call; a late answer is ignored. */
   expire(): void {
     const { timeoutReason, timeoutMs } = this.opts;
@@ -191,6 +196,14 @@ export interface RequestOptions {
    * judged: the handshake opens the traffic barrier here, so the barrier holds in wire order.
    */
   onResult?: (result: unknown) => void;
+  /**
+   * An answer that names this call but cannot be used (not JSON-RPC 2.0, both or neither of
+   * `result` and `error`, a malformed error, its id written as a string) fails the call at once
+   * with an InvalidResultError naming the fault, instead of leaving it to its deadline: a tool call
+   * waits up to 5 minutes, with a model waiting on it (issue 45 item 3). Without it such an answer
+   * leaves the call untouched (HOST_SPEC §12 case 8) and a later valid answer still settles it.
+   */
+  failOnUnusableAnswer?: boolean;
 }
 
 export interface ValidatedConnectionOptions {
@@ -581,7 +594,10 @@ export class ValidatedConnection {
     const validId = id === null || typeof id === 'string' || integerId;
     const echo: JsonId = validId ? (this.rawIds.get(raw) ?? (id as JsonId)) : null;
     if (hasId && !validId) return this.reply(null, INVALID_REQUEST);
-    if (raw.jsonrpc !== '2.0') return this.reply(echo, INVALID_REQUEST);
+    if (raw.jsonrpc !== '2.0') {
+      this.unusableAnswer(raw, 'not JSON-RPC 2.0');
+      return this.reply(echo, INVALID_REQUEST);
+    }
     const method = raw.method;
     if (method === undefined) return this.gateResponse(raw, hasId, echo);
     // A method of the wrong type makes the frame unreadable as a request: answered with id null.
@@ -658,17 +674,26 @@ export class ValidatedConnection {
   private gateResponse(raw: Record<string, unknown>, hasId: boolean, echo: JsonId): void {
     const hasResult = 'result' in raw;
     const hasError = 'error' in raw;
-    if (!hasId || raw.params !== undefined || hasResult === hasError) return this.reply(echo, INVALID_REQUEST);
+    if (!hasId || raw.params !== undefined || hasResult === hasError) {
+      this.unusableAnswer(
+        raw,
+        hasResult === hasError ? `${hasResult ? 'both' : 'neither'} result and error` : 'params',
+      );
+      return this.reply(echo, INVALID_REQUEST);
+    }
     if (hasError) {
       const e = raw.error;
-      if (!isPlainObject(e) || !Number.isInteger(e.code) || typeof e.message !== 'string')
+      if (!isPlainObject(e) || !Number.isInteger(e.code) || typeof e.message !== 'string') {
+        this.unusableAnswer(raw, 'a malformed error');
         return this.reply(echo, INVALID_REQUEST);
+      }
     }
     const id = raw.id;
     // Our ids are positive safe integers; anything else (a string id, null, an id past 2^53 that
     // JSON.parse rounded onto one of ours) matches nothing.
     if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1 || this.rawIds.has(raw)) {
       this.logger.debug(`ignored response with id ${JSON.stringify(id)}`);
+      if (typeof id === 'string') this.unusableAnswer(raw, 'a string id');
       return;
     }
     const call = this.pending.get(id);
@@ -679,6 +704,17 @@ export class ValidatedConnection {
     this.pending.delete(id);
     if (hasError) call.failed(this.peerError(raw.error as { code: number; message: string; data?: unknown }));
     else call.done(raw.result);
+  }
+
+  /**
+   * A response-shaped frame the host cannot use that still names one of its calls (by its number,
+   * or by that number written as a string): the call hears of it (PendingCall.unusable).
+   */
+  private unusableAnswer(raw: Record<string, unknown>, problem: string): void {
+    if (raw.method !== undefined || this.rawIds.has(raw)) return;
+    const id = raw.id;
+    const n = typeof id === 'number' ? id : typeof id === 'string' && /^[1-9][0-9]{0,15}$/.test(id) ? Number(id) : NaN;
+    if (Number.isSafeInteger(n)) this.pending.get(n)?.unusable(problem);
   }
 
   private reply(id: JsonId, error: WireError): void {
