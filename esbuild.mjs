@@ -59,6 +59,30 @@ if (existsSync('src/hooksWindow.ts')) {
     target: 'node20',
   });
 }
+// The Surfaces webview's host side, required when a view or panel first opens.
+if (existsSync('src/surfacesHub.ts')) {
+  builds.push({
+    ...common,
+    entryPoints: ['src/surfacesHub.ts'],
+    outfile: 'dist/surfaces-hub.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  });
+}
+// Managing Reasonix extensions (install, enable, remove…), required on the first such command.
+if (existsSync('src/manageCommands.ts')) {
+  builds.push({
+    ...common,
+    entryPoints: ['src/manageCommands.ts'],
+    outfile: 'dist/manage.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  });
+}
 // The language-model request path, required on the first request (src/vscode/lm/provider.ts).
 if (existsSync('src/lmRequests.ts')) {
   builds.push({

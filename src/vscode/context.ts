@@ -17,7 +17,7 @@ import { hasMcpApi, registerMcpTools, windowMcpOptions, type McpLaunch } from '.
 import { join } from 'node:path';
 import { watchPackagesFile } from '../host/plugins';
 import { DetailsDocuments } from './manage/details';
-import { modalConsent, registerManageCommands, type Consent } from './manage/commands';
+import { modalConsent, registerManageCommands, type Consent } from './manage/register';
 import { lazyModule } from './lazyModule';
 import { VsCodePrompts } from './prompts';
 import { rowsOf } from './rows';

@@ -1,32 +1,16 @@
 // Install, enable, disable, remove, show details and migrate: Reasonix extensions managed from
-// VS Code through the user's own Reasonix. Reasonix does every change (we never edit its files);
+// VS Code through the user's own Reasonix (bundled as dist/manage.js, required on the first such
+// command: register.ts). Reasonix does every change (we never edit its files);
 // the sessions then start and stop only what changed (SessionManager.reconcileAll), and the
 // plugin-packages.json watcher does the same when anyone else changes it.
 import * as vscode from 'vscode';
 import { ReasonixError, type InstallFlags, type InstallPlan } from '../../host/reasonix';
-import type { ExtensionLog } from '../logging';
 import { showLogsLabel } from '../failures';
 import { rowsOf } from '../rows';
-import type { SessionManager } from '../sessions';
 import type { Node } from '../supervisionTree';
 import { failureText, planDetail, planTitle } from './planText';
 import { findUserReasonix, type UserReasonix } from './userReasonix';
-import { DETAILS_SCHEME, type DetailsDocuments } from './details';
-
-/** Asks the user to agree (a modal); resolves with the button pressed. Tests in Test mode replace it. */
-export type Consent = (title: string, detail: string, button: string) => Thenable<string | undefined>;
-
-export const modalConsent: Consent = (title, detail, button) =>
-  vscode.window.showWarningMessage(title, { modal: true, detail }, button);
-
-export interface ManageDeps {
-  sessions: SessionManager;
-  log: ExtensionLog;
-  /** The Reasonix home this host reads (settings). */
-  home(): string;
-  details: DetailsDocuments;
-  consent(): Consent;
-}
+import type { ManageDeps } from './register';
 
 /** What the install command did (returned for tests and keybindings). */
 export interface InstallOutcome {
@@ -279,14 +263,12 @@ async function migrate(d: ManageDeps, arg: unknown): Promise<boolean> {
   }
 }
 
-export function registerManageCommands(d: ManageDeps): vscode.Disposable[] {
-  return [
-    vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, d.details),
-    vscode.commands.registerCommand('reasonix.installExtension', (arg?: unknown) => installExtension(d, arg)),
-    vscode.commands.registerCommand('reasonix.enableGlobally', (arg?: unknown) => setGlobally(d, arg, true)),
-    vscode.commands.registerCommand('reasonix.disableGlobally', (arg?: unknown) => setGlobally(d, arg, false)),
-    vscode.commands.registerCommand('reasonix.removeExtension', (arg?: unknown) => removeExtension(d, arg)),
-    vscode.commands.registerCommand('reasonix.showExtensionDetails', (arg?: unknown) => showDetails(d, arg)),
-    vscode.commands.registerCommand('reasonix.migrateExtension', (arg?: unknown) => migrate(d, arg)),
-  ];
-}
+/** The commands' work, by command (src/vscode/manage/register.ts registers them at activation). */
+export const manageHandlers = {
+  installExtension,
+  enableGlobally: (d: ManageDeps, arg?: unknown) => setGlobally(d, arg, true),
+  disableGlobally: (d: ManageDeps, arg?: unknown) => setGlobally(d, arg, false),
+  removeExtension,
+  showExtensionDetails: showDetails,
+  migrateExtension: migrate,
+};

@@ -3,9 +3,12 @@
 import * as vscode from 'vscode';
 import type { PromptAnswer, PromptRequest } from '../../protocol';
 import type { Drafts } from '../../webviewProtocol/messages';
-import { SurfacesHub, type SurfaceSink, type SurfacesViewFeed } from './hub';
+import { lazyModule } from '../lazyModule';
+import type { SurfacesHub, SurfaceSink, SurfacesViewFeed } from './hub';
 import { newNonce, surfacesHtml } from './html';
-import { surfacesStrings } from './viewStrings';
+
+/** The hub and its strings (dist/surfaces-hub.js), required when a view first needs them. */
+const hubModule = lazyModule<typeof import('../../surfacesHub')>('surfaces-hub.js', 'surfacesHub');
 
 export const SURFACES_VIEW_ID = 'reasonix.surfaces';
 export const SURFACES_PANEL_TYPE = 'reasonix.surfacesPanel';
@@ -28,14 +31,15 @@ export function createSurfaces(
   sink: SurfaceSink,
   log: vscode.LogOutputChannel,
 ): SurfacesController {
-  const hub = createHub(context, source, sink, log);
+  let made: SurfacesHub | undefined;
+  const hub = () => (made ??= createHub(context, source, sink, log));
   const roots = ['dist', 'media'].map((dir) => vscode.Uri.joinPath(context.extensionUri, dir));
   let view: vscode.WebviewView | undefined;
   let panel: vscode.WebviewPanel | undefined;
 
   const adoptView = (v: vscode.WebviewView) => {
     view = v;
-    connectWebview(context, hub, roots, v);
+    connectWebview(context, hub(), roots, v);
     v.onDidDispose(() => {
       if (view === v) view = undefined;
     });
@@ -43,7 +47,7 @@ export function createSurfaces(
   const adoptPanel = (p: vscode.WebviewPanel) => {
     panel = p;
     p.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'surfaces.svg');
-    connectWebview(context, hub, roots, p);
+    connectWebview(context, hub(), roots, p);
     p.onDidDispose(() => {
       if (panel === p) panel = undefined;
     });
@@ -54,7 +58,7 @@ export function createSurfaces(
     showPrompt(req, signal) {
       // A prompt nobody sees would hang the sidecar until its timeout: bring a view forward.
       if (!controller.isVisible()) void controller.reveal();
-      return hub.showPrompt(req, signal);
+      return hub().showPrompt(req, signal);
     },
     async reveal() {
       if (panel) panel.reveal(undefined, false);
@@ -76,7 +80,7 @@ export function createSurfaces(
     dispose() {
       for (const d of registrations) d.dispose();
       panel?.dispose();
-      hub.dispose();
+      made?.dispose();
     },
   };
   const registrations = registerWebviews(adoptView, adoptPanel, controller.openAsPanel);
@@ -91,6 +95,7 @@ function createHub(
   sink: SurfaceSink,
   log: vscode.LogOutputChannel,
 ): SurfacesHub {
+  const { SurfacesHub, surfacesStrings } = hubModule();
   return new SurfacesHub({
     source,
     sink,
