@@ -151,9 +151,11 @@ async function relay(hit: LocatedWindow, workspace: string): Promise<number> {
     process.stdin.pipe(guard).pipe(socket);
     socket.pipe(process.stdout);
     // The client closed the pipe it reads us from (EPIPE): end the relay quietly, no crash trace.
+    // Nobody reads answers any more, so nothing is left to relay: destroy (an end would wait for the
+    // window's end, which the socket, unpiped from stdout and so paused, would never read).
     process.stdout.on('error', () => {
       clientEnded.value = true;
-      socket.end();
+      socket.destroy();
     });
     socket.resume();
     for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)

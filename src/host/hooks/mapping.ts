@@ -10,9 +10,12 @@ import {
   type PostToolUseInput,
   type PreToolUseInput,
   type UserPromptSubmitInput,
+  pointsOf,
+  refusalAnswer,
   unheardAnswer,
   unheardText,
 } from './events';
+import { depthPast } from '../tools';
 
 /**
  * A VS Code window's view of the extension tools its MCP server serves for the folder (issue 24):
@@ -121,8 +124,26 @@ export async function answerHookEvent(
         return none(event, undefined, `no Reasonix hook point matches ${event}`);
     }
   } catch (err) {
+    if (err instanceof TooDeep) return cannotSend(event, session, err.message);
     return none(event, undefined, `not dispatched: ${redact((err as Error).message)}`);
   }
+}
+
+/**
+ * An input that cannot be handed to the interceptors: those of the event's points cannot be asked.
+ * A required one refuses, optional ones are unheard (ask before a tool), as when they are down.
+ */
+function cannotSend(event: string, session: HookSessionPort, why: string): HookResult {
+  const members = pointsOf(event).flatMap((p) => session.interceptorsAt(p));
+  const required = members.find((m) => m.required);
+  if (required) {
+    const { pluginId, text } = unreachable({ kind: 'failed', pluginId: required.pluginId, why });
+    const answer = refusalAnswer(event, text);
+    const decision: AgentDecision = event === 'PreToolUse' ? 'deny' : event === 'SessionStart' ? 'stop' : 'block';
+    return { answer, record: { event, decision, extension: pluginId, reason: text } };
+  }
+  const unheard = [...new Set(members.map((m) => `${m.pluginId} (${why})`))];
+  return unheardRule(event, none(event, undefined, why), unheard);
 }
 
 /**
@@ -237,9 +258,25 @@ function toolName(input: PreToolUseInput): string {
   return input.tool_name;
 }
 
+/**
+ * How deep a hook's tool_input or tool_response may nest before it cannot be handed to the
+ * interceptors: JSON.stringify recurses, and past about 4,500 levels it throws (issue 45 item 7).
+ */
+export const MAX_HOOK_VALUE_DEPTH = 1000;
+
+/** A value nested too deeply to be sent: its extensions cannot be asked about it. */
+class TooDeep extends Error {}
+
+/** JSON text of a hook value, or TooDeep when it nests past MAX_HOOK_VALUE_DEPTH. */
+function jsonOf(value: unknown, what: string): string {
+  if (depthPast(value, MAX_HOOK_VALUE_DEPTH) !== undefined)
+    throw new TooDeep(`its ${what} nests deeper than ${MAX_HOOK_VALUE_DEPTH} levels`);
+  return JSON.stringify(value);
+}
+
 /** `arguments` is the JSON text of tool_input (absent input → "{}"). */
 function argumentsOf(input: PreToolUseInput): string {
-  return JSON.stringify(input.tool_input === undefined ? {} : input.tool_input);
+  return jsonOf(input.tool_input === undefined ? {} : input.tool_input, 'tool_input');
 }
 
 function deny(tool: string, pluginId: string, text: string): HookResult {
@@ -336,7 +373,7 @@ async function rulePreToolUse(input: PreToolUseInput, ask: Asker, calls?: HookTo
 /** tool_response as text: strings as they are, anything else as JSON. */
 function resultText(response: unknown): string {
   if (typeof response === 'string') return response;
-  return response === undefined ? '' : JSON.stringify(response);
+  return response === undefined ? '' : jsonOf(response, 'tool_response');
 }
 
 /** Claude Code marks failures in the response object; VS Code passes the text only. */

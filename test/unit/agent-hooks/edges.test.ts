@@ -171,6 +171,28 @@ describe('agent-hooks bridge: the window’s edges (issue 38)', function () {
     });
   });
 
+  describe('a tool_input nested too deeply to send (issue 45 item 7, on the hook path)', () => {
+    // As text: JSON.stringify itself overflows on such a value (which is the point).
+    const deep = (levels: number) => {
+      const { tool_input: _drop, ...rest } = pre('write_file');
+      const head = JSON.stringify({ ...rest, tool_input: 0 }).slice(0, -2);
+      return `${head}${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}`;
+    };
+    it('a required extension refuses it, an optional one asks; nothing overflows', async () => {
+      await open([{ name: 'policy', required: true, intercepts: ['tool.before'] }]);
+      const r = await runHook(dir, 'PreToolUse', deep(5_000));
+      denied(r, 'required');
+      assert.match(
+        String(hookOutput(r.answer).permissionDecisionReason),
+        /"policy" is required .*nests deeper than 1000/,
+      );
+      await windows.pop()!.close();
+      await open([{ name: 'guard', intercepts: ['tool.before'] }]);
+      const o = await runHook(dir, 'PreToolUse', deep(5_000));
+      assert.equal(hookOutput(o.answer).permissionDecision, 'ask', o.stdout);
+    });
+  });
+
   describe('item 5: hooks always get through', () => {
     it(`${MAX_KEPT} idle kept MCP connections, ${MAX_PENDING * 2} one-byte sockets and token prefixes without a newline: the hook is still ruled on in time`, async () => {
       const w = await open([BLOCKER], {
