@@ -7,25 +7,14 @@
 // sidecar string is always exactly one visible span on one line. `--json` keeps the value but
 // escapes the same characters (JSON.stringify already escapes C0; we escape the rest).
 
-// The characters shown visibly, as one class: C0 controls, DEL, C1 controls, the Unicode
-// line/paragraph separators and the whole Unicode format category (Cf: soft hyphen, zero-width
-// space/joiners, LRM/RLM, bidi embeddings/overrides/isolates, word joiner and the invisible
-// operators, BOM, interlinear annotations, tag characters). The `u` flag makes astral Cf
-// characters (U+E0001, the tags) one match each.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu;
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const UNSAFE_KEEP_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu;
-// After JSON.stringify, C0 is already escaped: what is left of the class.
+import { visibleLine, visibleLines } from '../host/visible';
+
+// The characters shown visibly are one class for every terminal the host writes to
+// (src/host/visible.ts, which also serves what MCP clients draw). After JSON.stringify, C0 is
+// already escaped: what is left of that class.
 const UNSAFE_JSON = /[\u007f-\u009f\u2028\u2029\p{Cf}]/gu;
 
 const hex4 = (n: number): string => `\\u${n.toString(16).padStart(4, '0')}`;
-
-/** `\u200b`; an astral character as `\u{e0001}` (one visible token per character). */
-function visible(ch: string): string {
-  const cp = ch.codePointAt(0)!;
-  return cp > 0xffff ? `\\u{${cp.toString(16)}}` : hex4(cp);
-}
 
 /** JSON's own escape: an astral character as its surrogate pair, so the line stays valid JSON. */
 function visibleJson(ch: string): string {
@@ -36,7 +25,7 @@ function visibleJson(ch: string): string {
 
 /** One sidecar string as one safe span of a text line. */
 export function term(text: unknown): string {
-  return String(text ?? '').replace(UNSAFE, visible);
+  return visibleLine(String(text ?? ''));
 }
 
 /**
@@ -44,7 +33,7 @@ export function term(text: unknown): string {
  * could drive the terminal or hide text is still shown visibly.
  */
 export function termKeepLines(text: string): string {
-  return text.replace(UNSAFE_KEEP_LINES, visible);
+  return visibleLines(text);
 }
 
 /** Several lines of sidecar text (a card's markdown), each escaped, continuation lines indented. */
