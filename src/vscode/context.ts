@@ -5,6 +5,7 @@ import { SurfaceStore } from '../host/ui';
 import { runAction } from './actions';
 import { AgentHooks } from './agentHooks';
 import { createApi, type ReasonixApi } from './api';
+import { registerAuthoring } from './author/register';
 import { registerCommands } from './commands';
 import { createSessionEngine, type SidecarFactory } from '../host/session';
 import { Enablement } from './enablement';
@@ -135,6 +136,7 @@ export class Ctx implements vscode.Disposable {
       }),
       ...this.followWorkspace(),
       this.linked.onDidChange(() => this.updateContextKeys()),
+      registerAuthoring(this.linked, { runtime: process.execPath, cli: this.mcpLaunch.cli }, this.log),
     );
     this.updateContextKeys();
   }

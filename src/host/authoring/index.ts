@@ -1,0 +1,10 @@
+// Writing a Reasonix extension: what the editor shows an author about their manifest.
+export {
+  checkFindings,
+  manifestFindings,
+  type CheckOutcome,
+  type FindingFix,
+  type ManifestFinding,
+  type TextEdit,
+} from './findings';
+export { nodeAt, parsePath, parseTree, type JsonNode, type JsonPath } from './jsonTree';

@@ -1,0 +1,142 @@
+// In-host (issue 42): the manifest while typing. The contributed JSON schema marks a bad member at
+// its key (VS Code's own JSON language service), and on save of a linked folder's manifest the
+// decoder's and `reasonix-host check`'s findings land on their member with a working quick fix,
+// the check running a real fixture sidecar (v1 and v2).
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { registerAuthoring } from '../../src/vscode/author/register';
+import { LinkedFolders } from '../../src/vscode/linking';
+import { createLog } from '../../src/vscode/logging';
+import { countWordsPlugin, pluginFolder, pluginFolderV2 } from '../support/plugins';
+import { waitFor } from '../support/wait';
+import { MemoryMemento } from './managers';
+
+const REPO = path.resolve(__dirname, '../../..');
+const CLI = path.join(REPO, 'out', 'src', 'cli.js');
+const WELL_BEHAVED = path.join(REPO, 'test', 'fixtures', 'sidecars', 'well-behaved.js');
+
+describe('authoring: the manifest while typing (in a real VS Code)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(path.join(tmpdir(), 'rx-author-'))));
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const textOf = (doc: vscode.TextDocument, r: vscode.Range) => doc.getText(r);
+
+  it('the contributed schema marks an unknown runtime member at its key (v2) and a v2 member in a v1 manifest', async () => {
+    pluginFolderV2(dir, 'schema', { command: process.execPath, restart: true });
+    const doc = await vscode.workspace.openTextDocument(path.join(dir, 'reasonix-plugin.json'));
+    await vscode.window.showTextDocument(doc);
+    const diags = await waitFor(
+      () => {
+        const d = vscode.languages.getDiagnostics(doc.uri).filter((x) => /restart/.test(textOf(doc, x.range)));
+        return d.length ? d : undefined;
+      },
+      { timeoutMs: 30_000, what: 'a JSON schema diagnostic on "restart"' },
+    );
+    assert.equal(textOf(doc, diags[0].range), '"restart"');
+
+    const v1 = path.join(dir, 'v1');
+    pluginFolder(v1, 'schema1', { command: process.execPath, tools: [] });
+    const doc1 = await vscode.workspace.openTextDocument(path.join(v1, 'reasonix-plugin.json'));
+    await vscode.window.showTextDocument(doc1);
+    const d1 = await waitFor(
+      () => vscode.languages.getDiagnostics(doc1.uri).find((x) => textOf(doc1, x.range) === '"tools"'),
+      { timeoutMs: 30_000, what: 'a JSON schema diagnostic on v1 "tools"' },
+    );
+    assert.ok(d1);
+  });
+
+  async function harness(folder: string) {
+    const linked = new LinkedFolders(new MemoryMemento());
+    await linked.add(folder);
+    const log = createLog('Reasonix authoring test');
+    const authoring = registerAuthoring(linked, { runtime: process.execPath, cli: CLI }, log);
+    const doc = await vscode.workspace.openTextDocument(path.join(folder, 'reasonix-plugin.json'));
+    await vscode.window.showTextDocument(doc);
+    const ours = () => authoring.diagnostics()?.collection.get(doc.uri) ?? [];
+    const diagnostics = { refresh: (d: vscode.TextDocument) => authoring.diagnostics()!.refresh(d) };
+    const fixOf = async (d: vscode.Diagnostic) => {
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider',
+        doc.uri,
+        d.range,
+        vscode.CodeActionKind.QuickFix.value,
+      );
+      const ours = actions.filter((a) => a.edit && a.kind?.value === vscode.CodeActionKind.QuickFix.value);
+      assert.ok(ours.length, `a quick fix for "${d.message}" (got ${JSON.stringify(actions.map((a) => a.title))})`);
+      return ours[0];
+    };
+    return { doc, diagnostics, ours, fixOf, dispose: () => (authoring.dispose(), linked.dispose(), log.dispose()) };
+  }
+
+  it('on save: an unknown member is marked at its key; its quick fix removes it; the check then finds nothing (v1)', async () => {
+    pluginFolder(dir, 'saved', { command: process.execPath, args: [WELL_BEHAVED] });
+    const h = await harness(dir);
+    try {
+      const edit = new vscode.WorkspaceEdit();
+      const at = h.doc.getText().indexOf('"runtime"');
+      edit.insert(h.doc.uri, h.doc.positionAt(at), '"colour": "red",\n  ');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      assert.ok(await h.doc.save());
+      const [d] = await waitFor(() => (h.ours().length ? h.ours() : undefined), {
+        timeoutMs: 10_000,
+        what: 'a finding after save',
+      });
+      assert.equal(textOf(h.doc, d.range), '"colour"');
+      assert.equal(d.severity, vscode.DiagnosticSeverity.Error);
+      assert.match(d.message, /unknown top-level key "colour"/);
+      const action = await h.fixOf(d);
+      assert.ok(action?.edit, 'a quick fix');
+      assert.match(action.title, /colour/);
+      assert.ok(await vscode.workspace.applyEdit(action.edit));
+      assert.ok(await h.doc.save());
+      assert.equal(JSON.parse(readFileSync(path.join(dir, 'reasonix-plugin.json'), 'utf8')).colour, undefined);
+      await waitFor(() => h.ours().length === 0, { timeoutMs: 10_000, what: 'no findings after the fix' });
+      // The check of the fixed manifest (a real sidecar) finds nothing either.
+      await h.diagnostics.refresh(h.doc);
+      assert.deepEqual(h.ours(), []);
+    } finally {
+      h.dispose();
+    }
+  });
+
+  it("on save: the check's finding (a tool served without the tools capability) with a fix that makes it conform (v2)", async () => {
+    countWordsPlugin(dir);
+    const h = await harness(dir);
+    try {
+      const edit = new vscode.WorkspaceEdit();
+      const text = h.doc.getText();
+      const from = text.indexOf('"capabilities"');
+      const to = text.indexOf(']', from) + 1;
+      edit.replace(h.doc.uri, new vscode.Range(h.doc.positionAt(from), h.doc.positionAt(to)), '"capabilities": []');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      assert.ok(await h.doc.save());
+      const d = await waitFor(() => h.ours().find((x) => x.source === 'reasonix-host check'), {
+        timeoutMs: 30_000,
+        what: "check's finding",
+      });
+      assert.equal(textOf(h.doc, d.range), '[]');
+      assert.match(d.message, /capability "tools" is not declared/);
+      const action = await h.fixOf(d);
+      assert.ok(action?.edit);
+      assert.ok(await vscode.workspace.applyEdit(action.edit));
+      assert.ok(await h.doc.save());
+      assert.deepEqual(JSON.parse(h.doc.getText()).runtime.capabilities, ['tools']);
+      // The decoder's warning (tools without the capability) went with it, and the check now passes.
+      await h.diagnostics.refresh(h.doc);
+      assert.deepEqual(
+        h.ours().map((x) => x.message),
+        [],
+      );
+    } finally {
+      h.dispose();
+    }
+  });
+});
