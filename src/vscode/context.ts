@@ -99,9 +99,17 @@ export class Ctx implements vscode.Disposable {
     this.mcpLaunch = agents.mcpLaunch;
     this.agentHooks = agents.agentHooks;
     const models = new ModelDirectory(this.sessions, isTrusted);
+    const authoring = registerAuthoring({
+      linked: this.linked,
+      launch: this.mcpLaunch, // VS Code's runtime and the shipped CLI, as for MCP
+      log: this.log,
+      reload: () => this.sessions.reload(),
+      changed: () => tree.refresh(),
+    });
     const tree = new SupervisionTree(this.sessions, this.store, {
       agentDecisions: (row) => this.agentHooks.decisions(row.sessionKey, row.pluginId),
       models,
+      note: (row) => row.status.spec && authoring.note(row.status.spec.root), // linked roots only
     });
     const lm = registerLanguageModels(models, this.log);
     this.surfaces = registerSurfaces(
@@ -136,7 +144,7 @@ export class Ctx implements vscode.Disposable {
       }),
       ...this.followWorkspace(),
       this.linked.onDidChange(() => this.updateContextKeys()),
-      registerAuthoring(this.linked, { runtime: process.execPath, cli: this.mcpLaunch.cli }, this.log),
+      authoring,
     );
     this.updateContextKeys();
   }

@@ -3,7 +3,7 @@
 // decoder's and `reasonix-host check`'s findings land on their member with a working quick fix,
 // the check running a real fixture sidecar (v1 and v2).
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -12,7 +12,7 @@ import { LinkedFolders } from '../../src/vscode/linking';
 import { createLog } from '../../src/vscode/logging';
 import { countWordsPlugin, pluginFolder, pluginFolderV2 } from '../support/plugins';
 import { waitFor } from '../support/wait';
-import { MemoryMemento } from './managers';
+import { folder, manager, MemoryMemento } from './managers';
 
 const REPO = path.resolve(__dirname, '../../..');
 const CLI = path.join(REPO, 'out', 'src', 'cli.js');
@@ -57,11 +57,17 @@ describe('authoring: the manifest while typing (in a real VS Code)', function ()
     const linked = new LinkedFolders(new MemoryMemento());
     await linked.add(folder);
     const log = createLog('Reasonix authoring test');
-    const authoring = registerAuthoring(linked, { runtime: process.execPath, cli: CLI }, log);
+    const authoring = registerAuthoring({
+      linked,
+      launch: { runtime: process.execPath, cli: CLI },
+      log,
+      reload: async () => undefined,
+      changed: () => undefined,
+    });
     const doc = await vscode.workspace.openTextDocument(path.join(folder, 'reasonix-plugin.json'));
     await vscode.window.showTextDocument(doc);
-    const ours = () => authoring.diagnostics()?.collection.get(doc.uri) ?? [];
-    const diagnostics = { refresh: (d: vscode.TextDocument) => authoring.diagnostics()!.refresh(d) };
+    const ours = () => authoring.aids()?.diagnostics?.collection.get(doc.uri) ?? [];
+    const diagnostics = { refresh: (d: vscode.TextDocument) => authoring.aids()!.diagnostics!.refresh(d) };
     const fixOf = async (d: vscode.Diagnostic) => {
       const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
         'vscode.executeCodeActionProvider',
@@ -139,4 +145,77 @@ describe('authoring: the manifest while typing (in a real VS Code)', function ()
       h.dispose();
     }
   });
+});
+
+describe('authoring: restart on change (in a real VS Code)', function () {
+  this.timeout(60_000);
+  for (const protocol of [1, 2] as const) {
+    it(`a linked folder's sidecar runs its new code after a save, and the view says which file (v${protocol})`, async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'rx-devrestart-'));
+      const sidecar = path.join(dir, 'sidecar.js');
+      const code = (action: string) =>
+        `process.env.FIX_RESULT_PATCH = JSON.stringify({ protocolVersion: '${protocol}', uiActions: [{ actionId: '${action}' }] });\n` +
+        `require(${JSON.stringify(WELL_BEHAVED)});\n`;
+      writeFileSync(sidecar, code('before'));
+      const runtime = { command: process.execPath, args: [sidecar], capabilities: ['ui'] };
+      if (protocol === 1) pluginFolder(dir, 'dev', runtime);
+      else pluginFolderV2(dir, 'dev', runtime);
+      // Node and git noise in the folder must not restart it.
+      mkdirSync(path.join(dir, 'node_modules'));
+      // Let the file system's events about these writes pass before the folder is watched.
+      await new Promise((r) => setTimeout(r, 1_000));
+      const linked = new LinkedFolders(new MemoryMemento());
+      await linked.add(dir);
+      const m = manager({ trusted: true, linked });
+      const log = createLog('Reasonix restart test');
+      let changed = 0;
+      const authoring = registerAuthoring({
+        linked,
+        launch: { runtime: process.execPath, cli: CLI },
+        log,
+        reload: () => m.reload(),
+        changed: () => changed++,
+        quietMs: 200,
+        minIntervalMs: 500,
+      });
+      const dev = () =>
+        m
+          .sessions()
+          .flatMap((s) => s.engine.plugins())
+          .find((p) => p.pluginId === 'dev');
+      const actions = () =>
+        dev()
+          ?.actions.map((a) => a.actionId)
+          .join();
+      try {
+        await m.syncFolders([folder(mkdtempSync(path.join(tmpdir(), 'rx-devrestart-ws-')), 0)]);
+        await waitFor(() => actions() === 'before', { timeoutMs: 15_000, what: 'the first code running' });
+        const generation = m.sessions()[0].engine.generation;
+        const pid = dev()?.pid;
+        writeFileSync(path.join(dir, 'node_modules', 'noise.js'), '// not a source\n');
+        await new Promise((r) => setTimeout(r, 1_000));
+        assert.equal(m.sessions()[0].engine.generation, generation, 'a change in node_modules restarts nothing');
+
+        const doc = await vscode.workspace.openTextDocument(sidecar);
+        await vscode.window.showTextDocument(doc);
+        const edit = new vscode.WorkspaceEdit();
+        const at = doc.getText().indexOf('before');
+        edit.replace(doc.uri, new vscode.Range(doc.positionAt(at), doc.positionAt(at + 'before'.length)), 'after');
+        assert.ok(await vscode.workspace.applyEdit(edit));
+        assert.ok(await doc.save());
+        await waitFor(() => actions() === 'after', { timeoutMs: 20_000, what: 'the new code answering' });
+        assert.notEqual(dev()?.pid, pid, 'a new process');
+        await waitFor(() => changed > 0, { timeoutMs: 5_000, what: 'the view told' });
+        assert.equal(authoring.note(dir), 'restarted after a change to sidecar.js');
+      } finally {
+        authoring.dispose();
+        await m.stopAll();
+        m.dispose();
+        linked.dispose();
+        log.dispose();
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 });

@@ -8,3 +8,4 @@ export {
   type TextEdit,
 } from './findings';
 export { nodeAt, parsePath, parseTree, type JsonNode, type JsonPath } from './jsonTree';
+export { DEV_WATCH_EXCLUDED_DIRS, devChangeOf, RestartThrottle, type DevChange } from './devWatch';
