@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { VsCodePrompts } from './prompts';
 import { rowsOf } from './rows';
 import { SessionManager } from './sessions';
+import { frameTaps } from './sidecarFactory';
 import { readSettings } from './settings';
 import { StatusBar } from './statusBar';
 import { registerSurfaces, type SurfacesController } from './surfaces';
@@ -104,6 +105,7 @@ export class Ctx implements vscode.Disposable {
       launch: this.mcpLaunch, // VS Code's runtime and the shipped CLI, as for MCP
       log: this.log,
       reload: () => this.sessions.reload(),
+      taps: frameTaps,
       changed: () => tree.refresh(),
     });
     const tree = new SupervisionTree(this.sessions, this.store, {

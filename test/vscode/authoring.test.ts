@@ -12,6 +12,8 @@ import { LinkedFolders } from '../../src/vscode/linking';
 import { createLog } from '../../src/vscode/logging';
 import { countWordsPlugin, pluginFolder, pluginFolderV2 } from '../support/plugins';
 import { waitFor } from '../support/wait';
+import { traceFromNdjson } from '../../src/host/trace';
+import type { FrameTap } from '../../src/host/wire';
 import { folder, manager, MemoryMemento } from './managers';
 
 const REPO = path.resolve(__dirname, '../../..');
@@ -63,6 +65,7 @@ describe('authoring: the manifest while typing (in a real VS Code)', function ()
       log,
       reload: async () => undefined,
       changed: () => undefined,
+      taps: new Map(),
     });
     const doc = await vscode.workspace.openTextDocument(path.join(folder, 'reasonix-plugin.json'));
     await vscode.window.showTextDocument(doc);
@@ -175,6 +178,7 @@ describe('authoring: restart on change (in a real VS Code)', function () {
         log,
         reload: () => m.reload(),
         changed: () => changed++,
+        taps: new Map(),
         quietMs: 200,
         minIntervalMs: 500,
       });
@@ -207,6 +211,85 @@ describe('authoring: restart on change (in a real VS Code)', function () {
         assert.notEqual(dev()?.pid, pid, 'a new process');
         await waitFor(() => changed > 0, { timeoutMs: 5_000, what: 'the view told' });
         assert.equal(authoring.note(dir), 'restarted after a change to sidecar.js');
+      } finally {
+        authoring.dispose();
+        await m.stopAll();
+        m.dispose();
+        linked.dispose();
+        log.dispose();
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
+
+describe('authoring: the protocol trace (in a real VS Code)', function () {
+  this.timeout(60_000);
+  const SECRET = 'sk-live-abcdef0123456789abcdef0123';
+  for (const protocol of [1, 2] as const) {
+    it(`Show Protocol Trace pairs every request with its answer and shows no secret; Copy gives replayable NDJSON (v${protocol})`, async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'rx-trace-'));
+      if (protocol === 1)
+        pluginFolder(dir, 'secrets', {
+          command: process.execPath,
+          args: [path.join(REPO, 'test', 'fixtures', 'sidecars', 'secret-everywhere.js')],
+          env: { FIX_SECRET: `api_key=${SECRET}` },
+          intercepts: ['tool.before'],
+          capabilities: ['ui', 'providers'],
+        });
+      else countWordsPlugin(dir, { TOOLS_NOTE: `api_key=${SECRET}` });
+      const linked = new LinkedFolders(new MemoryMemento());
+      await linked.add(dir);
+      const taps = new Map<string, FrameTap>();
+      const m = manager({ trusted: true, linked, taps });
+      const log = createLog('Reasonix trace test');
+      const authoring = registerAuthoring({
+        linked,
+        launch: { runtime: process.execPath, cli: CLI },
+        log,
+        reload: () => m.reload(),
+        changed: () => undefined,
+        taps,
+      });
+      try {
+        await m.syncFolders([folder(mkdtempSync(path.join(tmpdir(), 'rx-trace-ws-')), 0)]);
+        const plugin = protocol === 1 ? 'secrets' : 'tools';
+        const session = m.sessions()[0];
+        await waitFor(() => session.engine.plugins().find((p) => p.pluginId === plugin)?.state === 'running', {
+          timeoutMs: 15_000,
+          what: 'the traced sidecar running',
+        });
+        if (protocol === 1) await session.engine.dispatch('tool.before', { name: 'shell', arguments: '{}' });
+        else {
+          const r = await session.engine.callTool({ pluginId: 'tools', name: 'count_words' }, { text: 'a b' });
+          assert.equal(JSON.stringify(r).includes('2'), true, JSON.stringify(r));
+        }
+        await new Promise((r) => setTimeout(r, 300));
+        const doc = await vscode.commands.executeCommand<vscode.TextDocument>('reasonix.showProtocolTrace', {
+          root: dir,
+        });
+        const text = doc.getText();
+        assert.ok(!text.includes(SECRET), 'no secret in the trace view');
+        assert.match(text, /→ {2}request {2}extension\/initialize {2}id 1 {2}\d+ B {2}answered by #\d+/);
+        assert.match(text, /← {2}response {2}extension\/initialize {2}id 1 {2}\d+ B {2}answers #\d+ after \d+ ms/);
+        assert.match(text, /→ {2}notification {2}extension\/initialized/);
+        const ndjson = await vscode.commands.executeCommand<string>('reasonix.copyProtocolTrace', {
+          root: dir,
+          filter: protocol === 1 ? { hookPoint: 'tool.before' } : { method: 'extension/tool/call' },
+        });
+        assert.equal(await vscode.env.clipboard.readText(), ndjson);
+        const entries = traceFromNdjson(ndjson);
+        // v1: the intercept, its answer and the hook point's event to the chain; v2: the call and its answer.
+        assert.deepEqual(
+          entries.map((e) => `${e.dir} ${e.kind} ${e.method}`),
+          protocol === 1
+            ? ['out request extension/intercept', 'in response extension/intercept', 'out notification extension/event']
+            : ['out request extension/tool/call', 'in response extension/tool/call'],
+        );
+        assert.equal(entries[1].pairedSeq, entries[0].seq);
+        assert.ok(entries[1].latencyMs! >= 0);
+        assert.ok(!ndjson.includes(SECRET));
       } finally {
         authoring.dispose();
         await m.stopAll();

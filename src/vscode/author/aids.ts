@@ -1,15 +1,25 @@
-// The authoring aids once loaded (dist/authoring.js): the manifest diagnostics, created on the
-// first save of a manifest, and restart on change, created while a development folder is linked.
+// The authoring aids once loaded (dist/authoring.js, while a development folder is linked): the
+// manifest diagnostics, created on the first save of a manifest, and restart on change.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { MANIFEST_FILE } from '../../host/plugins';
 import { DevRestart } from './devRestart';
 import { ManifestDiagnostics } from './manifestDiagnostics';
+import { TraceRegistry } from './traceView';
 import type { AuthoringDeps } from './register';
 
 export class AuthoringAids implements vscode.Disposable {
   diagnostics: ManifestDiagnostics | undefined;
   private dev: DevRestart | undefined;
+  private readonly saves: vscode.Disposable;
+  /** Show Protocol Trace / Copy Protocol Trace as NDJSON over the linked folders' sidecars. */
+  readonly traces: TraceRegistry;
 
   constructor(private readonly deps: AuthoringDeps) {
+    this.traces = new TraceRegistry(deps.taps);
+    this.saves = vscode.workspace.onDidSaveTextDocument((doc) => {
+      if (path.basename(doc.uri.fsPath) === MANIFEST_FILE) this.saved(doc);
+    });
     this.sync();
   }
 
@@ -21,6 +31,7 @@ export class AuthoringAids implements vscode.Disposable {
 
   /** Linked folders changed: watch them (DevRestart follows the list itself once created). */
   sync(): void {
+    this.traces.sync(this.deps.linked.list());
     if (this.dev || !this.deps.linked.list().length) return;
     this.dev = new DevRestart({
       ...this.deps,
@@ -33,6 +44,8 @@ export class AuthoringAids implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.saves.dispose();
+    this.traces.dispose();
     this.diagnostics?.dispose();
     this.dev?.dispose();
   }

@@ -1,10 +1,9 @@
-// What activation carries of the authoring aids: a listener for saves of reasonix-plugin.json and
-// one for the list of linked folders. The rest (dist/authoring.js, aids.ts) is required on the
-// first such save, or at start when a development folder is linked (restart on change watches it).
+// What activation carries of the authoring aids: one listener for the list of linked folders. The
+// aids themselves (dist/authoring.js, aids.ts) serve linked development folders only, so they are
+// required at start when a folder is linked, or when one is linked.
 import type * as vscode from 'vscode';
-import { workspace } from 'vscode';
-import { MANIFEST_FILE } from '../../host/plugins';
 import { lazyModule } from '../lazyModule';
+import type { FrameTap } from '../../host/wire';
 import type { LinkedFolders } from '../linking';
 import type { ExtensionLog } from '../logging';
 import type { AuthoringAids } from './aids';
@@ -20,6 +19,8 @@ export interface AuthoringDeps {
   reload(): Promise<void>;
   /** The Extensions view repaints. */
   changed(): void;
+  /** Package root → frame tap, read by the sidecar factory (the protocol trace fills it). */
+  taps: Map<string, FrameTap>;
   /** Restart on change timings (tests shorten them). */
   quietMs?: number;
   minIntervalMs?: number;
@@ -35,16 +36,14 @@ export interface Authoring extends vscode.Disposable {
 export function registerAuthoring(deps: AuthoringDeps): Authoring {
   let aids: AuthoringAids | undefined;
   const load = () => (aids ??= new (authoring().AuthoringAids)(deps));
-  const subs = [
-    workspace.onDidSaveTextDocument((doc) => doc.uri.path.endsWith(`/${MANIFEST_FILE}`) && load().saved(doc)),
-    deps.linked.onDidChange(() => load().sync()), // linking is an author's act: load the aids
-  ];
+  // Linking is an author's act: the aids load with the first linked folder (or at start with one).
+  const sub = deps.linked.onDidChange(() => load().sync());
   if (deps.linked.list().length) load();
   return {
     aids: () => aids,
     note: (root) => aids?.note(root),
     dispose: () => {
-      subs.forEach((s) => s.dispose());
+      sub.dispose();
       aids?.dispose();
     },
   };
