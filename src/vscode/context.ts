@@ -105,6 +105,7 @@ export class Ctx implements vscode.Disposable {
       launch: this.mcpLaunch, // VS Code's runtime and the shipped CLI, as for MCP
       log: this.log,
       reload: () => this.sessions.reload(),
+      sessions: this.sessions,
       taps: frameTaps,
       changed: () => tree.refresh(),
     });

@@ -59,12 +59,14 @@ describe('authoring: the manifest while typing (in a real VS Code)', function ()
     const linked = new LinkedFolders(new MemoryMemento());
     await linked.add(folder);
     const log = createLog('Reasonix authoring test');
+    const idle = manager({ trusted: false });
     const authoring = registerAuthoring({
       linked,
       launch: { runtime: process.execPath, cli: CLI },
       log,
       reload: async () => undefined,
       changed: () => undefined,
+      sessions: idle,
       taps: new Map(),
     });
     const doc = await vscode.workspace.openTextDocument(path.join(folder, 'reasonix-plugin.json'));
@@ -82,7 +84,13 @@ describe('authoring: the manifest while typing (in a real VS Code)', function ()
       assert.ok(ours.length, `a quick fix for "${d.message}" (got ${JSON.stringify(actions.map((a) => a.title))})`);
       return ours[0];
     };
-    return { doc, diagnostics, ours, fixOf, dispose: () => (authoring.dispose(), linked.dispose(), log.dispose()) };
+    return {
+      doc,
+      diagnostics,
+      ours,
+      fixOf,
+      dispose: () => (authoring.dispose(), idle.dispose(), linked.dispose(), log.dispose()),
+    };
   }
 
   it('on save: an unknown member is marked at its key; its quick fix removes it; the check then finds nothing (v1)', async () => {
@@ -178,6 +186,7 @@ describe('authoring: restart on change (in a real VS Code)', function () {
         log,
         reload: () => m.reload(),
         changed: () => changed++,
+        sessions: m,
         taps: new Map(),
         quietMs: 200,
         minIntervalMs: 500,
@@ -250,6 +259,7 @@ describe('authoring: the protocol trace (in a real VS Code)', function () {
         log,
         reload: () => m.reload(),
         changed: () => undefined,
+        sessions: m,
         taps,
       });
       try {
@@ -301,4 +311,72 @@ describe('authoring: the protocol trace (in a real VS Code)', function () {
       }
     });
   }
+});
+
+describe('authoring: try it without an agent (in a real VS Code)', function () {
+  this.timeout(60_000);
+  it('Fire Hook Point… dispatches tool.before to a v1 interceptor; Call Tool… calls a v2 tool through the chain', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rx-tryit-'));
+    const v1 = pluginFolder(path.join(dir, 'secrets'), 'secrets', {
+      command: process.execPath,
+      args: [path.join(REPO, 'test', 'fixtures', 'sidecars', 'secret-everywhere.js')],
+      env: { FIX_SECRET: 'nothing-secret' },
+      intercepts: ['tool.before'],
+      capabilities: ['ui', 'providers'],
+    });
+    const v2 = countWordsPlugin(path.join(dir, 'tools'));
+    const linked = new LinkedFolders(new MemoryMemento());
+    await linked.add(v1);
+    await linked.add(v2);
+    const m = manager({ trusted: true, linked });
+    const log = createLog('Reasonix try-it test');
+    const authoring = registerAuthoring({
+      linked,
+      launch: { runtime: process.execPath, cli: CLI },
+      log,
+      reload: () => m.reload(),
+      changed: () => undefined,
+      sessions: m,
+      taps: new Map(),
+    });
+    try {
+      await m.syncFolders([folder(mkdtempSync(path.join(tmpdir(), 'rx-tryit-ws-')), 0)]);
+      const engine = m.sessions()[0].engine;
+      await waitFor(
+        () => ['secrets', 'tools'].every((id) => engine.plugins().find((p) => p.pluginId === id)?.state === 'running'),
+        {
+          timeoutMs: 15_000,
+          what: 'both extensions running',
+        },
+      );
+      const fired = await vscode.commands.executeCommand<{ decision: string; reason?: string }>(
+        'reasonix.fireHookPoint',
+        { point: 'tool.before', payload: { name: 'shell', arguments: '{}' } },
+      );
+      assert.equal(fired?.decision, 'block');
+      assert.match(fired?.reason ?? '', /blocked: nothing-secret/);
+      const shown = vscode.window.activeTextEditor?.document.getText() ?? '';
+      assert.match(shown, /"point": "tool.before"/);
+      const callArgs = { pluginId: 'tools', name: 'count_words', arguments: { text: 'one two three four' } };
+      // Through the chain: the v1 interceptor blocks every tool.before, this call too.
+      const refused = await vscode.commands.executeCommand<{ kind?: string; by?: string }>(
+        'reasonix.callTool',
+        callArgs,
+      );
+      assert.equal(refused?.kind, 'refused');
+      assert.equal(refused?.by, 'secrets');
+      await m.stopPlugin(m.sessions()[0].key, 'secrets');
+      const called = await vscode.commands.executeCommand<unknown>('reasonix.callTool', callArgs);
+      assert.match(JSON.stringify(called), /"content":"4"/);
+      assert.match(vscode.window.activeTextEditor?.document.getText() ?? '', /ext__tools__count_words/);
+    } finally {
+      authoring.dispose();
+      await m.stopAll();
+      m.dispose();
+      linked.dispose();
+      log.dispose();
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

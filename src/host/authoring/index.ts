@@ -9,3 +9,4 @@ export {
 } from './findings';
 export { nodeAt, parsePath, parseTree, type JsonNode, type JsonPath } from './jsonTree';
 export { DEV_WATCH_EXCLUDED_DIRS, devChangeOf, RestartThrottle, type DevChange } from './devWatch';
+export { formSteps, readAnswer, type FormStep } from './toolForm';

@@ -6,17 +6,20 @@ import { MANIFEST_FILE } from '../../host/plugins';
 import { DevRestart } from './devRestart';
 import { ManifestDiagnostics } from './manifestDiagnostics';
 import { TraceRegistry } from './traceView';
+import { registerTryIt } from './tryIt';
 import type { AuthoringDeps } from './register';
 
 export class AuthoringAids implements vscode.Disposable {
   diagnostics: ManifestDiagnostics | undefined;
   private dev: DevRestart | undefined;
   private readonly saves: vscode.Disposable;
+  private readonly tryIt: vscode.Disposable[];
   /** Show Protocol Trace / Copy Protocol Trace as NDJSON over the linked folders' sidecars. */
   readonly traces: TraceRegistry;
 
   constructor(private readonly deps: AuthoringDeps) {
     this.traces = new TraceRegistry(deps.taps);
+    this.tryIt = registerTryIt(deps.sessions);
     this.saves = vscode.workspace.onDidSaveTextDocument((doc) => {
       if (path.basename(doc.uri.fsPath) === MANIFEST_FILE) this.saved(doc);
     });
@@ -45,6 +48,7 @@ export class AuthoringAids implements vscode.Disposable {
 
   dispose(): void {
     this.saves.dispose();
+    this.tryIt.forEach((d) => d.dispose());
     this.traces.dispose();
     this.diagnostics?.dispose();
     this.dev?.dispose();

@@ -5,6 +5,7 @@ import type * as vscode from 'vscode';
 import { lazyModule } from '../lazyModule';
 import type { FrameTap } from '../../host/wire';
 import type { LinkedFolders } from '../linking';
+import type { SessionManager } from '../sessions';
 import type { ExtensionLog } from '../logging';
 import type { AuthoringAids } from './aids';
 import type { CheckLaunch } from './manifestDiagnostics';
@@ -15,6 +16,8 @@ export interface AuthoringDeps {
   linked: LinkedFolders;
   launch: CheckLaunch;
   log: ExtensionLog;
+  /** The folder sessions (Fire Hook Point…, Call Tool…). */
+  sessions: SessionManager;
   /** Reload Runtime for every folder session (restart on change). */
   reload(): Promise<void>;
   /** The Extensions view repaints. */
