@@ -104,7 +104,6 @@ export class Ctx implements vscode.Disposable {
       linked: this.linked,
       launch: this.mcpLaunch, // VS Code's runtime and the shipped CLI, as for MCP
       log: this.log,
-      reload: () => this.sessions.reload(),
       sessions: this.sessions,
       taps: frameTaps,
       changed: () => tree.refresh(),

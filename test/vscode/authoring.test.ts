@@ -60,15 +60,17 @@ describe('authoring: the manifest while typing (in a real VS Code)', function ()
     await linked.add(folder);
     const log = createLog('Reasonix authoring test');
     const idle = manager({ trusted: false });
-    const authoring = registerAuthoring({
-      linked,
-      launch: { runtime: process.execPath, cli: CLI },
-      log,
-      reload: async () => undefined,
-      changed: () => undefined,
-      sessions: idle,
-      taps: new Map(),
-    });
+    const authoring = registerAuthoring(
+      {
+        linked,
+        launch: { runtime: process.execPath, cli: CLI },
+        log,
+        changed: () => undefined,
+        sessions: idle,
+        taps: new Map(),
+      },
+      false,
+    );
     const doc = await vscode.workspace.openTextDocument(path.join(folder, 'reasonix-plugin.json'));
     await vscode.window.showTextDocument(doc);
     const ours = () => authoring.aids()?.diagnostics?.collection.get(doc.uri) ?? [];
@@ -180,17 +182,19 @@ describe('authoring: restart on change (in a real VS Code)', function () {
       const m = manager({ trusted: true, linked });
       const log = createLog('Reasonix restart test');
       let changed = 0;
-      const authoring = registerAuthoring({
-        linked,
-        launch: { runtime: process.execPath, cli: CLI },
-        log,
-        reload: () => m.reload(),
-        changed: () => changed++,
-        sessions: m,
-        taps: new Map(),
-        quietMs: 200,
-        minIntervalMs: 500,
-      });
+      const authoring = registerAuthoring(
+        {
+          linked,
+          launch: { runtime: process.execPath, cli: CLI },
+          log,
+          changed: () => changed++,
+          sessions: m,
+          taps: new Map(),
+          quietMs: 200,
+          minIntervalMs: 500,
+        },
+        false,
+      );
       const dev = () =>
         m
           .sessions()
@@ -253,15 +257,17 @@ describe('authoring: the protocol trace (in a real VS Code)', function () {
       const taps = new Map<string, FrameTap>();
       const m = manager({ trusted: true, linked, taps });
       const log = createLog('Reasonix trace test');
-      const authoring = registerAuthoring({
-        linked,
-        launch: { runtime: process.execPath, cli: CLI },
-        log,
-        reload: () => m.reload(),
-        changed: () => undefined,
-        sessions: m,
-        taps,
-      });
+      const authoring = registerAuthoring(
+        {
+          linked,
+          launch: { runtime: process.execPath, cli: CLI },
+          log,
+          changed: () => undefined,
+          sessions: m,
+          taps,
+        },
+        false,
+      );
       try {
         await m.syncFolders([folder(mkdtempSync(path.join(tmpdir(), 'rx-trace-ws-')), 0)]);
         const plugin = protocol === 1 ? 'secrets' : 'tools';
@@ -276,15 +282,13 @@ describe('authoring: the protocol trace (in a real VS Code)', function () {
           assert.equal(JSON.stringify(r).includes('2'), true, JSON.stringify(r));
         }
         await new Promise((r) => setTimeout(r, 300));
-        const doc = await vscode.commands.executeCommand<vscode.TextDocument>('reasonix.showProtocolTrace', {
-          root: dir,
-        });
+        const doc = (await authoring.aids()!.run('reasonix.showProtocolTrace', { root: dir })) as vscode.TextDocument;
         const text = doc.getText();
         assert.ok(!text.includes(SECRET), 'no secret in the trace view');
         assert.match(text, /→ {2}request {2}extension\/initialize {2}id 1 {2}\d+ B {2}answered by #\d+/);
         assert.match(text, /← {2}response {2}extension\/initialize {2}id 1 {2}\d+ B {2}answers #\d+ after \d+ ms/);
         assert.match(text, /→ {2}notification {2}extension\/initialized/);
-        const ndjson = await vscode.commands.executeCommand<string>('reasonix.copyProtocolTrace', {
+        const ndjson = <string>await authoring.aids()!.run('reasonix.copyProtocolTrace', {
           root: dir,
           filter: protocol === 1 ? { hookPoint: 'tool.before' } : { method: 'extension/tool/call' },
         });
@@ -330,15 +334,17 @@ describe('authoring: try it without an agent (in a real VS Code)', function () {
     await linked.add(v2);
     const m = manager({ trusted: true, linked });
     const log = createLog('Reasonix try-it test');
-    const authoring = registerAuthoring({
-      linked,
-      launch: { runtime: process.execPath, cli: CLI },
-      log,
-      reload: () => m.reload(),
-      changed: () => undefined,
-      sessions: m,
-      taps: new Map(),
-    });
+    const authoring = registerAuthoring(
+      {
+        linked,
+        launch: { runtime: process.execPath, cli: CLI },
+        log,
+        changed: () => undefined,
+        sessions: m,
+        taps: new Map(),
+      },
+      false,
+    );
     try {
       await m.syncFolders([folder(mkdtempSync(path.join(tmpdir(), 'rx-tryit-ws-')), 0)]);
       const engine = m.sessions()[0].engine;
@@ -349,24 +355,31 @@ describe('authoring: try it without an agent (in a real VS Code)', function () {
           what: 'both extensions running',
         },
       );
-      const fired = await vscode.commands.executeCommand<{ decision: string; reason?: string }>(
-        'reasonix.fireHookPoint',
-        { point: 'tool.before', payload: { name: 'shell', arguments: '{}' } },
+      const fired = <{ decision?: string; reason?: string } | undefined>(
+        await authoring
+          .aids()!
+          .run('reasonix.fireHookPoint', { point: 'tool.before', payload: { name: 'shell', arguments: '{}' } })
       );
       assert.equal(fired?.decision, 'block');
       assert.match(fired?.reason ?? '', /blocked: nothing-secret/);
       const shown = vscode.window.activeTextEditor?.document.getText() ?? '';
       assert.match(shown, /"point": "tool.before"/);
+      // Only the two extensions of this test take part (the runner's home also holds the samples).
+      for (const p of engine.plugins())
+        if (!['secrets', 'tools'].includes(p.pluginId)) await m.stopPlugin(m.sessions()[0].key, p.pluginId);
+      await waitFor(() => engine.tools().some((t) => t.name === 'count_words'), {
+        timeoutMs: 10_000,
+        what: 'count_words served',
+      });
       const callArgs = { pluginId: 'tools', name: 'count_words', arguments: { text: 'one two three four' } };
       // Through the chain: the v1 interceptor blocks every tool.before, this call too.
-      const refused = await vscode.commands.executeCommand<{ kind?: string; by?: string }>(
-        'reasonix.callTool',
-        callArgs,
+      const refused = <{ kind?: string; by?: string } | undefined>(
+        await authoring.aids()!.run('reasonix.callTool', callArgs)
       );
       assert.equal(refused?.kind, 'refused');
       assert.equal(refused?.by, 'secrets');
       await m.stopPlugin(m.sessions()[0].key, 'secrets');
-      const called = await vscode.commands.executeCommand<unknown>('reasonix.callTool', callArgs);
+      const called = await authoring.aids()!.run('reasonix.callTool', callArgs);
       assert.match(JSON.stringify(called), /"content":"4"/);
       assert.match(vscode.window.activeTextEditor?.document.getText() ?? '', /ext__tools__count_words/);
     } finally {

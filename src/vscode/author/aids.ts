@@ -6,20 +6,19 @@ import { MANIFEST_FILE } from '../../host/plugins';
 import { DevRestart } from './devRestart';
 import { ManifestDiagnostics } from './manifestDiagnostics';
 import { TraceRegistry } from './traceView';
-import { registerTryIt } from './tryIt';
+import { call, fire, type CallArgs, type FireArgs } from './tryIt';
+import type { TraceTarget } from './traceView';
 import type { AuthoringDeps } from './register';
 
 export class AuthoringAids implements vscode.Disposable {
   diagnostics: ManifestDiagnostics | undefined;
   private dev: DevRestart | undefined;
   private readonly saves: vscode.Disposable;
-  private readonly tryIt: vscode.Disposable[];
   /** Show Protocol Trace / Copy Protocol Trace as NDJSON over the linked folders' sidecars. */
   readonly traces: TraceRegistry;
 
   constructor(private readonly deps: AuthoringDeps) {
     this.traces = new TraceRegistry(deps.taps);
-    this.tryIt = registerTryIt(deps.sessions);
     this.saves = vscode.workspace.onDidSaveTextDocument((doc) => {
       if (path.basename(doc.uri.fsPath) === MANIFEST_FILE) this.saved(doc);
     });
@@ -38,8 +37,24 @@ export class AuthoringAids implements vscode.Disposable {
     if (this.dev || !this.deps.linked.list().length) return;
     this.dev = new DevRestart({
       ...this.deps,
+      reload: () => this.deps.sessions.reload(),
       enabled: () => vscode.workspace.getConfiguration('reasonix').get('restartOnChange', true),
     });
+  }
+
+  /** The authoring commands (AUTHORING_COMMANDS, registered at activation by register.ts). */
+  run(command: string, arg?: unknown): Promise<unknown> {
+    const s = this.deps.sessions;
+    switch (command) {
+      case 'reasonix.showProtocolTrace':
+        return this.traces.show(arg as TraceTarget | undefined);
+      case 'reasonix.copyProtocolTrace':
+        return this.traces.copy(arg as TraceTarget | undefined);
+      case 'reasonix.fireHookPoint':
+        return fire(s, arg as FireArgs | undefined);
+      default:
+        return call(s, arg as CallArgs | undefined);
+    }
   }
 
   note(root: string): string | undefined {
@@ -48,7 +63,6 @@ export class AuthoringAids implements vscode.Disposable {
 
   dispose(): void {
     this.saves.dispose();
-    this.tryIt.forEach((d) => d.dispose());
     this.traces.dispose();
     this.diagnostics?.dispose();
     this.dev?.dispose();

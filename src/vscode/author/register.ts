@@ -1,7 +1,7 @@
 // What activation carries of the authoring aids: one listener for the list of linked folders. The
 // aids themselves (dist/authoring.js, aids.ts) serve linked development folders only, so they are
 // required at start when a folder is linked, or when one is linked.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { lazyModule } from '../lazyModule';
 import type { FrameTap } from '../../host/wire';
 import type { LinkedFolders } from '../linking';
@@ -16,10 +16,8 @@ export interface AuthoringDeps {
   linked: LinkedFolders;
   launch: CheckLaunch;
   log: ExtensionLog;
-  /** The folder sessions (Fire Hook Point…, Call Tool…). */
+  /** The folder sessions (restart on change reloads them; Fire Hook Point…, Call Tool…). */
   sessions: SessionManager;
-  /** Reload Runtime for every folder session (restart on change). */
-  reload(): Promise<void>;
   /** The Extensions view repaints. */
   changed(): void;
   /** Package root → frame tap, read by the sidecar factory (the protocol trace fills it). */
@@ -36,17 +34,29 @@ export interface Authoring extends vscode.Disposable {
   note(root: string): string | undefined;
 }
 
-export function registerAuthoring(deps: AuthoringDeps): Authoring {
+/** Registered at activation (every contributed command is); each loads the aids when run. */
+const COMMANDS = [
+  'reasonix.showProtocolTrace',
+  'reasonix.copyProtocolTrace',
+  'reasonix.fireHookPoint',
+  'reasonix.callTool',
+];
+
+/** `commands: false`: a second instance beside the extension's own (the in-host tests). */
+export function registerAuthoring(deps: AuthoringDeps, commands = true): Authoring {
   let aids: AuthoringAids | undefined;
   const load = () => (aids ??= new (authoring().AuthoringAids)(deps));
   // Linking is an author's act: the aids load with the first linked folder (or at start with one).
-  const sub = deps.linked.onDidChange(() => load().sync());
+  const subs = [
+    deps.linked.onDidChange(() => load().sync()),
+    ...(commands ? COMMANDS.map((c) => vscode.commands.registerCommand(c, (arg) => load().run(c, arg))) : []),
+  ];
   if (deps.linked.list().length) load();
   return {
     aids: () => aids,
     note: (root) => aids?.note(root),
     dispose: () => {
-      sub.dispose();
+      subs.forEach((s) => s.dispose());
       aids?.dispose();
     },
   };

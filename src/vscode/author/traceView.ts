@@ -28,8 +28,6 @@ export class TraceRegistry implements vscode.Disposable {
         onDidChange: this.docChanged.event,
         provideTextDocumentContent: (uri) => this.render(uri),
       }),
-      vscode.commands.registerCommand('reasonix.showProtocolTrace', (t?: TraceTarget) => this.show(t)),
-      vscode.commands.registerCommand('reasonix.copyProtocolTrace', (t?: TraceTarget) => this.copy(t)),
     ];
   }
 

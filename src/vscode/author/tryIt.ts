@@ -2,7 +2,8 @@
 // host does (the `reasonix-host fire` command's power in the palette), and Call Tool… calls one tool
 // of a running extension through the interceptor chain with its arguments asked from the tool's
 // input schema, one InputBox or QuickPick a property. Each shows its outcome as a JSON document.
-// Both take their answers as arguments too (tests, key bindings). Part of dist/authoring.js.
+// Both take their answers as arguments too (tests, key bindings). Part of dist/authoring.js; the
+// commands are registered at activation (register.ts) and run here through AuthoringAids.run.
 import * as vscode from 'vscode';
 import { formSteps, readAnswer, type FormStep } from '../../host/authoring';
 import { redactDeep } from '../../host/redact';
@@ -25,13 +26,6 @@ export interface CallArgs {
 
 /** Remembered per hook point for this window: the payload typed last. */
 const lastPayloads = new Map<string, string>();
-
-export function registerTryIt(sessions: SessionManager): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand('reasonix.fireHookPoint', (a?: FireArgs) => fire(sessions, a)),
-    vscode.commands.registerCommand('reasonix.callTool', (a?: CallArgs) => call(sessions, a)),
-  ];
-}
 
 async function pickSession(sessions: SessionManager, key?: string): Promise<FolderSession | undefined> {
   const all = sessions.sessions();
@@ -57,7 +51,7 @@ async function show(value: unknown): Promise<void> {
   await vscode.window.showTextDocument(doc, { preview: true });
 }
 
-async function fire(sessions: SessionManager, a?: FireArgs): Promise<HookOutcome | undefined> {
+export async function fire(sessions: SessionManager, a?: FireArgs): Promise<HookOutcome | undefined> {
   const s = await pickSession(sessions, a?.folder);
   if (!s) return undefined;
   let point = a?.point;
@@ -132,7 +126,7 @@ async function ask(step: FormStep, tool: string): Promise<{ value: unknown } | {
   return 'error' in r ? undefined : r;
 }
 
-async function call(sessions: SessionManager, a?: CallArgs): Promise<ToolCallOutcome | undefined> {
+export async function call(sessions: SessionManager, a?: CallArgs): Promise<ToolCallOutcome | undefined> {
   const s = await pickSession(sessions, a?.folder);
   if (!s) return undefined;
   let tool: ToolInfo | undefined;
