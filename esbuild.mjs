@@ -95,6 +95,18 @@ if (existsSync('src/lmRequests.ts')) {
     external: ['vscode'],
   });
 }
+// The authoring aids (manifest findings and quick fixes), required on the first save of a manifest.
+if (existsSync('src/authoring.ts')) {
+  builds.push({
+    ...common,
+    entryPoints: ['src/authoring.ts'],
+    outfile: 'dist/authoring.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  });
+}
 // The window's MCP server (the SDK), required on the first MCP connection only.
 if (existsSync('src/mcpWindow.ts')) {
   builds.push({

@@ -317,11 +317,123 @@ ${methodTypes}
 }
 `;
 
+// ---- the plugin manifest: one source, the editor's schema and the decoder's member lists -----------
+// src/protocol/schema/manifest/plugin-manifest.json says every member once, with its description; a
+// member or capability marked for v2 is left out of v1. The host's decoder (src/host/plugins) reads
+// the member lists of generated/manifest.ts, the editor the schema, so the two cannot disagree.
+const manifestSource = readJson('manifest/plugin-manifest.json');
+const FIXED_SLOTS = [
+  'system_prompt',
+  'context',
+  'provider_request',
+  'provider_response',
+  'compaction',
+  'session_policy',
+  'permission',
+  'frontend_events',
+];
+/** The source's tree for one plugin API version: v2-only members and enum values dropped, markers filled in. */
+function manifestFor(version) {
+  const walk = (node) => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (!node || typeof node !== 'object') return node;
+    if (node['x-intercept-points']) return { type: 'string', enum: [...v1.interceptEvents] };
+    if (node['x-slots']) return { enum: FIXED_SLOTS };
+    const out = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (k === 'x-protocol' || k === 'x-enum-protocol' || k === '$comment') continue;
+      if (k === 'properties') {
+        out[k] = Object.fromEntries(
+          Object.entries(v)
+            .filter(([, m]) => (m['x-protocol'] ?? 1) <= version)
+            .map(([n, m]) => [n, walk(m)]),
+        );
+      } else if (k === 'enum' && node['x-enum-protocol']) {
+        out[k] = v.filter((e) => (node['x-enum-protocol'][e] ?? 1) <= version);
+      } else out[k] = walk(v);
+    }
+    // Every object the source lists the members of is closed, as the decoder is.
+    if (out.type === 'object' && out.properties && out.additionalProperties === undefined)
+      out.additionalProperties = false;
+    return out;
+  };
+  return walk(manifestSource);
+}
+const manifestV1 = manifestFor(1);
+const manifestV2 = manifestFor(2);
+const describedEverywhere = (node, at) => {
+  if (!node || typeof node !== 'object') return;
+  for (const [n, m] of Object.entries(node.properties ?? {})) {
+    if (!m.description) throw new Error(`gen-protocol: manifest member ${at}${n} has no description`);
+    describedEverywhere(m, `${at}${n}.`);
+    describedEverywhere(m.items, `${at}${n}[].`);
+  }
+};
+describedEverywhere(manifestV2, '');
+describedEverywhere(manifestV2.$defs.CapabilityRef, 'CapabilityRef.');
+const stripDefs = ({ $defs: _defs, title: _title, ...rest }) => rest;
+const manifestSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://reasonix.io/schemas/reasonix-plugin.schema.json',
+  title: 'reasonix-plugin.json',
+  description:
+    'A Reasonix plugin manifest. Its apiVersion picks the rules: "reasonix.io/plugin/v2" (protocol v2) or "reasonix.io/plugin/v1[.<minor>]" (protocol v1).',
+  type: 'object',
+  properties: {
+    apiVersion: {
+      ...manifestV2.properties.apiVersion,
+      anyOf: [{ const: 'reasonix.io/plugin/v2' }, { pattern: '^reasonix\\.io/plugin/v1(\\.(0|[1-9][0-9]*))?$' }],
+    },
+  },
+  if: { properties: { apiVersion: { const: 'reasonix.io/plugin/v2' } }, required: ['apiVersion'] },
+  then: { $ref: '#/$defs/ManifestV2' },
+  else: { $ref: '#/$defs/ManifestV1' },
+  $defs: {
+    ManifestV1: stripDefs(manifestV1),
+    ManifestV2: stripDefs(manifestV2),
+    CapabilityRef: manifestV2.$defs.CapabilityRef,
+  },
+};
+const keysOf = (m) => ({
+  topLevelKeys: Object.keys(m.properties),
+  contributesKeys: Object.keys(m.properties.contributes.properties),
+  runtimeKeys: Object.keys(m.properties.runtime.properties),
+  capabilities: m.properties.runtime.properties.capabilities.items.enum,
+});
+// v2 only adds to v1: each v2 list is written as v1's plus what it adds (the bundle carries each name once).
+const membersV1 = keysOf(manifestV1);
+const membersV2 = keysOf(manifestV2);
+const v2Lists = Object.entries(membersV2).map(([k, list]) => {
+  const base = membersV1[k];
+  if (!isDeepStrictEqual(list.slice(0, base.length), base))
+    throw new Error(`gen-protocol: the v2 manifest's ${k} does not extend v1's; list v2-only members last`);
+  const extra = list.slice(base.length);
+  return `    ${k}: ${extra.length ? `[...V1.${k}, ${extra.map((e) => JSON.stringify(e)).join(', ')}]` : `V1.${k}`},`;
+});
+const manifestTs =
+  banner +
+  `const V1 = ${JSON.stringify(membersV1, null, 2)} as const;
+/** The members each plugin API version allows (src/protocol/schema/manifest/plugin-manifest.json). */
+export const MANIFEST_MEMBERS = {
+  v1: V1,
+  v2: {
+${v2Lists.join('\n')}
+    toolKeys: ${JSON.stringify(Object.keys(manifestV2.properties.runtime.properties.tools.items.properties))},
+    capabilityRefKeys: ${JSON.stringify(Object.keys(manifestV2.$defs.CapabilityRef.properties))},
+  },
+} as const;
+/** The strategy slots a runtime block may replace besides tool:<name> and provider:<ref>. */
+export const FIXED_SLOTS = ${JSON.stringify(FIXED_SLOTS)} as const;
+`;
+const manifestSchemaText = JSON.stringify(manifestSchema, null, 2) + '\n';
+const schemaOut = join(root, 'schemas/reasonix-plugin.schema.json');
+
 const outputs = {
   'validators.js': validatorsJs,
   'validators.d.ts': validatorsDts,
   'types.ts': typesTs,
   'contract.ts': contractTs,
+  'manifest.ts': manifestTs,
 };
 let drift = [];
 if (!existsSync(outDir)) mkdirSync(outDir, { recursive: true });
@@ -331,6 +443,16 @@ for (const [file, text] of Object.entries(outputs)) {
   if (current === text) continue;
   if (check) drift.push(file);
   else writeFileSync(path, text);
+}
+{
+  const current = existsSync(schemaOut) ? readFileSync(schemaOut, 'utf8') : null;
+  if (current !== manifestSchemaText) {
+    if (check) drift.push('schemas/reasonix-plugin.schema.json');
+    else {
+      mkdirSync(dirname(schemaOut), { recursive: true });
+      writeFileSync(schemaOut, manifestSchemaText);
+    }
+  }
 }
 if (check && drift.length) {
   console.error(`generated protocol files are out of date: ${drift.join(', ')} (run npm run gen)`);

@@ -6,6 +6,7 @@ import { hookCommand, HOOK_HELP } from './cli/hook';
 import { modelsCommand, MODELS_HELP, streamCommand, STREAM_HELP } from './cli/models';
 import { toolCommand, TOOL_HELP, toolsCommand, TOOLS_HELP } from './cli/tools';
 import { mcpCommand, MCP_HELP } from './cli/mcp';
+import { replayCommand, REPLAY_HELP } from './cli/replay';
 import { UsageError } from './cli/args';
 
 const HELP = `Usage: reasonix-host <command> [options]
@@ -22,6 +23,8 @@ Commands:
   tool <plugin> <name>     call one tool through the interceptor chain, print its result
   mcp                      serve the extensions' tools to any MCP client on stdio
   hook <Event>             answer one agent hook (Claude-Code-style JSON on stdin) via Reasonix
+  replay <pluginDir> <trace.ndjson>
+                           replay a protocol trace (Copy as NDJSON) against the sidecar, compare answers
 
 Run \`reasonix-host <command> --help\` for a command's options.`;
 
@@ -35,6 +38,7 @@ const commands: Record<string, { run: (argv: string[]) => Promise<number>; help:
   tool: { run: toolCommand, help: TOOL_HELP },
   mcp: { run: mcpCommand, help: MCP_HELP },
   hook: { run: hookCommand, help: HOOK_HELP },
+  replay: { run: replayCommand, help: REPLAY_HELP },
 };
 
 async function main(argv: string[]): Promise<number> {

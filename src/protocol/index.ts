@@ -1,5 +1,6 @@
 // The Reasonix Extension Protocol contracts (v1 and v2) as code. No I/O.
 export * from './generated/contract';
+export * from './generated/manifest';
 export type * from './generated/types';
 export * from './errors';
 export * from './validate';

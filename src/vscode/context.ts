@@ -5,6 +5,7 @@ import { SurfaceStore } from '../host/ui';
 import { runAction } from './actions';
 import { AgentHooks } from './agentHooks';
 import { createApi, type ReasonixApi } from './api';
+import { registerAuthoring } from './author/register';
 import { registerCommands } from './commands';
 import { createSessionEngine, type SidecarFactory } from '../host/session';
 import { Enablement } from './enablement';
@@ -22,6 +23,7 @@ import { lazyModule } from './lazyModule';
 import { VsCodePrompts } from './prompts';
 import { rowsOf } from './rows';
 import { SessionManager } from './sessions';
+import { frameTaps } from './sidecarFactory';
 import { readSettings } from './settings';
 import { StatusBar } from './statusBar';
 import { registerSurfaces, type SurfacesController } from './surfaces';
@@ -108,9 +110,18 @@ export class Ctx implements vscode.Disposable {
     this.mcpLaunch = agents.mcpLaunch;
     this.agentHooks = agents.agentHooks;
     const models = new ModelDirectory(this.sessions, isTrusted);
+    const authoring = registerAuthoring({
+      linked: this.linked,
+      launch: this.mcpLaunch, // VS Code's runtime and the shipped CLI, as for MCP
+      log: this.log,
+      sessions: this.sessions,
+      taps: frameTaps,
+      changed: () => tree.refresh(),
+    });
     const tree = new SupervisionTree(this.sessions, this.store, {
       agentDecisions: (row) => this.agentHooks.decisions(row.sessionKey, row.pluginId),
       models,
+      note: (row) => row.status.spec && authoring.note(row.status.spec.root), // linked roots only
     });
     const lm = registerLanguageModels(models, this.log);
     this.surfaces = registerSurfaces(
@@ -145,6 +156,7 @@ export class Ctx implements vscode.Disposable {
       }),
       ...this.followWorkspace(),
       this.linked.onDidChange(() => this.updateContextKeys()),
+      authoring,
     );
     const details = new DetailsDocuments();
     this.subs.push(

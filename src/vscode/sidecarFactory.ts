@@ -3,12 +3,22 @@
 import * as vscode from 'vscode';
 import { Sidecar } from '../host/sidecar';
 import type { SidecarFactory } from '../host/session';
+import type { FrameTap } from '../host/wire';
 import type { ExtensionLog } from './logging';
+
+/** Package root → where its sidecars' frames go (a protocol trace, src/vscode/author/traceView.ts). */
+export const frameTaps = new Map<string, FrameTap>();
 
 export function realSidecarFactory(log: ExtensionLog): SidecarFactory {
   const debugOn = () => {
     const l = log.channel.logLevel;
     return l !== vscode.LogLevel.Off && l <= vscode.LogLevel.Debug;
   };
-  return (opts) => new Sidecar({ ...opts, traceEnabled: () => log.tracesFrames(), debugEnabled: debugOn });
+  return (opts) =>
+    new Sidecar({
+      ...opts,
+      traceEnabled: () => log.tracesFrames(),
+      debugEnabled: debugOn,
+      frameTap: () => frameTaps.get(opts.plugin.root),
+    });
 }

@@ -51,6 +51,8 @@ export interface TreeExtras {
   agentDecisions?: (row: Row) => number;
   /** The models the plugin offers VS Code (language-model bridge). */
   models?: PluginModels;
+  /** A note on the row's description, e.g. "restarted after a change to src/index.js" (authoring). */
+  note?: (row: Row) => string | undefined;
 }
 
 export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
@@ -121,6 +123,8 @@ export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Di
       agentDecisions: this.extras.agentDecisions?.(row),
       models: this.extras.models?.modelsOf(row.sessionKey, row.pluginId),
     });
+    const note = this.extras.note?.(row);
+    if (note) item.description += ` · ${note}`;
     if (node.statuses.length) {
       item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
       // The tree keeps an item's collapsible state per id: a row that gains its first status

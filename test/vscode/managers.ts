@@ -12,6 +12,7 @@ import { VsCodePrompts } from '../../src/vscode/prompts';
 import { SessionManager } from '../../src/vscode/sessions';
 import { Sidecar } from '../../src/host/sidecar';
 import { silentLogger } from '../../src/host/log';
+import type { FrameTap } from '../../src/host/wire';
 
 export class MemoryMemento implements vscode.Memento {
   private readonly data = new Map<string, unknown>();
@@ -34,6 +35,8 @@ export function manager(opts: {
   trusted: boolean | (() => boolean);
   created?: SessionEngineOptions[];
   linked?: LinkedFolders;
+  /** Package root → frame tap, as the extension's sidecar factory reads it (protocol trace). */
+  taps?: Map<string, FrameTap>;
 }): SessionManager {
   const home = process.env.REASONIX_HOME;
   assert.ok(home, 'REASONIX_HOME is set by the in-host runner');
@@ -41,7 +44,11 @@ export function manager(opts: {
   return new SessionManager({
     createEngine: (o) => {
       opts.created?.push(o);
-      return createSessionEngine(o, { createSidecar: (so) => new Sidecar(so), store, logger: silentLogger });
+      return createSessionEngine(o, {
+        createSidecar: (so) => new Sidecar({ ...so, frameTap: () => opts.taps?.get(so.plugin.root) }),
+        store,
+        logger: silentLogger,
+      });
     },
     log: silentLogger,
     settings: () => ({

@@ -1,9 +1,10 @@
 // Strict decoding of a v2 manifest's top-level `requires` and `provides` entries (HOST_SPEC_V2
 // §10.3). Every defect is one sentence naming the file and the entry's path, and all are reported.
+import { MANIFEST_MEMBERS } from '../../protocol';
 import { parseRange, parseSemver } from './semver';
 import type { CapabilityDecl } from './types';
 
-const ENTRY_KEYS = ['namespace', 'kind', 'id', 'version', 'versionRange', 'schemaHash', 'optional'];
+const ENTRY_KEYS: readonly string[] = MANIFEST_MEMBERS.v2.capabilityRefKeys;
 /** Kinds whose `provides` entry must carry a schema hash (compared case-insensitively). */
 const HASHED_KINDS = ['provider', 'tool', 'ui', 'uiaction'];
 

@@ -5,7 +5,7 @@
 // the dependency entries) is validated in depth; the declarative parts belong to Reasonix itself
 // and are checked for known keys only.
 import * as path from 'node:path';
-import type { ProtocolVersion } from '../../protocol';
+import { MANIFEST_MEMBERS, type ProtocolVersion } from '../../protocol';
 import { readBounded } from '../boundedFile';
 import { decodeManifestBytes } from './manifestText';
 import { decodeCapabilityRefs } from './capabilityRefs';
@@ -23,29 +23,21 @@ interface ManifestRules {
   dependencies: boolean;
 }
 
-const V1_TOP_LEVEL = [
-  'apiVersion',
-  'name',
-  'version',
-  'description',
-  'homepage',
-  'repository',
-  'contributes',
-  'runtime',
-  // legacy (pre-`contributes`) declarative keys
-  'skills',
-  'commands',
-  'hooks',
-  'mcpServers',
-];
-const RULES_V1: ManifestRules = { protocol: 1, topLevelKeys: V1_TOP_LEVEL, runtime: V1_RUNTIME, dependencies: false };
+// The member lists come from src/protocol/schema/manifest/plugin-manifest.json, the source the
+// editor's schema (schemas/reasonix-plugin.schema.json) is generated from too.
+const RULES_V1: ManifestRules = {
+  protocol: 1,
+  topLevelKeys: MANIFEST_MEMBERS.v1.topLevelKeys,
+  runtime: V1_RUNTIME,
+  dependencies: false,
+};
 const RULES_V2: ManifestRules = {
   protocol: 2,
-  topLevelKeys: [...V1_TOP_LEVEL, 'requires', 'provides'],
+  topLevelKeys: MANIFEST_MEMBERS.v2.topLevelKeys,
   runtime: V2_RUNTIME,
   dependencies: true,
 };
-const CONTRIBUTES_KEYS = ['skills', 'agents', 'commands', 'prompts', 'themes', 'hooks', 'mcpServers'];
+const CONTRIBUTES_KEYS: readonly string[] = MANIFEST_MEMBERS.v2.contributesKeys;
 /** The shape of every plugin apiVersion; which of them this host runs is `rulesFor`'s answer. */
 const API_VERSION = /^reasonix\.io\/plugin\/v(0|[1-9][0-9]*)(?:\.(0|[1-9][0-9]*))?$/;
 const API_V1 = /^reasonix\.io\/plugin\/v1(?:\.(0|[1-9][0-9]*))?$/;
@@ -74,7 +66,14 @@ export interface RunnableManifest extends ManifestInfo {
   warnings: string[];
 }
 
-export type ManifestOutcome = RunnableManifest | (ManifestInfo & { status: 'no-runtime' | 'invalid'; reason: string });
+export type ManifestOutcome =
+  | RunnableManifest
+  | (ManifestInfo & {
+      status: 'no-runtime' | 'invalid';
+      reason: string;
+      /** The defects one by one (each names the file), when the reason joins several. */
+      problems?: string[];
+    });
 
 /** The largest reasonix-plugin.json read (1 MiB). */
 export const MAX_MANIFEST_BYTES = 1024 * 1024;
@@ -164,7 +163,7 @@ export function decodeManifest(text: string, manifestPath: string, root: string)
   const requires = rules.dependencies ? decodeCapabilityRefs(doc.requires, 'requires', file, problems) : [];
   const provides = rules.dependencies ? decodeCapabilityRefs(doc.provides, 'provides', file, problems) : [];
   if (doc.runtime === undefined) {
-    if (problems.length) return { ...info, status: 'invalid', reason: problems.join('; ') };
+    if (problems.length) return { ...info, status: 'invalid', reason: problems.join('; '), problems };
     return {
       ...info,
       status: 'no-runtime',
@@ -173,7 +172,7 @@ export function decodeManifest(text: string, manifestPath: string, root: string)
   }
   const rt = decodeRuntimeBlock(doc.runtime, file, root, rules.runtime);
   if (!rt.ok) problems.push(...rt.problems);
-  if (problems.length || !rt.ok) return { ...info, status: 'invalid', reason: problems.join('; ') };
+  if (problems.length || !rt.ok) return { ...info, status: 'invalid', reason: problems.join('; '), problems };
   return {
     ...info,
     status: 'runnable',

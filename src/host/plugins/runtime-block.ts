@@ -3,7 +3,7 @@
 // field, and so that all defects are reported at once instead of the first one only. What the two
 // plugin API versions allow differs only in the RuntimeRules they pass.
 import * as path from 'node:path';
-import { INTERCEPT_EVENTS } from '../../protocol';
+import { INTERCEPT_EVENTS, MANIFEST_MEMBERS } from '../../protocol';
 import { commandProblem, nulProblem } from './commandRules';
 import type { Capability, RuntimeBlock, ToolDecl } from './types';
 import { slotProblem } from './slots';
@@ -16,24 +16,14 @@ export interface RuntimeRules {
   capabilities: readonly Capability[];
 }
 
-const V1_RUNTIME_KEYS = [
-  'command',
-  'args',
-  'env',
-  'required',
-  'priority',
-  'intercepts',
-  'replaces',
-  'capabilities',
-  'timeoutMillis',
-];
+// Generated from src/protocol/schema/manifest/plugin-manifest.json (as the editor's schema is).
 export const V1_RUNTIME: RuntimeRules = {
-  keys: V1_RUNTIME_KEYS,
-  capabilities: ['interceptors', 'strategies', 'providers', 'ui'],
+  keys: MANIFEST_MEMBERS.v1.runtimeKeys,
+  capabilities: MANIFEST_MEMBERS.v1.capabilities,
 };
 export const V2_RUNTIME: RuntimeRules = {
-  keys: [...V1_RUNTIME_KEYS, 'tools'],
-  capabilities: ['interceptors', 'strategies', 'providers', 'ui', 'tools'],
+  keys: MANIFEST_MEMBERS.v2.runtimeKeys,
+  capabilities: MANIFEST_MEMBERS.v2.capabilities,
 };
 
 export type RuntimeDecode = { ok: true; runtime: RuntimeBlock; warnings: string[] } | { ok: false; problems: string[] };
@@ -148,7 +138,7 @@ function decodeInteger(r: Reader, field: string, min: number, max: number, what:
   return v;
 }
 
-const TOOL_KEYS = ['name', 'description', 'inputSchema', 'readOnly'];
+const TOOL_KEYS: readonly string[] = MANIFEST_MEMBERS.v2.toolKeys;
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** `runtime.tools[]` (HOST_SPEC_V2 §10.2, our policy for its members). */

@@ -1,15 +1,9 @@
 // Strategy slot names a runtime block may `replace` (HOST_SPEC §4.5).
 
-export const FIXED_SLOTS = [
-  'system_prompt',
-  'context',
-  'provider_request',
-  'provider_response',
-  'compaction',
-  'session_policy',
-  'permission',
-  'frontend_events',
-] as const;
+import { FIXED_SLOTS } from '../../protocol';
+
+// The fixed slots are listed once, in scripts/gen-protocol.mjs (the manifest schema's enum too).
+export { FIXED_SLOTS };
 
 const SEGMENT = /^[^\s/]+$/;
 

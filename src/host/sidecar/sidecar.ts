@@ -6,7 +6,13 @@ import { ContentStore } from '../content';
 import { scopedLogger, silentLogger, type Logger } from '../log';
 import type { PluginSpec, ToolDecl } from '../plugins';
 import { redact } from '../redact';
-import { InvalidResultError, ValidatedConnection, type ConnectionEnd, type RequestOptions } from '../wire';
+import {
+  InvalidResultError,
+  ValidatedConnection,
+  type ConnectionEnd,
+  type RequestOptions,
+  type FrameTap,
+} from '../wire';
 import {
   contractFor,
   ProtocolError,
@@ -105,6 +111,8 @@ export interface SidecarOptions {
   traceEnabled?: () => boolean;
   /** stderr lines are logged only while this returns true (default: whenever a logger is given). */
   debugEnabled?: () => boolean;
+  /** Where every frame both ways goes, for a protocol trace (src/host/trace); asked per frame. */
+  frameTap?: () => FrameTap | undefined;
 }
 
 interface Exit {
@@ -536,6 +544,7 @@ export class Sidecar {
       writeStallMs: this.t.writeStallMs,
       logger: this.log,
       traceEnabled: this.opts.traceEnabled,
+      frameTap: this.opts.frameTap,
       handlers: inboundHandlers(this.handlerMap(proc)),
     });
     proc.conn.onPeerViolation((what) => {

@@ -220,7 +220,15 @@ export interface ValidatedConnectionOptions {
   logger?: Logger;
   /** Frames are traced only while this returns true; keeps the hot path free of string building. */
   traceEnabled?: () => boolean;
+  /**
+   * Every frame both ways as its JSON text (`in`: from the sidecar, with its size; `out`: to it,
+   * sized by the reader of the tap, newline included or not), for a protocol trace (src/host/trace).
+   * Asked per frame, like traceEnabled: while it returns undefined nothing is built.
+   */
+  frameTap?: () => FrameTap | undefined;
 }
+
+export type FrameTap = (dir: 'in' | 'out', text: string, bytes?: number) => void;
 
 const never = () => false;
 const noop = () => undefined;
@@ -276,6 +284,7 @@ export class ValidatedConnection {
   readonly contract: Contract;
   private readonly logger: Logger;
   private readonly traceOn: () => boolean;
+  private readonly tap: () => FrameTap | undefined;
   private readonly abort = new AbortController();
   // Our outbound calls: wire ids count from 1 like the reference host.
   private nextId = 1;
@@ -319,6 +328,7 @@ export class ValidatedConnection {
     this.contract = opts.contract ?? V1;
     this.logger = opts.logger ?? silentLogger;
     this.traceOn = opts.traceEnabled ?? never;
+    this.tap = opts.frameTap ?? noop;
     this.reader = new NdjsonMessageReader(opts.input, { maxFrameBytes: opts.maxFrameBytes });
     this.writer = new NdjsonMessageWriter(opts.output, {
       maxFrameBytes: opts.maxFrameBytes,
@@ -443,6 +453,7 @@ export class ValidatedConnection {
       const paths = (params as { paths: string[] }).paths;
       if (this.traceOn())
         this.logger.trace(`-> ${method} (${paths.length} paths; merged into a queued one if the sidecar is behind)`);
+      this.tap()?.('out', JSON.stringify({ jsonrpc: '2.0', method, params }));
       this.writer
         .writeMergeable({
           key: method,
@@ -466,7 +477,9 @@ export class ValidatedConnection {
     const invalid = this.outRoute('extension/event').params(params);
     if (invalid !== undefined)
       throw new ProtocolError('internal', `refusing to send invalid extension/event params: ${invalid}`);
-    return this.writer.writeBestEffort({ jsonrpc: '2.0', method: 'extension/event', params });
+    const frame = { jsonrpc: '2.0', method: 'extension/event', params };
+    this.tap()?.('out', JSON.stringify(frame));
+    return this.writer.writeBestEffort(frame);
   }
 
   /** Flushes queued frames, then closes the output (the child's stdin). */
@@ -480,6 +493,7 @@ export class ValidatedConnection {
   }
 
   private traceOut(frame: Frame): void {
+    this.tap()?.('out', typeof frame === 'string' ? frame : frameBuffer(frame).toString());
     if (!this.traceOn()) return;
     const end = Math.min(frame.length - 1, 2000);
     this.logger.trace(
@@ -582,6 +596,7 @@ export class ValidatedConnection {
 
   private gate(raw: unknown, bytes: number): void {
     if (this.endInfo) return;
+    this.tap()?.('in', raw instanceof UnparsableLine ? raw.text : JSON.stringify(raw), bytes);
     if (raw instanceof UnparsableLine) return this.unparsable(raw.text);
     if (this.traceOn()) this.logger.trace(`<- ${redact(JSON.stringify(raw).slice(0, 2000))}`);
     if (!isPlainObject(raw)) return this.reply(null, INVALID_REQUEST); // batch arrays, bare values

@@ -5,6 +5,7 @@ export { NdjsonMessageReader, type NdjsonReaderOptions } from './reader';
 export { FrameParts, NdjsonMessageWriter, frameBuffer, type NdjsonWriterOptions, type Frame } from './writer';
 export {
   ValidatedConnection,
+  type FrameTap,
   PeerError,
   InvalidResultError,
   RequestTimeoutError,

@@ -1,0 +1,12 @@
+// Writing a Reasonix extension: what the editor shows an author about their manifest.
+export {
+  checkFindings,
+  manifestFindings,
+  type CheckOutcome,
+  type FindingFix,
+  type ManifestFinding,
+  type TextEdit,
+} from './findings';
+export { nodeAt, parsePath, parseTree, type JsonNode, type JsonPath } from './jsonTree';
+export { DEV_WATCH_EXCLUDED_DIRS, devChangeOf, RestartThrottle, type DevChange } from './devWatch';
+export { formSteps, readAnswer, type FormStep } from './toolForm';
