@@ -1,6 +1,7 @@
-// The local endpoint a window's sessions answer agent hooks on: a Unix socket inside a 0700
-// directory the user owns (a per-user named pipe on Windows), plus a random token in the window's
-// record. Never a TCP port. One connection carries one request line and one answer line.
+// The local endpoint a window serves on: a Unix socket inside a 0700 directory the user owns (a
+// per-user named pipe on Windows), plus a random token in the window's record. Never a TCP port.
+// A connection carries one request line, then either one answer line (kind `hook`) or, once an
+// `open` kind takes it, that kind's own traffic (kind `mcp`: a relayed MCP client).
 // No engine imports: the bundled bridge loads this file on every hook run.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
