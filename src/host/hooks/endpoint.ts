@@ -337,6 +337,9 @@ function serveOne(
           note: `this window already keeps ${MAX_KEPT} ${String(req.kind)} connections open; close one (e.g. an idle MCP client) and try again`,
           unasked: true,
         });
+      // Counted from now, so connections opening at the same time cannot pass the cap together.
+      shared.kept.add(socket);
+      socket.once('close', () => shared.kept.delete(socket));
       return handOver(socket, kind.open(req), data.subarray(nl + 1), shared, reply, onError);
     }
     if (!kind.handle)
@@ -367,10 +370,13 @@ function handOver(
   if (rest.length) socket.unshift(rest);
   opening.then(
     (taken) => {
-      if ('note' in taken) return reply({ v: PROTOCOL_VERSION, note: taken.note, unasked: true });
+      if ('note' in taken) {
+        reply({ v: PROTOCOL_VERSION, note: taken.note, unasked: true });
+        // Our reading is paused: never wait for the client's end to free its place.
+        socket.destroySoon();
+        return;
+      }
       if (socket.destroyed) return;
-      shared.kept.add(socket);
-      socket.once('close', () => shared.kept.delete(socket));
       socket.write(READY_LINE);
       guardLines(socket, shared);
       taken.start(socket);
@@ -379,6 +385,7 @@ function handOver(
     (err: Error) => {
       onError(`endpoint connection could not be taken: ${err.message}`);
       reply({ v: PROTOCOL_VERSION, note: `the window failed: ${err.message}`, unasked: true });
+      socket.destroySoon();
     },
   );
 }
