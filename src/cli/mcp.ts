@@ -13,6 +13,7 @@ import {
   hooksDirs,
   locateWindow,
   MAX_REQUEST_BYTES,
+  measureLines,
   openChannel,
   type LocatedWindow,
 } from '../host/hooks';
@@ -132,11 +133,9 @@ async function relay(hit: LocatedWindow, workspace: string): Promise<number> {
   let pending = 0;
   const guard = new Transform({
     transform(chunk: Buffer, _enc, next) {
-      // The line this chunk ends counts what came before it; the last one goes on past it.
-      const first = chunk.indexOf(0x0a);
-      const ended = first < 0 ? 0 : pending + first;
-      pending = first < 0 ? pending + chunk.length : chunk.length - chunk.lastIndexOf(0x0a) - 1;
-      if (ended > MAX_REQUEST_BYTES || pending > MAX_REQUEST_BYTES) {
+      const m = measureLines(pending, chunk);
+      pending = m.pending;
+      if (m.longest > MAX_REQUEST_BYTES) {
         oversize = true;
         socket.destroy();
         return next();

@@ -398,19 +398,28 @@ function handOver(
 function guardLines(socket: Socket, shared: Shared): void {
   let pending = 0;
   socket.on('data', (d: Buffer) => {
-    // The line this chunk ends counts what came before it; the last one goes on past it.
-    const first = d.indexOf(0x0a);
-    const ended = first < 0 ? 0 : pending + first;
-    const next = first < 0 ? pending + d.length : d.length - d.lastIndexOf(0x0a) - 1;
-    shared.buffered += next - pending;
-    pending = next;
-    if (ended > MAX_REQUEST_BYTES || pending > MAX_REQUEST_BYTES || shared.buffered > MAX_BUFFERED_BYTES)
-      socket.destroy();
+    const m = measureLines(pending, d);
+    shared.buffered += m.pending - pending;
+    pending = m.pending;
+    if (m.longest > MAX_REQUEST_BYTES || shared.buffered > MAX_BUFFERED_BYTES) socket.destroy();
   });
   socket.once('close', () => {
     shared.buffered -= pending;
     pending = 0;
   });
+}
+
+/**
+ * Line lengths across a stream read in chunks: `pending` bytes of an unfinished line came before
+ * `chunk`. Returns the bytes of the line that goes on past the chunk, and the longest line the chunk
+ * ends or carries on (the first line it ends counts what came before it). Shared by the endpoint's
+ * guard and the relay's (`reasonix-host mcp`), so both bound a line the same way.
+ */
+export function measureLines(pending: number, chunk: Buffer): { pending: number; longest: number } {
+  const first = chunk.indexOf(0x0a);
+  if (first < 0) return { pending: pending + chunk.length, longest: pending + chunk.length };
+  const next = chunk.length - chunk.lastIndexOf(0x0a) - 1;
+  return { pending: next, longest: Math.max(pending + first, next) };
 }
 
 /** The hook kind's own check: a usable budget. */
