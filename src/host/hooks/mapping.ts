@@ -173,8 +173,7 @@ class Asker {
     );
     try {
       const outcome = await this.session.dispatch(point, payload, { signal: timeout.signal });
-      for (const m of outcome.skipped ?? [])
-        this.unheard.push(`${m.pluginId} (${m.reason}: ${inert(redact(m.message))})`);
+      for (const m of outcome.skipped ?? []) this.unheard.push(`${m.pluginId} (${m.reason}: ${shown(m.message)})`);
       return { kind: 'outcome', outcome };
     } catch (err) {
       if (!timeout.signal.aborted) throw err;
@@ -195,10 +194,17 @@ function none(event: string, tool: string | undefined, note?: string): HookResul
   return { answer: undefined, record: { event, tool, decision: 'none', note } };
 }
 
+/**
+ * Extension text in a hook's answer: redacted, and inert, since VS Code shows a hook's reason in the
+ * chat, which may render it (never as a link, issue 38).
+ */
+function shown(text: string): string {
+  return inert(redact(text));
+}
+
 /** "Reasonix extension "guard" blocked this: <reason>" — the text the agent and the user see. */
 function because(pluginId: string, verb: string, reason: string | undefined): string {
-  // VS Code shows a hook's reason in the chat, which may render it: never as a link (issue 38).
-  const r = reason ? inert(redact(reason)) : undefined;
+  const r = reason ? shown(reason) : undefined;
   return `Reasonix extension "${pluginId}" ${verb}${r ? `: ${r}` : ''}`;
 }
 
@@ -209,7 +215,7 @@ function unreachable(r: (Ruling & { kind: 'required-down' }) | { kind: 'failed';
 } {
   return {
     pluginId: r.pluginId,
-    text: `Reasonix extension "${r.pluginId}" is required but could not be asked (${inert(redact(r.why))}); refused until it runs again`,
+    text: `Reasonix extension "${r.pluginId}" is required but could not be asked (${shown(r.why)}); refused until it runs again`,
   };
 }
 
@@ -317,7 +323,7 @@ async function rulePreToolUse(input: PreToolUseInput, ask: Asker, calls?: HookTo
       return deny(
         tool,
         by,
-        `Reasonix extension "${by}" renamed the tool to "${inert(redact(String(replaced.name)))}", which an agent hook cannot do; refused`,
+        `Reasonix extension "${by}" renamed the tool to "${shown(String(replaced.name))}", which an agent hook cannot do; refused`,
       );
     finalArgs = replaced.arguments ?? '';
     try {
