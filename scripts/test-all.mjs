@@ -17,6 +17,13 @@ if (!existsSync('node_modules/.package-lock.json')) {
 }
 
 const stages = [
+  // CI installs with `npm ci`, which refuses a lock that misses any optional dependency (the
+  // reasonix package's other platform binaries, which this registry does not carry): caught here.
+  [
+    'package-lock.json is in sync (npm ci --dry-run)',
+    'npm',
+    ['ci', '--dry-run', '--ignore-scripts', '--no-audit', '--no-fund'],
+  ],
   ['generated protocol files are current', 'node', ['scripts/gen-protocol.mjs', '--check']],
   ['typecheck (extension, engine, tests)', 'npx', ['tsc', '-p', '.']],
   ['typecheck (webview)', 'npx', ['tsc', '-p', 'webview']],
