@@ -39,6 +39,8 @@ export interface FolderStartsOptions {
   start(key: string, reason: UseReason): Promise<void>;
   /** Stops them (idle stop); the folder's surfaces stay shown as stopped. */
   stop(key: string): Promise<void>;
+  /** Whether the folder may stop for being quiet now (e.g. not while a required extension runs in it). */
+  mayStop?(key: string): boolean;
   /** Quiet time after which a started folder that is not in use stops again; 0: never. */
   idleStopMs(): number;
   onDidChange?(key: string, state: FolderStartState): void;
@@ -145,7 +147,8 @@ export class FolderStarts implements Disposable {
     if (idle <= 0) return [];
     const now = this.clock.now();
     const due = [...this.folders].filter(
-      ([key, f]) => f.state === 'started' && key !== this.current && now - f.lastUsed >= idle,
+      ([key, f]) =>
+        f.state === 'started' && key !== this.current && now - f.lastUsed >= idle && (this.opts.mayStop?.(key) ?? true),
     );
     await Promise.all(due.map(([key, f]) => this.stopIdle(key, f)));
     return due.map(([key]) => key);

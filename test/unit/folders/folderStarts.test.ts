@@ -1,34 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { FolderStarts, IN_USE_PRIORITY, PendingChanges, type FolderClock } from '../../../src/host/folders';
-
-/** A clock the test moves by hand: `every` callbacks run when `advance` passes their time. */
-function manualClock() {
-  let now = 0;
-  const timers: { ms: number; next: number; fn: () => void; on: boolean }[] = [];
-  const clock: FolderClock = {
-    now: () => now,
-    every: (ms, fn) => {
-      const t = { ms, next: now + ms, fn, on: true };
-      timers.push(t);
-      return { dispose: () => (t.on = false) };
-    },
-  };
-  return {
-    clock,
-    timers,
-    advance(ms: number) {
-      const end = now + ms;
-      for (;;) {
-        const due = timers.filter((t) => t.on && t.next <= end).sort((a, b) => a.next - b.next)[0];
-        if (!due) break;
-        now = due.next;
-        due.next += due.ms;
-        due.fn();
-      }
-      now = end;
-    },
-  };
-}
+import { FolderStarts, IN_USE_PRIORITY, PendingChanges } from '../../../src/host/folders';
+import { manualClock } from '../../support/manualClock';
 
 const flush = () => new Promise((r) => setImmediate(r));
 
