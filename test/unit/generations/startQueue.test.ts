@@ -93,10 +93,10 @@ describe('runtime: the window start queue', () => {
       timeouts: FAST_TIMEOUTS,
       plugins: [fixtureSpec('w1')],
       sidecarFactory: factory,
-      budgetMs: 150,
+      budgetMs: 1500,
       startSlots: q,
     });
-    await new Promise((r) => setTimeout(r, 400)); // longer than its whole budget
+    await new Promise((r) => setTimeout(r, 1800)); // longer than its whole budget
     hold();
     const gen = await pending;
     try {
