@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import { folderHash } from '../../src/host/folders';
 import { SurfaceStore } from '../../src/host/ui';
 import { runAction } from '../../src/vscode/actions';
+import { createApi } from '../../src/vscode/api';
 import { SupervisionTree, type Node } from '../../src/vscode/supervisionTree';
 import { manualClock } from '../support/manualClock';
 import { alive } from '../support/processes';
@@ -130,6 +131,43 @@ describe('folders: started on first use in a multi-root window', function () {
       await m.use(key, 'mcp');
       assert.equal(m.startState(key), 'started');
       assert.ok(running(m, key).length >= 2, 'running again');
+    } finally {
+      await m.stopAll();
+    }
+  });
+
+  it('a tool call or a model listing naming a folder starts it first (the exported API)', async () => {
+    const fs = [0, 1, 2].map((i) => folder(mk(), i));
+    const store = new SurfaceStore();
+    const m = manager({ trusted: true, store, settings: { startFolders: () => 'onUse' } });
+    const api = createApi(
+      m,
+      store,
+      (a) => runAction(m, a),
+      () => ({ activationMs: 0, activationCpuMs: 0 }),
+    );
+    try {
+      await m.syncFolders(fs);
+      const out = await api.callTool(
+        { pluginId: 'showcase', name: 'count_words' },
+        { text: 'one two three' },
+        {
+          folder: fs[1].uri.fsPath,
+        },
+      );
+      assert.equal(out.kind, 'result', JSON.stringify(out));
+      assert.equal(m.startState(fs[1].uri.toString()), 'started');
+      const models = await api.listModels({ folder: fs[2].name });
+      assert.ok(
+        models.some((x) => x.pluginId === 'showcase'),
+        'the echo model is listed',
+      );
+      assert.equal(m.startState(fs[2].uri.toString()), 'started');
+      assert.equal(m.startState(fs[0].uri.toString()), 'not-started', 'the unnamed folder still waits');
+      assert.deepEqual(
+        api.listSessions().map((x) => x.started),
+        ['not-started', 'started', 'started'],
+      );
     } finally {
       await m.stopAll();
     }
