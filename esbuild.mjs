@@ -129,6 +129,18 @@ if (existsSync('src/toolCalls.ts')) {
     target: 'node20',
   });
 }
+// The engine (discovery, wire, sidecars, generations, UI hub, intercepts, streams): required when
+// the first folder starts (src/vscode/engineModule.ts), so activation parses none of it.
+if (existsSync('src/engine.ts')) {
+  builds.push({
+    ...common,
+    entryPoints: ['src/engine.ts'],
+    outfile: 'dist/engine.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  });
+}
 if (existsSync('webview/main.ts')) {
   builds.push({
     ...common,

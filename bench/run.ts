@@ -13,6 +13,7 @@ import { benchLm } from './lm';
 import { benchSurfaces } from './surfaces';
 import { benchMcp } from './mcp';
 import { benchMarkdownCard } from './markdownCard';
+import { benchFolders } from './folders';
 
 async function main(): Promise<void> {
   const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
@@ -66,6 +67,8 @@ async function main(): Promise<void> {
   if (want('markdown')) result.markdownCard = await benchMarkdownCard(quick);
   settle();
   if (want('mcp')) Object.assign(result, await benchMcp(quick));
+  settle();
+  if (want('folders')) Object.assign(result, await benchFolders(quick));
   result.loadAverageAtEnd = os.loadavg().map((n) => Math.round(n * 100) / 100);
   process.stdout.write(JSON.stringify(result, null, 2) + '\n');
 }

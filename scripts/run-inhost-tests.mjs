@@ -4,6 +4,7 @@
 //   node scripts/run-inhost-tests.mjs [--extension <dir>] [--tests <compiled index.js>]
 //        [--workspace <dir or .code-workspace>]... [--env KEY=VALUE]... [--timeout <ms>]
 //        [--no-compile] [--verbose] [--name <artifact folder>] [--locale <VS Code display language>]
+//        [--folders <n>]
 //        [--code-server <version>]
 //
 // Defaults: this repository's extension and out/test/vscode/index.js, on a fresh workspace
@@ -11,7 +12,7 @@
 // VS Code we test on (code-server 4.139.1). `--code-server 4.96.4` runs them in the oldest one we
 // support (VS Code 1.96.4, provisioned on first use). Several --workspace folders open as one
 // multi-root workspace. Exit code: the workbench's (0 = pass).
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -26,7 +27,7 @@ import {
 import { CODE_SERVER_VERSION, OLDEST } from './vscode/provision.mjs';
 
 const { opts, rest } = parseArgs(process.argv.slice(2), {
-  flags: ['--extension', '--tests', '--timeout', '--name', '--locale', '--code-server'],
+  flags: ['--extension', '--tests', '--timeout', '--name', '--locale', '--code-server', '--folders'],
   multi: ['--workspace', '--env'],
   booleans: ['--no-compile', '--verbose'],
 });
@@ -51,6 +52,7 @@ if (!opts['no-compile'])
     join(repoRoot, 'out', 'test', 'e2e', 'support', 'inHost.js'),
     join(repoRoot, 'out', 'test', 'vscode', 'index.js'),
     join(repoRoot, 'out', 'test', 'vscode-zh-cn', 'index.js'),
+    join(repoRoot, 'out', 'test', 'vscode-multiroot', 'index.js'),
   ]);
 if (!existsSync(tests)) die(`in-host tests entry ${tests} does not exist (compile first: npx tsc -p .)`);
 const pkgFile = join(extension, 'package.json');
@@ -67,6 +69,17 @@ let code = 1;
 try {
   let workspace;
   const folders = (opts.workspace ?? []).map((w) => resolve(w));
+  const scratchFolders = opts.folders === undefined ? 0 : Number(opts.folders);
+  if (!Number.isInteger(scratchFolders) || scratchFolders < 0 || (scratchFolders && folders.length))
+    die('--folders needs a whole number of scratch folders, and no --workspace beside it');
+  if (scratchFolders > 0) {
+    // A multi-root window of scratch folders (folder-1 … folder-n), the samples installed in a scratch home.
+    const home = join(scratch, 'reasonix-home');
+    for (let i = 1; i <= scratchFolders; i++) folders.push(join(scratch, `folder-${i}`));
+    prepareReasonixHome(home, folders[0]);
+    for (const f of folders.slice(1)) mkdirSync(f, { recursive: true });
+    env.REASONIX_HOME ??= home;
+  }
   if (folders.length === 0) {
     const home = join(scratch, 'reasonix-home');
     workspace = join(scratch, 'workspace');

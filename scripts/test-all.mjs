@@ -116,6 +116,20 @@ const realVsCode = [
     ],
   ],
   [
+    'in-host suite in a window of ten folders (each started on first use)',
+    'node',
+    [
+      'scripts/run-inhost-tests.mjs',
+      '--no-compile',
+      '--folders',
+      '10',
+      '--tests',
+      'out/test/vscode-multiroot/index.js',
+      '--name',
+      'inhost-multiroot',
+    ],
+  ],
+  [
     'UI tests (packaged .vsix in code-server, Chromium)',
     'node',
     ['scripts/run-ui-tests.mjs', '--no-compile', '--no-build'],

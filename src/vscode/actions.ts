@@ -65,6 +65,7 @@ export async function runAction(sessions: SessionManager, a: RunActionArgs): Pro
     void vscode.window.showWarningMessage(inert(msg));
     return { ran: false, accepted: false, message: msg };
   }
+  await sessions.use(session.key, 'action'); // a folder not started yet starts now (multi-root, on first use)
   const plugin = session.engine.plugins().find((p) => p.pluginId === a.plugin);
   if (!plugin) {
     const msg = vscode.l10n.t(

@@ -120,7 +120,12 @@ export class AgentHooks implements vscode.Disposable {
         sessions: () => {
           const all = this.sessions.sessions();
           const labels = definitionLabels(all.map((s) => s.folder));
-          return all.map((s, i) => ({ folder: s.folder.uri.fsPath, session: s.engine, mcpLabel: labels[i] }));
+          return all.map((s, i) => ({
+            folder: s.folder.uri.fsPath,
+            session: s.engine,
+            mcpLabel: labels[i],
+            ready: () => this.sessions.use(s.key, 'hook'),
+          }));
         },
         onDecision: (r, folder) => this.onDecision(r, folder),
         hooksEnabled: agentHooksEnabled,

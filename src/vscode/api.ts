@@ -1,5 +1,6 @@
 // The API other VS Code extensions get from `vscode.extensions.getExtension('reasonix.reasonix-vscode-host').exports`
 // (documented in docs/api.md). It reads the live sessions; it never starts anything itself.
+import type { UseReason } from '../host/folders';
 import type { Surface, SurfaceChange } from '../protocol';
 import type { RunActionArgs, RunOutcome } from './actions';
 import type {
@@ -22,6 +23,8 @@ export interface SessionInfo {
   workspaceRoot: string;
   sessionId: string;
   generation: number;
+  /** Whether the folder's extensions run: a window of several folders starts each on first use. */
+  started: 'not-started' | 'starting' | 'started' | 'idle-stopped' | 'stopping';
 }
 
 export interface PluginInfo {
@@ -122,13 +125,14 @@ function sessionFor(sessions: SessionManager, folder?: string): FolderSession {
   return s;
 }
 
-function sessionInfo(s: FolderSession): SessionInfo {
+function sessionInfo(s: FolderSession, started: SessionInfo['started']): SessionInfo {
   return {
     key: s.key,
     folderName: s.folder.name,
     workspaceRoot: s.folder.uri.fsPath,
     sessionId: s.sessionId,
     generation: s.engine.generation,
+    started,
   };
 }
 
@@ -179,18 +183,25 @@ export function createApi(
   agentDecisions?: (sessionKey: string, pluginId: string) => number,
 ): ReasonixApi {
   const pick = (folder?: string): FolderSession => sessionFor(sessions, folder);
+  const used = async (folder: string | undefined, why: UseReason): Promise<FolderSession> => {
+    const s = pick(folder);
+    await sessions.use(s.key, why);
+    return s;
+  };
   return {
     apiVersion: 1,
-    listSessions: () => sessions.sessions().map(sessionInfo),
+    listSessions: () => sessions.sessions().map((s) => sessionInfo(s, sessions.startState(s.key) ?? 'not-started')),
     listPlugins: (folder) =>
       rowsOf(folder === undefined ? sessions.sessions() : [pick(folder)]).map((r) => pluginInfo(r, agentDecisions)),
-    dispatch: (point, payload, opts) =>
-      pick(opts?.folder).engine.dispatch(point, payload, { knownTools: opts?.knownTools }),
-    listModels: (opts) => pick(opts?.folder).engine.models(),
-    openStream: (ref, request, opts) =>
-      pick(opts?.folder).engine.openStream(ref, request, { model: opts?.model, signal: opts?.signal }),
+    // A call naming a folder starts its extensions first when they wait for a first use (multi-root).
+    dispatch: async (point, payload, opts) =>
+      (await used(opts?.folder, 'hook')).engine.dispatch(point, payload, { knownTools: opts?.knownTools }),
+    listModels: async (opts) => (await used(opts?.folder, 'model')).engine.models(),
+    openStream: async (ref, request, opts) =>
+      (await used(opts?.folder, 'model')).engine.openStream(ref, request, { model: opts?.model, signal: opts?.signal }),
     listTools: (opts) => pick(opts?.folder).engine.tools(),
-    callTool: (tool, args, opts) => pick(opts?.folder).engine.callTool(tool, args, { signal: opts?.signal }),
+    callTool: async (tool, args, opts) =>
+      (await used(opts?.folder, 'tool')).engine.callTool(tool, args, { signal: opts?.signal }),
     onDidChangeTools: (l) => followTools(sessions, l),
     runAction: run,
     diagnostics,

@@ -2,14 +2,14 @@
 // a picker. Commands return their outcome so tests (and keybindings via the API) can check it.
 import * as vscode from 'vscode';
 import { inert } from '../host/inert';
-import { SidecarFailure } from '../host/sidecar';
+import type { SidecarFailure } from '../host/sidecar';
 import { pickAndRunAction, runAction, isRunActionArgs, type RunOutcome } from './actions';
 import { stateWord } from './displayStates';
 import type { Enablement } from './enablement';
 import { showLogsLabel } from './failures';
 import { linkFolderCommand, unlinkFolderCommand, type LinkedFolders } from './linking';
 import { rowsOf, type Row } from './rows';
-import type { SessionManager } from './sessions';
+import type { FolderSession, SessionManager } from './sessions';
 import type { Node } from './supervisionTree';
 
 export interface CommandDeps {
@@ -68,7 +68,9 @@ function lifecycle(
     try {
       await run(t);
     } catch (err) {
-      if (err instanceof SidecarFailure && err.reported) return; // its failure notification is already up
+      // By name: the engine is its own bundle (dist/engine.js), so its classes are not this bundle's.
+      if ((err as Partial<SidecarFailure> | undefined)?.name === 'SidecarFailure' && (err as SidecarFailure).reported)
+        return; // its failure notification is already up
       void vscode.window
         .showErrorMessage(
           inert(vscode.l10n.t('{0} "{1}" failed: {2}', title, t.pluginId, (err as Error).message)),
@@ -165,9 +167,40 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         (t) => sessions.startPlugin(t.sessionKey, t.pluginId),
       ),
     ),
+    vscode.commands.registerCommand('reasonix.startFolder', (arg?: unknown) => startFolder(sessions, arg)),
     vscode.commands.registerCommand('reasonix.showLogs', () => d.showLogs()),
     vscode.commands.registerCommand('reasonix.linkFolder', (folder?: unknown) => linkFolder(d, folder)),
     vscode.commands.registerCommand('reasonix.unlinkFolder', (arg?: unknown) => unlinkFolder(d, arg)),
     vscode.commands.registerCommand('reasonix.toggleEnablement', (arg?: unknown) => toggleEnablement(d, arg)),
   ];
+}
+
+/**
+ * Start Extensions of Folder: from the Extensions view's folder row (its node), with a folder key or
+ * path, or picked among the folders that wait for a first use.
+ */
+async function startFolder(sessions: SessionManager, arg?: unknown): Promise<void> {
+  const waiting = sessions.sessions().filter((s) => {
+    const state = sessions.startState(s.key);
+    return state === 'not-started' || state === 'idle-stopped';
+  });
+  const named =
+    arg && typeof arg === 'object' && 'session' in arg
+      ? (arg as { session: FolderSession }).session.key
+      : typeof arg === 'string'
+        ? sessions.sessions().find((s) => s.key === arg || s.folder.uri.fsPath === arg || s.folder.name === arg)?.key
+        : undefined;
+  let key = named;
+  if (!key) {
+    if (!waiting.length) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Reasonix: the extensions of every folder are running.'));
+      return;
+    }
+    const pick = await vscode.window.showQuickPick(
+      waiting.map((s) => ({ label: s.folder.name, description: s.folder.uri.fsPath, key: s.key })),
+      { placeHolder: vscode.l10n.t('Start the Reasonix extensions of which folder?') },
+    );
+    key = pick?.key;
+  }
+  if (key) await sessions.use(key, 'user');
 }

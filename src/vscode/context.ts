@@ -7,7 +7,8 @@ import { AgentHooks } from './agentHooks';
 import { createApi, type ReasonixApi } from './api';
 import { registerAuthoring } from './author/register';
 import { registerCommands } from './commands';
-import { createSessionEngine, type SidecarFactory } from '../host/session';
+import type { SidecarFactory } from '../host/session';
+import { engineModule } from './engineModule';
 import { Enablement } from './enablement';
 import { LinkedFolders } from './linking';
 import { ModelDirectory } from './lm/directory';
@@ -97,7 +98,8 @@ export class Ctx implements vscode.Disposable {
     this.prompts = new VsCodePrompts(() => this.surfaces);
     const isTrusted = () => vscode.workspace.isTrusted;
     this.sessions = new SessionManager({
-      createEngine: (o) => createSessionEngine(o, { createSidecar, store: this.store, logger: this.log, toolCalls }),
+      createEngine: (o) =>
+        engineModule().createSessionEngine(o, { createSidecar, store: this.store, logger: this.log, toolCalls }),
       log: this.log,
       settings: readSettings,
       linked: this.linked,
@@ -105,6 +107,7 @@ export class Ctx implements vscode.Disposable {
       frontEnd: this.prompts,
       isTrusted,
       showLogs: () => this.log.show(),
+      slotsDir: join(ext.globalStorageUri.fsPath, 'session-slots'),
     });
     const agents = agentFeatures(ext, this.sessions, this.log, isTrusted);
     this.mcpLaunch = agents.mcpLaunch;
@@ -147,6 +150,8 @@ export class Ctx implements vscode.Disposable {
       tree,
       this.agentHooks.onDidChange(() => tree.refresh()),
       vscode.window.registerTreeDataProvider('reasonix.extensions', tree),
+      // The folder the user is in starts first (multi-root windows start a folder on first use).
+      vscode.window.onDidChangeActiveTextEditor((e) => void this.sessions.focus(e?.document.uri)),
       new StatusBar(this.sessions, this.store, isTrusted),
       ...registerCommands({
         sessions: this.sessions,

@@ -1,11 +1,23 @@
 // One Reasonix session per workspace folder (multi-root: one each). Sessions start only in a
 // trusted workspace, after start-up has finished, and follow folders being added and removed.
+// In a window of several folders a folder's extensions start when the folder is first used
+// (docs/scale.md): the folder the user is in first, through one start queue for the window.
 // Crashes are reported once each and restarted within the bounded policy.
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { inert } from '../host/inert';
 import type { Logger } from '../host/log';
-import { RestartPolicy } from '../host/generations';
+import { RestartPolicy, StartQueue } from '../host/generations';
+import {
+  claimSessionSlot,
+  FolderStarts,
+  PendingChanges,
+  type FolderClock,
+  type FolderStartState,
+  type SessionSlot,
+  type UseReason,
+} from '../host/folders';
+import { engineModule } from './engineModule';
 import type { FailureInfo, SessionEngine, SessionEngineOptions, UiFrontEnd } from '../host/session';
 import type { Enablement } from './enablement';
 import { describeFailure, showFailure, showLogsLabel } from './failures';
@@ -19,10 +31,13 @@ export function spawnAllowed(isTrusted: boolean): boolean {
   return isTrusted === true;
 }
 
-/** Stable per folder across reloads and windows, opaque to sidecars. */
+/** Stable per folder across reloads, opaque to sidecars (a second window on the folder adds `-w2`: sessionSlots). */
 export function sessionIdFor(folder: vscode.Uri): string {
   return 'vscode-' + createHash('sha256').update(folder.toString()).digest('hex').slice(0, 16);
 }
+
+/** Files changed before a folder's extensions started are sent in messages of at most this many paths (HOST_SPEC §8). */
+const PATHS_PER_MESSAGE = 1000;
 
 export interface FolderSession {
   readonly key: string;
@@ -45,11 +60,20 @@ export interface SessionManagerDeps {
   coalesceMs?: number;
   /** Bound for stopping everything (VS Code allows about 5 s for deactivate). */
   stopBudgetMs?: number;
+  /** Where windows claim their session-id slot per folder (absent: the plain id, as before). */
+  slotsDir?: string;
+  /** The clock of idle stops (tests move it by hand). */
+  folderClock?: FolderClock;
 }
 
 interface Live extends FolderSession {
   subs: vscode.Disposable[];
   restartTimers: Set<NodeJS.Timeout>;
+  /** The engine has been started once (an idle-stopped folder starts again with a reload). */
+  started: boolean;
+  /** Changes seen before the extensions started; sent with the first message after. */
+  pending: PendingChanges;
+  slot?: SessionSlot;
 }
 
 export class SessionManager implements vscode.Disposable {
@@ -66,9 +90,25 @@ export class SessionManager implements vscode.Disposable {
   /** Fires for every crash and failed start (the notification is shown as well). */
   readonly onDidFail = this.failures.event;
   private disposed = false;
+  /** The window's one start queue: `reasonix.startup.maxParallel` handshakes across every folder. */
+  private readonly queue: StartQueue;
+  private readonly starts: FolderStarts;
 
   constructor(private readonly deps: SessionManagerDeps) {
     this.policy = deps.restartPolicy ?? new RestartPolicy();
+    this.queue = new StartQueue(deps.settings().maxParallelStarts);
+    this.starts = new FolderStarts({
+      start: (key, reason) => this.runStart(key, reason),
+      stop: (key) => this.idleStop(key),
+      mayStop: (key) =>
+        !this.live
+          .get(key)
+          ?.engine.plugins()
+          .some((p) => p.spec?.runtime.required),
+      idleStopMs: () => (this.deps.settings().idleStopMinutes ?? 0) * 60_000,
+      onDidChange: () => this.changed.fire(),
+      clock: deps.folderClock,
+    });
   }
 
   sessions(): FolderSession[] {
@@ -79,7 +119,37 @@ export class SessionManager implements vscode.Disposable {
     return this.live.get(key);
   }
 
-  /** Starts a session for every folder that has none. Does nothing in an untrusted workspace. */
+  /** Whether the folder's extensions run (multi-root windows start a folder on first use). */
+  startState(key: string): FolderStartState | undefined {
+    return this.starts.state(key);
+  }
+
+  /**
+   * The folder is used (an action, tool, model, hook or MCP call names it, or the user opens it in a
+   * view): resolves once its extensions have started; at once when they run.
+   */
+  use(key: string, reason: UseReason): Promise<void> {
+    return this.live.has(key) ? this.starts.use(key, reason) : Promise.resolve();
+  }
+
+  /** The folder holding `uri` (the innermost, in a window of nested folders), if it has a session. */
+  keyOf(uri: vscode.Uri): string | undefined {
+    const f = vscode.workspace.getWorkspaceFolder(uri);
+    return f && this.live.has(f.uri.toString()) ? f.uri.toString() : undefined;
+  }
+
+  /** The user is in this folder now (its editor became active): it starts first. */
+  focus(uri: vscode.Uri | undefined): Promise<void> {
+    const key = uri && this.keyOf(uri);
+    return key ? this.starts.focus(key) : Promise.resolve();
+  }
+
+  /**
+   * A session for every folder that has none. A single folder starts at once; in a window of several,
+   * a folder starts at once only when it asks to (`reasonix.startup.folders: all`, or an installed
+   * extension is required: governance never waits for a first use) or when the user is in it; the
+   * others on first use. Does nothing in an untrusted workspace.
+   */
   async syncFolders(
     folders: readonly vscode.WorkspaceFolder[] = vscode.workspace.workspaceFolders ?? [],
   ): Promise<void> {
@@ -91,16 +161,56 @@ export class SessionManager implements vscode.Disposable {
         this.deps.log.info('workspace not trusted: no Reasonix extension is started');
       return;
     }
-    await Promise.all(
-      [...wanted.values()].filter((f) => !this.live.has(f.uri.toString())).map((f) => this.startSession(f)),
-    );
+    const settings = this.deps.settings();
+    this.queue.setLimit(settings.maxParallelStarts);
+    const fresh = [...wanted.values()].filter((f) => !this.live.has(f.uri.toString()));
+    for (const f of fresh) this.createSession(f);
+    this.changed.fire();
+    const all = [...this.live.values()];
+    const eager =
+      all.length === 1
+        ? all
+        : (await Promise.all(all.map(async (s) => ((await this.startsEagerly(s)) ? [s] : [])))).flat();
+    // The folder the user is in starts first, alone; then the folders that start with the window, through
+    // the window's queue (which keeps a folder the user moves into ahead of them). Measured: bench/folders.ts.
+    await this.focus(vscode.window.activeTextEditor?.document.uri);
+    await Promise.all(eager.map((s) => this.starts.use(s.key, 'window')));
+    const waiting = all.filter((s) => this.starts.state(s.key) === 'not-started').map((s) => s.folder.name);
+    if (waiting.length)
+      this.deps.log.info(
+        `${waiting.length} folder(s) start on first use (reasonix.startup.folders): ${waiting.join(', ')}`,
+      );
   }
 
-  private async startSession(folder: vscode.WorkspaceFolder): Promise<void> {
+  /** Whether a folder of a multi-root window starts with the window rather than on first use. */
+  private async startsEagerly(s: Live): Promise<boolean> {
+    if (this.deps.settings().startFolders?.(s.folder) === 'all') return true;
+    try {
+      const found = await engineModule().discoverPlugins({
+        home: this.deps.settings().home,
+        linked: this.deps.linked.list(),
+        disabled: this.deps.enablement.disabled(s.folder.uri),
+      });
+      const required = found.plugins.filter((p) => p.runtime.required).map((p) => p.id);
+      if (required.length)
+        this.deps.log.info(`[${s.folder.name}] starts with the window: required extension(s) ${required.join(', ')}`);
+      return required.length > 0;
+    } catch {
+      return false; // the engine's own discovery reports the problem when the folder starts
+    }
+  }
+
+  private createSession(folder: vscode.WorkspaceFolder): void {
     const key = folder.uri.toString();
     const settings = this.deps.settings();
-    const sessionId = sessionIdFor(folder.uri);
+    const slot = this.deps.slotsDir ? claimSessionSlot(this.deps.slotsDir, 'vscode-', key) : undefined;
+    const sessionId = slot?.sessionId ?? sessionIdFor(folder.uri);
     const log = this.deps.log;
+    if (slot?.problem) log.warn(`[${folder.name}] session id: ${slot.problem}; using ${sessionId}`);
+    else if (slot && slot.slot > 1)
+      log.info(
+        `[${folder.name}] another VS Code window runs this folder's extensions: this window's session is ${sessionId}`,
+      );
     const engine = this.deps.createEngine({
       sessionKey: key,
       sessionId,
@@ -112,9 +222,22 @@ export class SessionManager implements vscode.Disposable {
       frontEnd: this.deps.frontEnd,
       maxParallelStarts: settings.maxParallelStarts,
       startupBudgetMs: settings.startupBudgetMs,
+      startSlots: this.queue,
+      startPriority: this.starts.priority(key),
     });
-    const s: Live = { key, folder, sessionId, engine, subs: [], restartTimers: new Set() };
+    const s: Live = {
+      key,
+      folder,
+      sessionId,
+      engine,
+      subs: [],
+      restartTimers: new Set(),
+      started: false,
+      pending: new PendingChanges(),
+      slot,
+    };
     this.live.set(key, s);
+    this.starts.add(key);
     s.subs.push(
       engine.onDidChange(() => this.changed.fire()),
       engine.onCrash((info) => this.onCrash(s, info)),
@@ -122,13 +245,64 @@ export class SessionManager implements vscode.Disposable {
     );
     if (settings.fileChanges(folder)) {
       s.subs.push(
-        new FolderWatcher(folder, (paths) => engine.notifyResourcesChanged(paths), log, {
-          coalesceMs: this.deps.coalesceMs,
-        }),
+        new FolderWatcher(
+          folder,
+          (paths) => {
+            if (this.starts.state(key) === 'started') return engine.notifyResourcesChanged(paths);
+            s.pending.add(paths); // kept for the first message after the start
+            return 0;
+          },
+          log,
+          { coalesceMs: this.deps.coalesceMs },
+        ),
       );
     }
+  }
+
+  /** Starts a folder's extensions (FolderStarts decides when): the first time, or again after an idle stop. */
+  private async runStart(key: string, reason: UseReason): Promise<void> {
+    const s = this.live.get(key);
+    if (!s || this.disposed) return;
+    if (s.started) {
+      this.deps.log.info(`[${s.folder.name}] starting again after an idle stop (${reason})`);
+      await this.reload(key, true);
+    } else {
+      s.started = true;
+      await this.startSession(s, reason);
+    }
+    this.flushPending(s);
+  }
+
+  /** What changed in the folder before its extensions ran: sent now, in messages of at most 1,000 paths. */
+  private flushPending(s: Live): void {
+    const { paths, dropped } = s.pending.take();
+    for (let i = 0; i < paths.length; i += PATHS_PER_MESSAGE)
+      s.engine.notifyResourcesChanged(paths.slice(i, i + PATHS_PER_MESSAGE));
+    if (paths.length)
+      this.deps.log.info(`[${s.folder.name}] sent ${paths.length} file change(s) from before the extensions started`);
+    if (dropped)
+      this.deps.log.warn(
+        `[${s.folder.name}] ${dropped} more file change(s) from before the extensions started were not kept (at most ${paths.length} are)`,
+      );
+  }
+
+  /** A folder quiet for longer than `reasonix.startup.idleStopMinutes`: its sidecars stop, its surfaces stay shown as stopped. */
+  private async idleStop(key: string): Promise<void> {
+    const s = this.live.get(key);
+    if (!s) return;
+    const running = s.engine.plugins().filter((p) => p.state === 'running' || p.state === 'starting');
+    this.deps.log.info(
+      `[${s.folder.name}] quiet for ${this.deps.settings().idleStopMinutes} minute(s): stopping ${running.length} extension(s) until the folder is used again`,
+    );
+    await Promise.all(running.map((p) => s.engine.stopPlugin(p.pluginId).catch(() => undefined)));
+  }
+
+  private async startSession(s: Live, reason: UseReason): Promise<void> {
+    const { folder, engine, sessionId } = s;
+    const log = this.deps.log;
+    const settings = this.deps.settings();
     const t0 = Date.now();
-    log.info(`[${folder.name}] session ${sessionId} starting (home ${settings.home})`);
+    log.info(`[${folder.name}] session ${sessionId} starting (${reason}; home ${settings.home})`);
     this.changed.fire();
     try {
       await engine.start();
@@ -147,7 +321,7 @@ export class SessionManager implements vscode.Disposable {
           logs,
           reload,
         )
-        .then((c) => (c === logs ? this.deps.showLogs() : c === reload ? this.reload(key) : undefined));
+        .then((c) => (c === logs ? this.deps.showLogs() : c === reload ? this.reload(s.key) : undefined));
     }
     this.changed.fire();
   }
@@ -208,6 +382,7 @@ export class SessionManager implements vscode.Disposable {
 
   async restartPlugin(key: string, pluginId: string): Promise<void> {
     const s = this.must(key);
+    await this.use(key, 'user');
     this.policy.reset(`${key}#${pluginId}`); // a person asked: fresh budget
     this.deps.log.info(`[${s.folder.name}] [${pluginId}] restart requested`);
     await s.engine.restartPlugin(pluginId);
@@ -222,14 +397,19 @@ export class SessionManager implements vscode.Disposable {
 
   async startPlugin(key: string, pluginId: string): Promise<void> {
     const s = this.must(key);
+    await this.use(key, 'user');
     this.deps.log.info(`[${s.folder.name}] [${pluginId}] start requested`);
     await s.engine.startPlugin(pluginId);
   }
 
-  /** Reload Runtime: fail-atomic per session; a failing session keeps its previous generation. */
-  async reload(key?: string): Promise<void> {
+  /**
+   * Reload Runtime: fail-atomic per session; a failing session keeps its previous generation. Only
+   * folders that have started reload (one named by `key` that has not starts instead).
+   */
+  async reload(key?: string, restarting = false): Promise<void> {
     if (!spawnAllowed(this.deps.isTrusted())) return;
-    const targets = key ? [this.must(key)] : [...this.live.values()];
+    if (key && !restarting && !this.must(key).started) return this.use(key, 'user');
+    const targets = (key ? [this.must(key)] : [...this.live.values()]).filter((s) => s.started);
     await Promise.all(
       targets.map(async (s) => {
         this.deps.log.info(`[${s.folder.name}] reload requested (generation ${s.engine.generation})`);
@@ -266,26 +446,28 @@ export class SessionManager implements vscode.Disposable {
   async reconcileAll(key?: string): Promise<void> {
     if (!spawnAllowed(this.deps.isTrusted())) return;
     await Promise.all(
-      (key ? [this.must(key)] : [...this.live.values()]).map(async (s) => {
-        try {
-          const how = await s.engine.reconcile();
-          if (how !== 'unchanged') this.deps.log.info(`[${s.folder.name}] installed extensions changed: ${how}`);
-        } catch (err) {
-          this.deps.log.error(
-            `[${s.folder.name}] applying the installed extensions failed, previous runtime kept: ${(err as Error).message}`,
-          );
-          void vscode.window
-            .showErrorMessage(
-              vscode.l10n.t(
-                'Reasonix could not apply the changed extensions to {0}; the previous runtime keeps running. {1}',
-                s.folder.name,
-                (err as Error).message,
-              ),
-              showLogsLabel(),
-            )
-            .then((c) => c && this.deps.showLogs());
-        }
-      }),
+      (key ? [this.must(key)] : [...this.live.values()])
+        .filter((s) => s.started)
+        .map(async (s) => {
+          try {
+            const how = await s.engine.reconcile();
+            if (how !== 'unchanged') this.deps.log.info(`[${s.folder.name}] installed extensions changed: ${how}`);
+          } catch (err) {
+            this.deps.log.error(
+              `[${s.folder.name}] applying the installed extensions failed, previous runtime kept: ${(err as Error).message}`,
+            );
+            void vscode.window
+              .showErrorMessage(
+                vscode.l10n.t(
+                  'Reasonix could not apply the changed extensions to {0}; the previous runtime keeps running. {1}',
+                  s.folder.name,
+                  (err as Error).message,
+                ),
+                showLogsLabel(),
+              )
+              .then((c) => c && this.deps.showLogs());
+          }
+        }),
     );
     this.changed.fire();
   }
@@ -301,6 +483,8 @@ export class SessionManager implements vscode.Disposable {
     const s = this.live.get(key);
     if (!s) return;
     this.live.delete(key);
+    this.starts.remove(key);
+    s.slot?.release();
     s.restartTimers.forEach((t) => clearTimeout(t));
     s.subs.forEach((d) => d.dispose());
     this.deps.log.info(`[${s.folder.name}] session stopping`);
@@ -326,6 +510,7 @@ export class SessionManager implements vscode.Disposable {
 
   dispose(): void {
     void this.stopAll();
+    this.starts.dispose();
     this.changed.dispose();
     this.failures.dispose();
   }

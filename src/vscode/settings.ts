@@ -15,6 +15,13 @@ export interface Settings {
   maxParallelStarts: number;
   startupBudgetMs: number;
   fileChanges(folder: vscode.WorkspaceFolder): boolean;
+  /**
+   * `all`: the folder's extensions start with the window; `onUse` (default): in a window of several
+   * folders, when the folder is first used. A workspace or folder may ask for `all`, never the reverse.
+   */
+  startFolders?(folder: vscode.WorkspaceFolder): 'all' | 'onUse';
+  /** Minutes a started folder not in use may stay quiet before its extensions stop; 0 (default): never. The user's alone. */
+  idleStopMinutes?: number;
 }
 
 /** The user's own value (user/machine settings, or the default): never a workspace or folder value. */
@@ -75,6 +82,15 @@ export function readSettings(): Settings {
     autoRestart: userValue(cfg, 'autoRestart', true) || workspaceValue<boolean>(cfg, 'autoRestart') === true,
     maxParallelStarts: int('startup.maxParallel', 4, 1, 16),
     startupBudgetMs: int('startup.timeoutSeconds', 30, 1, 300) * 1000,
+    // A workspace (or folder) may ask for its extensions to start with the window, never to start later.
+    startFolders: (folder) => {
+      const folderCfg = vscode.workspace.getConfiguration('reasonix', folder.uri);
+      return userValue<string>(folderCfg, 'startup.folders', 'onUse') === 'all' ||
+        workspaceValue<string>(folderCfg, 'startup.folders') === 'all'
+        ? 'all'
+        : 'onUse';
+    },
+    idleStopMinutes: int('startup.idleStopMinutes', 0, 0, 7 * 24 * 60),
     // A workspace may stop telling extensions about its files, never start it against the user.
     fileChanges: (folder) => {
       const folderCfg = vscode.workspace.getConfiguration('reasonix', folder.uri);

@@ -1,7 +1,7 @@
 // The real engine Sidecar, logging through the extension's channel: frames at trace only while
 // the channel is at Trace (and reasonix.trace.frames is on), stderr at debug while it is at Debug.
 import * as vscode from 'vscode';
-import { Sidecar } from '../host/sidecar';
+import { engineModule } from './engineModule';
 import type { SidecarFactory } from '../host/session';
 import type { FrameTap } from '../host/wire';
 import type { ExtensionLog } from './logging';
@@ -15,7 +15,7 @@ export function realSidecarFactory(log: ExtensionLog): SidecarFactory {
     return l !== vscode.LogLevel.Off && l <= vscode.LogLevel.Debug;
   };
   return (opts) =>
-    new Sidecar({
+    new (engineModule().Sidecar)({
       ...opts,
       traceEnabled: () => log.tracesFrames(),
       debugEnabled: debugOn,

@@ -86,7 +86,11 @@ export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Di
       if (sessions.length > 1) return sessions.map((session) => ({ kind: 'folder', session }));
       return this.pluginNodes(sessions);
     }
-    if (node.kind === 'folder') return this.pluginNodes([node.session]);
+    if (node.kind === 'folder') {
+      const state = this.sessions.startState(node.session.key);
+      if (state === 'not-started' || state === 'idle-stopped') void this.sessions.use(node.session.key, 'view');
+      return this.pluginNodes([node.session]);
+    }
     if (node.kind === 'plugin')
       return node.statuses.map((surface) =>
         surface.kind === 'status'
@@ -110,10 +114,24 @@ export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Di
 
   getTreeItem(node: Node): vscode.TreeItem {
     if (node.kind === 'folder') {
-      const item = new vscode.TreeItem(node.session.folder.name, vscode.TreeItemCollapsibleState.Expanded);
+      const state = this.sessions.startState(node.session.key);
+      const waiting = state === 'not-started' || state === 'idle-stopped';
+      // A folder that waits for its first use is collapsed: opening it is a use (the tree view's expand event).
+      const item = new vscode.TreeItem(
+        node.session.folder.name,
+        waiting ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded,
+      );
+      item.id = `folder:${node.session.key}:${waiting ? 'waiting' : 'up'}`;
       item.iconPath = vscode.ThemeIcon.Folder;
-      item.description = vscode.l10n.t('generation {0}', node.session.engine.generation);
-      item.contextValue = 'folder';
+      item.description =
+        state === 'not-started'
+          ? vscode.l10n.t('not started: starts when you use this folder')
+          : state === 'idle-stopped'
+            ? vscode.l10n.t('stopped while unused: starts when you use this folder')
+            : state === 'starting'
+              ? vscode.l10n.t('starting…')
+              : vscode.l10n.t('generation {0}', node.session.engine.generation);
+      item.contextValue = waiting ? 'folder.waiting' : 'folder';
       return item;
     }
     if (node.kind === 'status') return statusItem(node.row, node.surface);

@@ -13,6 +13,8 @@ import { SessionManager } from '../../src/vscode/sessions';
 import { Sidecar } from '../../src/host/sidecar';
 import { silentLogger } from '../../src/host/log';
 import type { FrameTap } from '../../src/host/wire';
+import type { FolderClock } from '../../src/host/folders';
+import type { Settings } from '../../src/vscode/settings';
 
 export class MemoryMemento implements vscode.Memento {
   private readonly data = new Map<string, unknown>();
@@ -37,10 +39,17 @@ export function manager(opts: {
   linked?: LinkedFolders;
   /** Package root → frame tap, as the extension's sidecar factory reads it (protocol trace). */
   taps?: Map<string, FrameTap>;
+  /** Setting values over the defaults below (e.g. `startFolders`, `fileChanges`). */
+  settings?: Partial<Settings>;
+  store?: SurfaceStore;
+  /** The clock folder starts use (idle stop); tests move it by hand. */
+  folderClock?: FolderClock;
+  slotsDir?: string;
+  coalesceMs?: number;
 }): SessionManager {
   const home = process.env.REASONIX_HOME;
   assert.ok(home, 'REASONIX_HOME is set by the in-host runner');
-  const store = new SurfaceStore();
+  const store = opts.store ?? new SurfaceStore();
   return new SessionManager({
     createEngine: (o) => {
       opts.created?.push(o);
@@ -57,7 +66,13 @@ export function manager(opts: {
       maxParallelStarts: 4,
       startupBudgetMs: 30_000,
       fileChanges: () => false,
+      // The suites written before folders started on first use expect every folder running.
+      startFolders: () => 'all',
+      ...opts.settings,
     }),
+    folderClock: opts.folderClock,
+    slotsDir: opts.slotsDir,
+    coalesceMs: opts.coalesceMs,
     linked: opts.linked ?? new LinkedFolders(new MemoryMemento()),
     enablement: new Enablement(new MemoryMemento()),
     frontEnd: new VsCodePrompts(() => undefined),

@@ -3,6 +3,7 @@
 // The dependency plan (HOST_SPEC_V2 §11) decides who takes part and in which order: Inactive
 // plugins are listed but never spawned, providers start before their consumers and stop after them.
 import { silentLogger, type Logger } from '../log';
+import type { StartSlots } from './startQueue';
 import type { PluginSpec } from '../plugins';
 import { Emitter, type Disposable } from '../emitter';
 import { GenerationError } from './errors';
@@ -42,6 +43,10 @@ export interface GenerationOptions<S extends SidecarHandle = Sidecar> {
   maxConcurrent?: number;
   /** One budget for the whole startup (default 30 s). */
   budgetMs?: number;
+  /** The window's start queue, shared by every folder's session (absent: this session's own bound only). */
+  startSlots?: StartSlots;
+  /** This session's standing in that queue (higher first: the folder the user is in). */
+  startPriority?: () => number;
   /** Cancels the build: pending launches fail, sidecars still starting are stopped. */
   signal?: AbortSignal;
 }
@@ -381,6 +386,8 @@ export async function startGeneration<S extends SidecarHandle = Sidecar>(
     maxConcurrent: opts.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
     budgetMs: opts.budgetMs ?? DEFAULT_STARTUP_BUDGET_MS,
     signal: opts.signal,
+    slots: opts.startSlots,
+    priority: opts.startPriority,
   });
   const byPlugin = [...results].sort((a, b) => byId(a.plugin, b.plugin));
   const started = byPlugin.flatMap((r) => (r.ok ? [r.sidecar] : []));

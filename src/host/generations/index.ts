@@ -16,6 +16,7 @@ export {
   type ReconcileResult,
 } from './sessionRuntime';
 export { GenerationError, type GenerationErrorKind } from './errors';
+export { StartQueue, type StartSlots } from './startQueue';
 export { launchAll, STOPPED_BEFORE_LAUNCH, type LaunchDependency } from './launch';
 export {
   realSidecarFactory,

@@ -4,6 +4,7 @@
 // before consumers); when a provider it requires failed, it is not launched at all.
 import type { PluginSpec } from '../plugins';
 import { failureOf, type FailureInfo, type SidecarHandle } from './ports';
+import type { StartSlots } from './startQueue';
 
 export const STOPPED_BEFORE_LAUNCH = 'startup stopped before launch';
 
@@ -24,6 +25,14 @@ export interface LaunchOptions<S extends SidecarHandle> {
   budgetMs: number;
   /** Aborting behaves like the budget running out (e.g. the session is being stopped). */
   signal?: AbortSignal;
+  /**
+   * The window's start queue: each handshake first takes one of its slots (shared with every other
+   * folder). The budget runs from the batch's first slot, so a folder waiting behind others does
+   * not spend its budget in the queue.
+   */
+  slots?: StartSlots;
+  /** This batch's standing in the queue (higher first; read whenever a slot frees up). */
+  priority?: () => number;
 }
 
 export type LaunchResult<S> =
@@ -37,22 +46,30 @@ export type LaunchResult<S> =
  * every job at once (`over` resolves; `reason` and `atMs` say why and when).
  */
 class LaunchBudget {
-  readonly began = Date.now();
+  began = Date.now();
   reason: string | undefined;
   atMs = 0;
   readonly over: Promise<void>;
   private cut!: () => void;
-  private readonly timer: ReturnType<typeof setTimeout>;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly onAbort = () => this.end('startup was cancelled');
 
+  /** `armed` false: the clock starts at the first arm() (the first slot of the window's queue). */
   constructor(
-    budgetMs: number,
+    private readonly budgetMs: number,
     private readonly signal: AbortSignal | undefined,
+    armed = true,
   ) {
     this.over = new Promise<void>((resolve) => (this.cut = resolve));
-    this.timer = setTimeout(() => this.end(`startup budget of ${budgetMs} ms expired`), budgetMs);
+    if (armed) this.arm();
     if (signal?.aborted) this.onAbort();
     signal?.addEventListener('abort', this.onAbort);
+  }
+
+  arm(): void {
+    if (this.timer !== undefined || this.reason !== undefined) return;
+    this.began = Date.now();
+    this.timer = setTimeout(() => this.end(`startup budget of ${this.budgetMs} ms expired`), this.budgetMs);
   }
 
   elapsed(): number {
@@ -73,8 +90,45 @@ class LaunchBudget {
   }
 }
 
-/** Starts one sidecar inside the budget; never rejects. */
+/** Takes a slot of the window's queue (none: no queue), or undefined when launching ended first. */
+async function slotFor(
+  opts: Pick<LaunchOptions<SidecarHandle>, 'slots' | 'priority'>,
+  budget: LaunchBudget,
+): Promise<(() => void) | undefined> {
+  if (!opts.slots) return () => undefined;
+  if (budget.reason !== undefined) return undefined;
+  const gave = new AbortController();
+  const got = opts.slots.acquire(opts.priority ?? (() => 0), gave.signal);
+  const first = await Promise.race([got, budget.over.then(() => undefined)]);
+  if (first) {
+    budget.arm();
+    return first;
+  }
+  gave.abort(new Error('launching ended'));
+  // Granted in the same tick the budget ran out: give the slot straight back.
+  await got.then(
+    (release) => release(),
+    () => undefined,
+  );
+  return undefined;
+}
+
+/** Starts one sidecar inside the budget, holding a slot of the window's queue while it handshakes; never rejects. */
 async function startOne<S extends SidecarHandle>(
+  plugin: PluginSpec,
+  create: (plugin: PluginSpec) => S,
+  budget: LaunchBudget,
+  opts: Pick<LaunchOptions<S>, 'slots' | 'priority'> = {},
+): Promise<LaunchResult<S>> {
+  const release = await slotFor(opts, budget);
+  try {
+    return await startHolding(plugin, create, budget);
+  } finally {
+    release?.();
+  }
+}
+
+async function startHolding<S extends SidecarHandle>(
   plugin: PluginSpec,
   create: (plugin: PluginSpec) => S,
   budget: LaunchBudget,
@@ -133,7 +187,7 @@ async function startOne<S extends SidecarHandle>(
 
 /** Launches every job; results come back in input order. Never rejects. */
 export async function launchAll<S extends SidecarHandle>(opts: LaunchOptions<S>): Promise<LaunchResult<S>[]> {
-  const budget = new LaunchBudget(opts.budgetMs, opts.signal);
+  const budget = new LaunchBudget(opts.budgetMs, opts.signal, !opts.slots);
   const results: LaunchResult<S>[] = new Array(opts.plugins.length);
   // Which plugins settled and how; a worker with nothing ready waits for the next settle.
   const index = new Map(opts.plugins.map((p, i) => [p.id, i]));
@@ -152,7 +206,7 @@ export async function launchAll<S extends SidecarHandle>(opts: LaunchOptions<S>)
       .map((d) => d.id);
     return blockedBy.length && budget.reason === undefined
       ? { plugin, ok: false, blockedBy }
-      : startOne(plugin, opts.create, budget);
+      : startOne(plugin, opts.create, budget, opts);
   };
   const worker = async () => {
     while (waiting.length) {

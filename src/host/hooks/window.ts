@@ -50,6 +50,11 @@ export interface HookSessionEntry {
    * hook path recognises the folder's own tools by it); default: the single-folder label.
    */
   mcpLabel?: string;
+  /**
+   * Starts the folder's extensions when they are not running yet (folders started on first use):
+   * awaited before the session is asked, within the hook's budget.
+   */
+  ready?(): Promise<void>;
 }
 
 /** One MCP tool call the window served, for the face's log. */
@@ -95,6 +100,19 @@ export interface HookWindowOptions {
   /** Serve the folders' extension tools to MCP clients (absent: `mcp` requests are refused). */
   mcp?: WindowMcpOptions;
   logger: Logger;
+}
+
+/**
+ * Waits for a folder's extensions to start, at most until `deadlineAt`: a folder that is not up by
+ * then is asked as it is (its optional extensions give no ruling this once, as a slow one would).
+ */
+async function untilReady(entry: HookSessionEntry, deadlineAt: number): Promise<void> {
+  const ready = entry.ready?.();
+  if (!ready) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((r) => (timer = setTimeout(r, Math.max(0, deadlineAt - Date.now()))));
+  await Promise.race([ready.catch(() => undefined), late]);
+  clearTimeout(timer);
 }
 
 /** Time kept back so the answer reaches the bridge before its own deadline, even on a busy machine. */
@@ -241,8 +259,10 @@ export class HookWindow {
       };
     }
     // budgetMs was checked where the request was read (endpoint.ts budgetProblem).
+    const deadlineAt = Date.now() + req.budgetMs - ANSWER_MARGIN_MS;
+    await untilReady(hit.item, deadlineAt);
     const r = await answerHookEvent(req.event, input, hit.item.session, {
-      deadlineAt: Date.now() + req.budgetMs - ANSWER_MARGIN_MS,
+      deadlineAt,
       toolCalls: this.opts.mcp ? this.toolCalls(hit.folder, hit.item) : undefined,
     });
     this.opts.onDecision?.(r.record, hit.folder, performance.now() - t0);
@@ -283,10 +303,13 @@ export class HookWindow {
         this.channels.add(socket);
         socket.once('close', () => this.channels.delete(socket));
         const note = (text: string) => this.opts.logger.warn(`MCP connection for ${hit.folder}: ${text}`);
-        serve(socket, this.toolSource(hit.folder, mcp), mcp.version, note).catch((err: Error) => {
-          this.opts.logger.warn(`MCP connection for ${hit.folder} failed: ${err.message}`);
-          socket.destroy();
-        });
+        // An MCP client names the folder: its extensions start (if they wait for a first use) before tools are listed.
+        Promise.resolve(hit.item.ready?.())
+          .then(() => serve(socket, this.toolSource(hit.folder, mcp), mcp.version, note))
+          .catch((err: Error) => {
+            this.opts.logger.warn(`MCP connection for ${hit.folder} failed: ${err.message}`);
+            socket.destroy();
+          });
       },
     };
   }
@@ -302,6 +325,10 @@ export class HookWindow {
       tools,
       callTool: async (name, args, opts) => {
         const t0 = performance.now();
+        await this.opts
+          .sessions()
+          .find((s) => s.folder === folder)
+          ?.ready?.(); // started again after an idle stop
         const session = this.sessionFor(folder);
         if (!session)
           return {

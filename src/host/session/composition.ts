@@ -154,6 +154,8 @@ class ComposedSession implements SessionEngine {
       logger: this.log,
       maxConcurrent: opts.maxParallelStarts,
       budgetMs: opts.startupBudgetMs,
+      startSlots: opts.startSlots,
+      startPriority: opts.startPriority,
       beforePublish: (gen) => this.buildSystemPrompt(gen),
     });
     this.runtime.onDidChange((e) => {

@@ -6,6 +6,7 @@ import type { PluginSpec } from '../plugins';
 import type { Unmet } from '../generations';
 import type { FormValues } from '../../protocol';
 import type { UiFrontEnd } from '../ui';
+import type { StartSlots } from '../generations';
 import type { Disposable } from '../emitter';
 import type { ToolCallOptions, ToolCallOutcome, ToolInfo, ToolRef } from '../tools';
 
@@ -180,4 +181,8 @@ export interface SessionEngineOptions {
   frontEnd: UiFrontEnd;
   maxParallelStarts: number;
   startupBudgetMs: number;
+  /** The window's start queue shared by every folder (absent: `maxParallelStarts` bounds this session alone). */
+  startSlots?: StartSlots;
+  /** This folder's standing in that queue (higher first: the folder the user is in). */
+  startPriority?: () => number;
 }

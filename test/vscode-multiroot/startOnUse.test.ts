@@ -1,0 +1,93 @@
+// In-host, a window of ten folders (issue 43): the extension starts no folder nobody used; the
+// folder of the editor the user opens starts first and alone, and gets the file changes made in it
+// before; an agent hook into a folder not started yet starts it and is ruled on by its extensions.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ReasonixApi } from '../../src/vscode/api';
+import { runHookCommand } from '../support/processes';
+import { waitFor } from '../support/wait';
+
+const EXTENSION_ID = 'reasonix.reasonix-vscode-host';
+
+describe('a window of ten folders starts each on first use', function () {
+  this.timeout(90_000);
+  let api: ReasonixApi;
+  let ext: vscode.Extension<ReasonixApi>;
+  const folders = () => vscode.workspace.workspaceFolders ?? [];
+  const stateOf = (name: string) => api.listSessions().find((s) => s.folderName === name)?.started;
+  const runningIn = (name: string) =>
+    api.listPlugins().filter((p) => p.folderName === name && p.state === 'running').length;
+
+  before(async () => {
+    const found = vscode.extensions.getExtension<ReasonixApi>(EXTENSION_ID);
+    assert.ok(found, `${EXTENSION_ID} is installed`);
+    ext = found;
+    api = await ext.activate();
+    assert.equal(folders().length, 10, 'the runner opened ten folders');
+    await waitFor(() => api.listSessions().length === 10, { timeoutMs: 20_000, what: 'a session per folder' });
+  });
+
+  it('runs no extension in any folder before one is used', async () => {
+    // Give an eager start every chance to show.
+    await new Promise((r) => setTimeout(r, 2000));
+    for (const f of folders()) assert.equal(stateOf(f.name), 'not-started', f.name);
+    assert.equal(api.listPlugins().filter((p) => p.state === 'running').length, 0);
+  });
+
+  it('the folder of the editor the user opens starts alone, with the changes made in it before', async () => {
+    const f = folders()[3];
+    const root = f.uri.fsPath;
+    mkdirSync(path.join(root, 'src'), { recursive: true });
+    writeFileSync(path.join(root, 'src', 'before-start.ts'), 'export const early = 1;\n');
+    await new Promise((r) => setTimeout(r, 1500)); // the watcher reports it while nothing runs
+    assert.equal(stateOf(f.name), 'not-started');
+    const doc = await vscode.workspace.openTextDocument(path.join(root, 'src', 'before-start.ts'));
+    await vscode.window.showTextDocument(doc);
+    await waitFor(() => runningIn(f.name) === 2, { timeoutMs: 30_000, what: `${f.name}'s two samples running` });
+    assert.equal(stateOf(f.name), 'started');
+    const others = folders().filter((x) => x !== f);
+    assert.deepEqual(
+      others.map((x) => stateOf(x.name)),
+      others.map(() => 'not-started'),
+      'every other folder still waits',
+    );
+    assert.equal(api.listPlugins().filter((p) => p.state === 'running').length, 2, 'two sidecars, not twenty');
+    await waitFor(
+      () => {
+        const card = api
+          .surfaces()
+          .find((s) => s.folderName === f.name && s.pluginId === 'showcase' && s.surfaceId === 'recent-changes');
+        return card?.kind === 'card' && (card.payload.markdown ?? '').includes('src/before-start.ts');
+      },
+      { timeoutMs: 20_000, what: 'the Recent changes card to list the change made before the start' },
+    );
+  });
+
+  it("an agent hook into a folder not started yet starts it and gets its extensions' ruling", async () => {
+    const f = folders()[6];
+    assert.equal(stateOf(f.name), 'not-started');
+    const contributed = (ext.packageJSON as { contributes: { chatPlugins: { path: string }[] } }).contributes
+      .chatPlugins;
+    const pluginRoot = path.join(ext.extensionPath, contributed[0].path);
+    const hooks = JSON.parse(readFileSync(path.join(pluginRoot, 'hooks', 'hooks.json'), 'utf8')) as {
+      hooks: Record<string, { hooks: { linux: string }[] }[]>;
+    };
+    const command = hooks.hooks.PreToolUse[0].hooks[0].linux.replaceAll('${CLAUDE_PLUGIN_ROOT}', pluginRoot);
+    const r = await runHookCommand(command, {
+      timestamp: new Date().toISOString(),
+      cwd: f.uri.fsPath,
+      sessionId: 'in-host',
+      hookEventName: 'PreToolUse',
+      transcript_path: '/dev/null',
+      tool_name: 'rm_rf',
+      tool_input: { path: '/' },
+      tool_use_id: 'tool-lazy',
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const answer = JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string } };
+    assert.equal(answer.hookSpecificOutput.permissionDecision, 'deny', 'showcase, started by the hook, denied it');
+    assert.equal(stateOf(f.name), 'started');
+  });
+});
