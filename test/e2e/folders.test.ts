@@ -60,7 +60,10 @@ describe('a window of ten folders (UI): only the folder in use runs', function (
     await new Promise((r) => setTimeout(r, 2000)); // an eager start would show by now
     const first = await rows();
     assert.ok(!first.some((r) => /running/.test(r)), `nothing runs before a folder is used: ${first.join(' | ')}`);
-    assert.ok(first.some((r) => r.startsWith(names[0]) && r.includes(NOT_STARTED)), first.join(' | '));
+    assert.ok(
+      first.some((r) => r.startsWith(names[0]) && r.includes(NOT_STARTED)),
+      first.join(' | '),
+    );
     await wb.screenshot(join(shots, 'ten-folders-not-started.png'));
 
     // Open the fourth folder's notes/ideas.md through Quick Open, as a user does.
