@@ -23,6 +23,7 @@ import {
   type UIActionDecl,
 } from '../../protocol';
 import { Emitter, type Disposable } from '../emitter';
+import { transition, type TransitionTable } from '../states';
 import {
   crashFailure,
   describeExit,
@@ -51,6 +52,22 @@ import { StderrRing } from './stderr';
 import { StderrLines } from './stderrLines';
 
 export type SidecarState = 'idle' | 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed' | 'failed';
+
+/**
+ * The sidecar's lifecycle, the one place its moves are written (src/host/states.ts): an event is
+ * the state entered. A start that fails ends `failed`, and a stop during a start waits for it to
+ * fail, then says `stopped`; a crashed, failed or stopped sidecar can start again; only a running
+ * one stops by shutdown (stopping) or crashes.
+ */
+export const SIDECAR_TABLE: TransitionTable<SidecarState, SidecarState> = {
+  idle: { starting: 'starting' },
+  starting: { running: 'running', failed: 'failed' },
+  running: { stopping: 'stopping', crashed: 'crashed' },
+  stopping: { stopped: 'stopped' },
+  stopped: { starting: 'starting' },
+  crashed: { starting: 'starting' },
+  failed: { starting: 'starting', stopped: 'stopped' },
+};
 
 export interface SidecarTimeouts {
   handshakeMs: number;
@@ -375,9 +392,10 @@ export class Sidecar {
       : `sidecar ${this.pluginId} is not running (${this._state})`;
   }
 
-  private setState(next: SidecarState): void {
+  private setState(event: SidecarState): void {
     const prev = this._state;
-    if (prev === next) return;
+    if (prev === event) return;
+    const next = transition(`sidecar ${this.pluginId}`, SIDECAR_TABLE, prev, event);
     this._state = next;
     this.stateChanged.fire({ state: next, previous: prev });
   }
@@ -425,6 +443,7 @@ export class Sidecar {
     try {
       child = launch(this.plugin, cmd.command);
     } catch (err) {
+      this.proc = undefined; // as when refused: the last process's record is not this start's
       const message = `could not launch ${cmd.command}: ${(err as Error).message}`;
       return { ok: false, problem: { stage: 'spawn', reason: 'internal', message }, cause: err };
     }
