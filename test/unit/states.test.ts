@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { IllegalTransition, transition, type TransitionTable } from '../../src/host/states';
-import { SIDECAR_TABLE, type SidecarState } from '../../src/host/sidecar/sidecar';
+import { SIDECAR_TABLE, type SidecarState } from '../../src/host/sidecar/lifecycle';
 import { CONNECTION_TABLE, READING_TABLE, nextReadingState, IDLE } from '../../src/host/wire/lifecycle';
 import { BINDING_TABLE, nextBindingState, stagedState, type BindingState } from '../../src/host/ui/binding';
 import { ValidatedConnection } from '../../src/host/wire';

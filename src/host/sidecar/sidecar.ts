@@ -23,7 +23,8 @@ import {
   type UIActionDecl,
 } from '../../protocol';
 import { Emitter, type Disposable } from '../emitter';
-import { transition, type TransitionTable } from '../states';
+import { transition } from '../states';
+import { SIDECAR_TABLE, type SidecarState } from './lifecycle';
 import {
   crashFailure,
   describeExit,
@@ -51,23 +52,7 @@ import { killTree, launch, resolveCommand } from './spawn';
 import { StderrRing } from './stderr';
 import { StderrLines } from './stderrLines';
 
-export type SidecarState = 'idle' | 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed' | 'failed';
-
-/**
- * The sidecar's lifecycle, the one place its moves are written (src/host/states.ts): an event is
- * the state entered. A start that fails ends `failed`, and a stop during a start waits for it to
- * fail, then says `stopped`; a crashed, failed or stopped sidecar can start again; only a running
- * one stops by shutdown (stopping) or crashes.
- */
-export const SIDECAR_TABLE: TransitionTable<SidecarState, SidecarState> = {
-  idle: { starting: 'starting' },
-  starting: { running: 'running', failed: 'failed' },
-  running: { stopping: 'stopping', crashed: 'crashed' },
-  stopping: { stopped: 'stopped' },
-  stopped: { starting: 'starting' },
-  crashed: { starting: 'starting' },
-  failed: { starting: 'starting', stopped: 'stopped' },
-};
+export type { SidecarState } from './lifecycle';
 
 export interface SidecarTimeouts {
   handshakeMs: number;
