@@ -37,7 +37,8 @@ import {
   type ProviderRequestInput,
 } from '../streams';
 import { attachSidecar, uiHandlers, UiHub, type SurfaceStore } from '../ui';
-import { PluginRecord, PluginRecords } from './pluginRecord';
+import { PluginRecords, type PluginRecord } from './pluginRecord';
+import { contractFor } from '../../protocol';
 import {
   listTools,
   toolClientFor,
@@ -190,20 +191,21 @@ class ComposedSession implements SessionEngine {
     const handlers = {
       ...init.handlers,
       ...uiHandlers(this.hub, id, {
-        undeclared: plugin.protocol === 2 && !plugin.runtime.capabilities.includes('ui'),
+        undeclared:
+          contractFor(plugin.protocol).features.uiNeedsCapability && !plugin.runtime.capabilities.includes('ui'),
         warn: (m) => this.log.warn(`[${id}] ${m}`),
       }),
       ...streamHandlers(() => own.record?.streams),
     };
     const s = this.deps.createSidecar({ ...init, handlers, logger: this.log }); // the sidecar prefixes its own id
     const tools = toolClientFor(s);
-    const rec = new PluginRecord(
-      s,
-      new StreamHub(s, { logger: this.log }),
+    const rec: PluginRecord = {
+      sidecar: s,
+      streams: new StreamHub(s, { logger: this.log }),
       tools,
-      new ToolCaller(tools, { ...this.deps.tools, logger: this.log }),
-      this.records.newest(id)?.actions ?? [],
-      [
+      caller: new ToolCaller(tools, { ...this.deps.tools, logger: this.log }),
+      actions: this.records.newest(id)?.actions ?? [],
+      subscriptions: [
         attachSidecar(this.hub, s, (generation) =>
           this.runtime.staging !== generation ? undefined : this.runtime.current ? 'reload' : 'boot',
         ),
@@ -220,9 +222,9 @@ class ComposedSession implements SessionEngine {
           this.changed.fire();
         }),
       ],
-    );
+    };
     own.record = rec;
-    this.records.add(rec);
+    this.records.set(s, rec);
     return s;
   }
 
@@ -254,7 +256,7 @@ class ComposedSession implements SessionEngine {
         continue;
       }
       const s = gen?.sidecars.get(spec.id);
-      const rec = (s && this.records.of(s)) ?? this.records.newest(spec.id);
+      const rec = (s && this.records.get(s)) ?? this.records.newest(spec.id);
       const failure = rec?.crash ?? failures.get(spec.id);
       let state: EngineState = s?.state ?? (failure ? 'failed' : starting ? 'starting' : 'idle');
       if (state === 'idle' && failure) state = 'failed';
@@ -311,7 +313,7 @@ class ComposedSession implements SessionEngine {
     } else if (r.kind === 'in-place') {
       for (const id of r.removed) {
         if (r.added.includes(id)) continue; // changed: its new sidecar has its own record already
-        this.records.dropWhere((rec) => rec.pluginId === id);
+        this.records.drop((rec) => rec.sidecar.pluginId === id);
         this.deps.store.clearStale(this.opts.sessionKey, id);
       }
       for (const f of r.failed) this.startFailed.fire(failureOf(f.error, f.pluginId, 0));
@@ -386,7 +388,7 @@ class ComposedSession implements SessionEngine {
   async stop(): Promise<void> {
     this.observe('session.end', { phase: 'end' });
     await this.runtime.stop();
-    this.records.clear();
+    this.records.drop(() => true);
     this.hub.dispose();
     this.deps.store.removeSession(this.opts.sessionKey);
   }
@@ -534,7 +536,7 @@ class ComposedSession implements SessionEngine {
   ): Promise<StreamHandle> {
     const r = resolveProviderRef(providerRef, this.declarations(), o.model);
     const s = this.runtime.current?.sidecars.get(r.pluginId);
-    const hub = s && this.records.of(s)?.streams;
+    const hub = s && this.records.get(s)?.streams;
     if (!hub) throw new UnknownModelError(providerRef, `plugin ${r.pluginId} is not running`);
     return hub.openStream({
       providerRef: r.providerRef,
@@ -546,7 +548,7 @@ class ComposedSession implements SessionEngine {
 
   /** Every sidecar of the published generation, running or not (a staged one is never offered). */
   private toolClients(): ToolClient[] {
-    return [...(this.runtime.current?.sidecars.values() ?? [])].flatMap((s) => this.records.of(s)?.tools ?? []);
+    return [...(this.runtime.current?.sidecars.values() ?? [])].flatMap((s) => this.records.get(s)?.tools ?? []);
   }
 
   tools(): ToolInfo[] {
@@ -558,7 +560,7 @@ class ComposedSession implements SessionEngine {
     return m.callTool(
       {
         clients: () => this.toolClients(),
-        callerFor: (c) => this.records.ofTools(c)?.caller as ToolCaller,
+        callerFor: (c) => [...this.records.values()].find((r) => r.tools === c)?.caller as ToolCaller,
         dispatch: (point, payload, o) => this.dispatcher().dispatch(point, payload, o),
         argumentChecker: () => m.toolArgumentChecker,
         uncheckedSchema: (note) => this.warnOnce(note),

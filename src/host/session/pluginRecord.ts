@@ -9,72 +9,43 @@ import type { StreamHub } from '../streams';
 import type { ToolCaller, ToolClient } from '../tools';
 import type { UIActionDecl } from '../../protocol';
 
-export class PluginRecord implements Disposable {
+export interface PluginRecord {
+  readonly sidecar: Sidecar;
+  readonly streams: StreamHub;
+  readonly tools: ToolClient;
+  readonly caller: ToolCaller;
+  /**
+   * The actions it declared when it last ran (or, until it first runs, those of the record it
+   * replaced), listed while it is not running.
+   */
+  actions: readonly UIActionDecl[];
   /** Its last crash since it last ran; cleared when it runs again. */
-  crash: FailureInfo | undefined;
-  private disposed = false;
-
-  constructor(
-    readonly sidecar: Sidecar,
-    readonly streams: StreamHub,
-    readonly tools: ToolClient,
-    readonly caller: ToolCaller,
-    /**
-     * The actions it declared when it last ran (or, until it first runs, those of the record it
-     * replaced), listed while it is not running.
-     */
-    public actions: readonly UIActionDecl[],
-    /** Its UI binding, its crash and state listeners. */
-    private readonly subscriptions: readonly Disposable[],
-  ) {}
-
-  get pluginId(): string {
-    return this.sidecar.pluginId;
-  }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.streams.dispose();
-    for (const s of this.subscriptions) s.dispose();
-  }
+  crash?: FailureInfo;
+  /** Its UI binding, its crash and state listeners. */
+  readonly subscriptions: readonly Disposable[];
 }
 
 /**
  * The records of one session, keyed by their sidecar (the one key: a plugin id may have two
  * sidecars at once while a reload builds its next generation). Insertion order is wiring order, so
- * the last record of an id is its newest sidecar.
+ * the last record of an id is its newest sidecar. A record leaves only through `drop`, which
+ * disposes it: its stream hub and its subscriptions.
  */
-export class PluginRecords {
-  private readonly bySidecar = new Map<Sidecar, PluginRecord>();
-
-  add(record: PluginRecord): void {
-    this.bySidecar.set(record.sidecar, record);
-  }
-
-  of(sidecar: Sidecar): PluginRecord | undefined {
-    return this.bySidecar.get(sidecar);
-  }
-
+export class PluginRecords extends Map<Sidecar, PluginRecord> {
   /** The newest record of a plugin. */
   newest(pluginId: string): PluginRecord | undefined {
     let found: PluginRecord | undefined;
-    for (const r of this.bySidecar.values()) if (r.pluginId === pluginId) found = r;
+    for (const r of this.values()) if (r.sidecar.pluginId === pluginId) found = r;
     return found;
   }
 
-  /** The record whose tool port this is. */
-  ofTools(client: ToolClient): PluginRecord | undefined {
-    for (const r of this.bySidecar.values()) if (r.tools === client) return r;
-    return undefined;
-  }
-
-  /** Disposes and forgets every record `drop` picks. */
-  dropWhere(drop: (r: PluginRecord) => boolean): void {
-    for (const r of [...this.bySidecar.values()]) {
-      if (!drop(r)) continue;
-      r.dispose();
-      this.bySidecar.delete(r.sidecar);
+  /** Disposes and forgets every record `pick` picks. */
+  drop(pick: (r: PluginRecord) => boolean): void {
+    for (const r of [...this.values()]) {
+      if (!pick(r)) continue;
+      this.delete(r.sidecar);
+      r.streams.dispose();
+      for (const s of r.subscriptions) s.dispose();
     }
   }
 
@@ -85,12 +56,8 @@ export class PluginRecords {
    */
   prune(live: ReadonlySet<Sidecar>): void {
     const newest = new Map<string, PluginRecord>();
-    for (const r of this.bySidecar.values()) newest.set(r.pluginId, r);
+    for (const r of this.values()) newest.set(r.sidecar.pluginId, r);
     const keep = new Set(newest.values());
-    this.dropWhere((r) => !live.has(r.sidecar) && !keep.has(r));
-  }
-
-  clear(): void {
-    this.dropWhere(() => true);
+    this.drop((r) => !live.has(r.sidecar) && !keep.has(r));
   }
 }

@@ -399,7 +399,7 @@ export class ValidatedConnection {
    * anything is written); the result is validated against the method's result schema.
    */
   request<R>(method: string, params: object, opts: RequestOptions = {}): Promise<R> {
-    if (this.state.kind === 'ended') return Promise.reject(this.interrupted());
+    if (this.ended) return Promise.reject(this.interrupted());
     const out = this.outRoute(method);
     if (out.direction !== 'host_to_extension_request') {
       return Promise.reject(
@@ -446,7 +446,7 @@ export class ValidatedConnection {
 
   /** Reliable host→extension notification. Throws on invalid params or an oversize frame. */
   notify(method: string, params: object): void {
-    if (this.state.kind === 'ended') throw this.interrupted();
+    if (this.ended) throw this.interrupted();
     const out = this.outRoute(method);
     if (out.direction !== 'host_to_extension_notification') {
       throw new ProtocolError(
@@ -482,7 +482,7 @@ export class ValidatedConnection {
 
   /** Best-effort `extension/event`; false when dropped (queue slots full or connection gone). */
   sendEvent(params: EventParams): boolean {
-    if (this.state.kind === 'ended') return false;
+    if (this.ended) return false;
     const invalid = this.outRoute('extension/event').params(params);
     if (invalid !== undefined)
       throw new ProtocolError('internal', `refusing to send invalid extension/event params: ${invalid}`);
@@ -511,7 +511,7 @@ export class ValidatedConnection {
   }
 
   private watchDeadline(deadline: number): void {
-    if (deadline >= this.armedFor || this.state.kind === 'ended') return;
+    if (deadline >= this.armedFor || this.ended) return;
     if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
     this.armedFor = deadline;
     this.deadlineTimer = setTimeout(() => this.expireDue(), Math.max(0, Math.ceil(deadline - performance.now())));
@@ -539,7 +539,7 @@ export class ValidatedConnection {
    * the state it arrived in); after it, the first frame of a read is, and the rest wait in order.
    */
   private receive(raw: unknown, bytes: number): void {
-    if (this.state.kind === 'ended') return;
+    if (this.ended) return;
     // How the id was written is only known while the reader delivers its line (JSON.parse turns
     // `1e2` into 100): judge it now, the frame itself may be judged a few turns later.
     // An id past 2^53 has been rounded as well: its text is kept to echo (only such ids pay for it).
@@ -569,7 +569,7 @@ export class ValidatedConnection {
 
   /** Judges the next waiting frame, one per microtask turn and an event-loop turn every 64. */
   private judgeNext(): void {
-    if (this.inboxHead === this.inbox.length || this.state.kind === 'ended') return this.drained();
+    if (this.inboxHead === this.inbox.length || this.ended) return this.drained();
     if (this.judgedInTurn === FRAMES_PER_TURN) {
       this.judgedInTurn = 0;
       setImmediate(this.drainStep);
@@ -602,7 +602,7 @@ export class ValidatedConnection {
   }
 
   private gate(raw: unknown, bytes: number): void {
-    if (this.state.kind === 'ended') return;
+    if (this.ended) return;
     this.tap()?.('in', raw instanceof UnparsableLine ? raw.text : JSON.stringify(raw), bytes);
     if (raw instanceof UnparsableLine) return this.unparsable(raw.text);
     if (this.traceOn()) this.logger.trace(`<- ${redact(JSON.stringify(raw).slice(0, 2000))}`);
@@ -740,7 +740,7 @@ export class ValidatedConnection {
   }
 
   private reply(id: JsonId, error: WireError): void {
-    if (this.state.kind === 'ended') return;
+    if (this.ended) return;
     // Envelope violations are the -32600 answers without data (HOST_SPEC §14); barrier and
     // shutdown refusals carry data and are reported where they happen.
     if (error.code === INVALID_REQUEST.code && error.data === undefined) {
@@ -771,7 +771,7 @@ export class ValidatedConnection {
   }
 
   private answer(id: JsonId, method: string, result: unknown): void {
-    if (this.state.kind === 'ended') return;
+    if (this.ended) return;
     const encoded = result instanceof EncodedResult ? result : undefined;
     const v = this.contract.validateResult(method as MethodName, encoded ? encoded.value : result);
     if (!v.ok) {
@@ -851,7 +851,7 @@ export class ValidatedConnection {
   }
 
   private finish(end: ConnectionEnd): void {
-    if (this.state.kind === 'ended') return;
+    if (this.ended) return;
     this.state = nextConnectionState(this.state, 'end', end);
     this.inbox = []; // frames not judged yet die with the connection
     this.inboxBytes = [];
