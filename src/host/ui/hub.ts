@@ -196,13 +196,8 @@ export class UiHub {
   /** `host/ui/publish` from `pluginId`, carried by a frame of `frameBytes` bytes. */
   publish(pluginId: string, p: UIPublishParams, frameBytes: number): UIPublishResult {
     const b = this.gate(pluginId, p);
+    if (this.stale(b, p, 'publish', 'ignored')) return { accepted: false };
     const staged = stagedState(b.state);
-    if (this.isStale(b, p) || staged?.policy === 'stale') {
-      this.log.debug(
-        `stale publish from ${pluginId} (session ${redact(p.sessionId)}, generation ${p.generation}${staged ? ', not yet published' : ''}) ignored`,
-      );
-      return { accepted: false };
-    }
     const shown = { content: this.decodeOrLog(pluginId, p), bytes: frameBytes };
     if (staged) {
       staged.held.delete(p.surfaceId); // a re-publish moves to the end, as it would in the store
@@ -234,13 +229,8 @@ export class UiHub {
   /** `host/ui/request` from `pluginId`; `signal` aborts when the sidecar's connection ends. Never throws after the gate. */
   async request(pluginId: string, p: UIRequestParams, signal: AbortSignal): Promise<UIRequestResult> {
     const b = this.gate(pluginId, p);
+    if (this.stale(b, p, 'request', 'cancelled')) return { cancelled: true };
     const staged = stagedState(b.state);
-    if (this.isStale(b, p) || staged?.policy === 'stale') {
-      this.log.debug(
-        `stale request from ${pluginId} (session ${redact(p.sessionId)}, generation ${p.generation}${staged ? ', not yet published' : ''}) cancelled`,
-      );
-      return { cancelled: true };
-    }
     const form = decodeRequestPayload(p.payload);
     const payload = { ...form, fields: promptFields({ kind: p.kind, payload: form }) };
     const req: PromptRequest = { ...this.origin(b), surfaceId: p.surfaceId, kind: p.kind, payload };
@@ -363,6 +353,19 @@ export class UiHub {
     if (!client || client.state !== 'running')
       throw new ProtocolError('provider_interrupted', `plugin ${pluginId} is not running`);
     return { b, client };
+  }
+
+  /**
+   * Whether a UI call from `b` naming `p` gets the stale answer (logged): it names another
+   * generation or session, or `b` is staged with the 'stale' policy.
+   */
+  private stale(b: Binding, p: { sessionId: string; generation: number }, what: string, outcome: string): boolean {
+    const staged = stagedState(b.state);
+    if (!this.isStale(b, p) && staged?.policy !== 'stale') return false;
+    this.log.debug(
+      `stale ${what} from ${b.pluginId} (session ${redact(p.sessionId)}, generation ${p.generation}${staged ? ', not yet published' : ''}) ${outcome}`,
+    );
+    return true;
   }
 
   private isStale(b: Binding, p: { sessionId: string; generation: number }): boolean {
