@@ -10,6 +10,7 @@ import { createSessionEngine, type SessionEngine } from '../../../src/host/sessi
 import { SurfaceStore } from '../../../src/host/ui';
 import { silentLogger } from '../../../src/host/log';
 import { pluginFolder, pluginFolderV2 } from '../../support/plugins';
+import { PluginRecords, type PluginRecord } from '../../../src/host/session/pluginRecord';
 
 const PROVIDER = resolve(__dirname, '../../../../test/fixtures/providers/provider.js');
 const INTERCEPTOR = resolve(__dirname, '../../../../test/fixtures/interceptors/interceptor.js');
@@ -91,4 +92,44 @@ describe('session records: one per wired sidecar', function () {
       assert.deepEqual(await drain(e), { kind: 'completed' });
     });
   }
+});
+
+describe('session records: let go of once, at most two per plugin', () => {
+  /** A record of plugin `id` whose stream hub and subscriptions count their disposals. */
+  function record(id: string, disposed: string[]): PluginRecord {
+    const sidecar = { pluginId: id } as unknown as Sidecar;
+    return {
+      sidecar,
+      streams: { dispose: () => disposed.push(`${id} streams`) },
+      subscriptions: [{ dispose: () => disposed.push(`${id} subscription`) }],
+      actions: [],
+    } as unknown as PluginRecord;
+  }
+
+  it('prune keeps the published generation and each plugin’s newest; what it drops is disposed once', () => {
+    const disposed: string[] = [];
+    const records = new PluginRecords();
+    const a1 = record('a', disposed);
+    const b1 = record('b', disposed);
+    for (const r of [a1, b1]) records.set(r.sidecar, r);
+    // A reload stages a2 and b2 and fails: a1 and b1 still run (live), a2 and b2 are each plugin's newest.
+    const a2 = record('a', disposed);
+    const b2 = record('b', disposed);
+    for (const r of [a2, b2]) records.set(r.sidecar, r);
+    records.prune(new Set([a1.sidecar, b1.sidecar]));
+    assert.deepEqual([...records.values()], [a1, b1, a2, b2]);
+    assert.deepEqual(disposed, []);
+    // The next reload's a3 is published: a1, b1 (replaced) and a2 (an older failed build) go, b2 stays b's newest.
+    const a3 = record('a', disposed);
+    records.set(a3.sidecar, a3);
+    records.prune(new Set([a3.sidecar]));
+    assert.deepEqual([...records.values()], [b2, a3]);
+    assert.equal(disposed.length, 6, 'three records, each its stream hub and its subscription once');
+    records.prune(new Set([a3.sidecar]));
+    assert.equal(disposed.length, 6, 'pruning again disposes nothing twice');
+    assert.equal(records.newest('a'), a3);
+    records.drop(() => true);
+    assert.equal(records.size, 0);
+    assert.equal(disposed.length, 10);
+  });
 });
