@@ -285,6 +285,8 @@ export const CONTRACT_TABLES = {
     major: ${JSON.stringify(String(v1.protocolMajor))},
     errors: V1_ERRORS,
     methods: V1_METHODS,
+    /** The kinds host/ui/publish takes (its params' \`kind\` enum). */
+    publishKinds: ${JSON.stringify(v1.$defs.UIPublishParams.properties.kind.enum)},
     /** $def → validator export where it is not the def's own name (v1: never). */
     defs: {},
   },
@@ -297,6 +299,7 @@ export const CONTRACT_TABLES = {
       ...(${json(v2OwnErrors)} as const),
     ],
     methods: { ...V1_METHODS, ...(${json(v2MethodDelta)} as const) },
+    publishKinds: ${JSON.stringify(v2.$defs.UIPublishParams.properties.kind.enum)},
     /** $def → validator export where it is not the def's own name: where v2 differs from v1. */
     defs: ${json(v2Defs)},
   },

@@ -10,6 +10,7 @@ import {
   type MethodName,
   type WireDefName,
 } from './generated/contract';
+import { MANIFEST_MEMBERS } from './generated/manifest';
 import * as validators from './generated/validators';
 import { errorTable, ProtocolError, type ErrorEntry, type ProtocolErrorData, type WireError } from './errors';
 import { describeAjvError, type Check, type Validation } from './validate';
@@ -29,8 +30,20 @@ export interface ContractFeatures {
   readonly streamOpenTimeoutMs?: number;
   /** The dependency-identity schema revision sent at handshake (HOST_SPEC_V2 §2.2); undefined: not sent. */
   readonly dependencySchemaVersion?: number;
-  /** `extension/tool/call` exists (HOST_SPEC_V2 §12). */
+  /** `extension/tool/call` exists and a manifest's `runtime.tools` declares what it serves (HOST_SPEC_V2 §10.2, §12). */
   readonly tools: boolean;
+  /** A manifest's top-level `requires`/`provides` are read and planned (HOST_SPEC_V2 §10.1, §11). */
+  readonly dependencies: boolean;
+  /**
+   * `host/ui/publish` and `host/ui/request` need the `ui` capability in `runtime.capabilities`
+   * (HOST_SPEC_V2 §7.1: refused with `capability_not_declared`); v1 has no such gate (HOST_SPEC §7).
+   */
+  readonly uiNeedsCapability: boolean;
+  /**
+   * Reasonix no longer runs this version's plugins (upstream speaks only v2 since August 2026): an
+   * installed package is offered Migrate (`reasonix migrate`).
+   */
+  readonly migratable: boolean;
   /**
    * What a UI call (`host/ui/publish`, `host/ui/request`) made with a generation that is staged
    * (started, not yet published) gets. 'stale' (v2, HOST_SPEC_V2 §2.4 and V2-49): the stale answer
@@ -43,14 +56,25 @@ export interface ContractFeatures {
   readonly stagedUi: 'stale' | 'hold';
 }
 
+/** What this version's reasonix-plugin.json may say (src/protocol/schema/manifest/plugin-manifest.json). */
+export interface ManifestMembers {
+  readonly topLevelKeys: readonly string[];
+  readonly contributesKeys: readonly string[];
+  readonly runtimeKeys: readonly string[];
+}
+
 export interface Contract {
   readonly version: ProtocolVersion;
   /** `reasonix.extension.v1` / `reasonix.extension.v2`. */
   readonly protocolId: string;
   /** The major as the decimal string the handshake carries ("1", "2"). */
   readonly major: string;
+  /** What `runtime.capabilities` may name (from the manifest schema). */
   readonly capabilities: readonly RuntimeCapability[];
+  /** What `host/ui/publish` takes (from the protocol schema). */
   readonly publishKinds: readonly PublishKind[];
+  /** The members a manifest of this version may have. */
+  readonly manifest: ManifestMembers;
   readonly features: ContractFeatures;
   /** The method's direction and class, or undefined when this version has no such method. */
   method(name: string): MethodMeta | undefined;
@@ -83,7 +107,8 @@ const alwaysValid: Check = () => undefined;
 
 function makeContract(
   t: Tables,
-  extra: { capabilities: RuntimeCapability[]; publishKinds: PublishKind[]; features: ContractFeatures },
+  members: ManifestMembers & { readonly capabilities: readonly RuntimeCapability[] },
+  features: ContractFeatures,
 ): Contract {
   const methods = t.methods as Readonly<Record<string, MethodMeta>>;
   const defs = t.defs as Readonly<Record<string, string>>;
@@ -113,9 +138,10 @@ function makeContract(
     version: t.version,
     protocolId: t.protocolId,
     major: t.major,
-    capabilities: extra.capabilities,
-    publishKinds: extra.publishKinds,
-    features: Object.freeze(extra.features),
+    capabilities: members.capabilities,
+    publishKinds: t.publishKinds,
+    manifest: members,
+    features: Object.freeze(features),
     method: (name) => (own(methods, name) ? methods[name] : undefined),
     error: (reason) => (own(errors, reason) ? errors[reason] : undefined),
     validateDef: (def, value) => validate(def, value),
@@ -145,22 +171,26 @@ function makeContract(
   return Object.freeze(contract);
 }
 
-export const V1: Contract = makeContract(CONTRACT_TABLES.v1, {
-  capabilities: ['interceptors', 'strategies', 'providers', 'ui'],
-  publishKinds: ['status', 'card', 'form', 'notification'],
-  features: { streamGeneration: false, tools: false, stagedUi: 'hold' },
+// The lists (methods, errors, publish kinds, manifest members and capabilities) come from the
+// schemas through the generator; what is written here is only what no schema says.
+export const V1: Contract = makeContract(CONTRACT_TABLES.v1, MANIFEST_MEMBERS.v1, {
+  streamGeneration: false,
+  tools: false,
+  dependencies: false,
+  uiNeedsCapability: false,
+  migratable: true,
+  stagedUi: 'hold',
 });
 
-export const V2: Contract = makeContract(CONTRACT_TABLES.v2, {
-  capabilities: ['interceptors', 'strategies', 'providers', 'ui', 'tools'],
-  publishKinds: ['status', 'card', 'form', 'notification', 'panel', 'view'],
-  features: {
-    streamGeneration: true,
-    streamOpenTimeoutMs: 60_000,
-    dependencySchemaVersion: 1,
-    tools: true,
-    stagedUi: 'stale',
-  },
+export const V2: Contract = makeContract(CONTRACT_TABLES.v2, MANIFEST_MEMBERS.v2, {
+  streamGeneration: true,
+  streamOpenTimeoutMs: 60_000,
+  dependencySchemaVersion: 1,
+  tools: true,
+  dependencies: true,
+  uiNeedsCapability: true,
+  migratable: false,
+  stagedUi: 'stale',
 });
 
 export function contractFor(version: ProtocolVersion): Contract {

@@ -2,6 +2,7 @@
 // derived from engine states so every view agrees.
 import { capabilityKey, loadsCode, type CapabilityDecl, type PluginSpec } from '../host/plugins';
 import { redact } from '../host/redact';
+import { contractFor } from '../protocol';
 import type { EngineState } from '../host/session';
 import { english, type L10n } from './l10nText';
 
@@ -151,12 +152,12 @@ function envEntries(env: Record<string, string> | undefined, l10n: L10n): string
   });
 }
 
-/** Protocol v2's additions to the block: the tools an agent may call, and what it depends on. */
+/** What the plugin's contract adds to the block: the tools an agent may call, and what it depends on. */
 function v2Lines(
   plugin: Partial<Pick<PluginSpec, 'protocol' | 'requires' | 'provides' | 'runtime'>>,
   l10n: L10n,
 ): string[] {
-  if (plugin.protocol !== 2) return [];
+  const { features } = contractFor(plugin.protocol ?? 1);
   const tools = plugin.runtime?.tools ?? [];
   const cap = (c: CapabilityDecl) => {
     const version = c.version ?? c.versionRange;
@@ -164,14 +165,22 @@ function v2Lines(
     return c.optional ? l10n.t('{0} (optional)', name) : name;
   };
   return [
-    l10n.t(
-      'Tools an agent may call: {0}',
-      list(
-        tools.map((t) => (t.readOnly ? l10n.t('{0} (read-only)', t.name) : t.name)),
-        l10n,
-      ),
-    ),
-    l10n.t('Requires: {0}', list((plugin.requires ?? []).map(cap), l10n)),
-    l10n.t('Provides: {0}', list((plugin.provides ?? []).map(cap), l10n)),
+    ...(features.tools
+      ? [
+          l10n.t(
+            'Tools an agent may call: {0}',
+            list(
+              tools.map((t) => (t.readOnly ? l10n.t('{0} (read-only)', t.name) : t.name)),
+              l10n,
+            ),
+          ),
+        ]
+      : []),
+    ...(features.dependencies
+      ? [
+          l10n.t('Requires: {0}', list((plugin.requires ?? []).map(cap), l10n)),
+          l10n.t('Provides: {0}', list((plugin.provides ?? []).map(cap), l10n)),
+        ]
+      : []),
   ];
 }

@@ -9,7 +9,7 @@ import { redact } from '../host/redact';
 import type { SurfaceFeed } from '../host/session';
 import { pluginAccessibleName } from './accessibleNames';
 import { formatUptime, fullTrustLines, stateWord, type DisplayState } from './displayStates';
-import type { Severity, StatusPayload, Surface } from '../protocol';
+import { contractFor, type Severity, type StatusPayload, type Surface } from '../protocol';
 import { rowsOf, type Row } from './rows';
 import type { FolderSession, SessionManager } from './sessions';
 
@@ -207,7 +207,8 @@ export function pluginItem(
 
 /**
  * `plugin.<state>` then, for a package Reasonix installed, `.installed`, `.globalOff` when it is
- * disabled in Reasonix and `.v1` for a protocol v1 manifest (Migrate to v2); `.linked` (always
+ * disabled in Reasonix and `.v1` for a manifest its contract marks migratable (protocol v1: Migrate
+ * to v2); `.linked` (always
  * last) for a linked folder. package.json's menus match on these.
  */
 export function contextValueOf(row: Row): string {
@@ -216,7 +217,7 @@ export function contextValueOf(row: Row): string {
   if (origin === 'installed') {
     v += '.installed';
     if (row.status.disabledBy === 'reasonix') v += '.globalOff';
-    if (row.status.spec?.protocol === 1) v += '.v1';
+    if (row.status.spec && contractFor(row.status.spec.protocol).features.migratable) v += '.v1';
   } else if (origin === 'linked') v += '.linked';
   return v;
 }

@@ -5,48 +5,27 @@
 // the dependency entries) is validated in depth; the declarative parts belong to Reasonix itself
 // and are checked for known keys only.
 import * as path from 'node:path';
-import { MANIFEST_MEMBERS, type ProtocolVersion } from '../../protocol';
+import { V1, V2, type Contract, type ProtocolVersion } from '../../protocol';
 import { readBounded } from '../boundedFile';
 import { decodeManifestBytes } from './manifestText';
 import { decodeCapabilityRefs } from './capabilityRefs';
-import { decodeRuntimeBlock, V1_RUNTIME, V2_RUNTIME, type RuntimeRules } from './runtime-block';
+import { decodeRuntimeBlock } from './runtime-block';
 import type { CapabilityDecl, RuntimeBlock } from './types';
 
 export const MANIFEST_FILE = 'reasonix-plugin.json';
 
-/** What one plugin API version allows, as data (HOST_SPEC §10, HOST_SPEC_V2 §10.1). */
-interface ManifestRules {
-  protocol: ProtocolVersion;
-  topLevelKeys: readonly string[];
-  runtime: RuntimeRules;
-  /** Top-level `requires`/`provides` are decoded (v2). */
-  dependencies: boolean;
-}
-
-// The member lists come from src/protocol/schema/manifest/plugin-manifest.json, the source the
-// editor's schema (schemas/reasonix-plugin.schema.json) is generated from too.
-const RULES_V1: ManifestRules = {
-  protocol: 1,
-  topLevelKeys: MANIFEST_MEMBERS.v1.topLevelKeys,
-  runtime: V1_RUNTIME,
-  dependencies: false,
-};
-const RULES_V2: ManifestRules = {
-  protocol: 2,
-  topLevelKeys: MANIFEST_MEMBERS.v2.topLevelKeys,
-  runtime: V2_RUNTIME,
-  dependencies: true,
-};
-const CONTRIBUTES_KEYS: readonly string[] = MANIFEST_MEMBERS.v2.contributesKeys;
+// What each plugin API version allows is its protocol's Contract (HOST_SPEC §10, HOST_SPEC_V2
+// §10.1): the member lists (from src/protocol/schema/manifest/plugin-manifest.json, the source the
+// editor's schema is generated from too), the capabilities and whether `requires`/`provides` count.
 /** The shape of every plugin apiVersion; which of them this host runs is `rulesFor`'s answer. */
 const API_VERSION = /^reasonix\.io\/plugin\/v(0|[1-9][0-9]*)(?:\.(0|[1-9][0-9]*))?$/;
 const API_V1 = /^reasonix\.io\/plugin\/v1(?:\.(0|[1-9][0-9]*))?$/;
 const API_V2 = 'reasonix.io/plugin/v2';
 
-/** The rules an apiVersion selects, or undefined when this host does not run it. */
-function rulesFor(apiVersion: string): ManifestRules | undefined {
-  if (apiVersion === API_V2) return RULES_V2;
-  return API_V1.test(apiVersion) ? RULES_V1 : undefined;
+/** The contract an apiVersion selects, or undefined when this host does not run it. */
+function rulesFor(apiVersion: string): Contract | undefined {
+  if (apiVersion === API_V2) return V2;
+  return API_V1.test(apiVersion) ? V1 : undefined;
 }
 
 interface ManifestInfo {
@@ -91,7 +70,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 function apiVersionOf(
   doc: Record<string, unknown>,
   file: string,
-): { rules: ManifestRules } | { status: 'no-runtime' | 'invalid'; reason: string } {
+): { rules: Contract } | { status: 'no-runtime' | 'invalid'; reason: string } {
   const api = doc.apiVersion;
   if (api === undefined) {
     return {
@@ -121,16 +100,16 @@ function apiVersionOf(
   return { rules };
 }
 
-function keyProblems(doc: Record<string, unknown>, rules: ManifestRules, file: string): string[] {
+function keyProblems(doc: Record<string, unknown>, rules: Contract, file: string): string[] {
   const problems: string[] = [];
   for (const key of Object.keys(doc)) {
-    if (!rules.topLevelKeys.includes(key)) problems.push(`${file}: unknown top-level key "${key}"`);
+    if (!rules.manifest.topLevelKeys.includes(key)) problems.push(`${file}: unknown top-level key "${key}"`);
   }
   if (doc.contributes !== undefined) {
     if (!isRecord(doc.contributes)) problems.push(`${file}: contributes must be an object`);
     else
       for (const key of Object.keys(doc.contributes)) {
-        if (!CONTRIBUTES_KEYS.includes(key)) problems.push(`${file}: unknown key "contributes.${key}"`);
+        if (!rules.manifest.contributesKeys.includes(key)) problems.push(`${file}: unknown key "contributes.${key}"`);
       }
   }
   for (const field of ['name', 'version', 'description'] as const) {
@@ -160,8 +139,8 @@ export function decodeManifest(text: string, manifestPath: string, root: string)
   const { rules } = api;
 
   const problems = keyProblems(doc, rules, file);
-  const requires = rules.dependencies ? decodeCapabilityRefs(doc.requires, 'requires', file, problems) : [];
-  const provides = rules.dependencies ? decodeCapabilityRefs(doc.provides, 'provides', file, problems) : [];
+  const requires = rules.features.dependencies ? decodeCapabilityRefs(doc.requires, 'requires', file, problems) : [];
+  const provides = rules.features.dependencies ? decodeCapabilityRefs(doc.provides, 'provides', file, problems) : [];
   if (doc.runtime === undefined) {
     if (problems.length) return { ...info, status: 'invalid', reason: problems.join('; '), problems };
     return {
@@ -170,13 +149,13 @@ export function decodeManifest(text: string, manifestPath: string, root: string)
       reason: `${file} declares no runtime block (declarative plugin, nothing to run)`,
     };
   }
-  const rt = decodeRuntimeBlock(doc.runtime, file, root, rules.runtime);
+  const rt = decodeRuntimeBlock(doc.runtime, file, root, rules);
   if (!rt.ok) problems.push(...rt.problems);
   if (problems.length || !rt.ok) return { ...info, status: 'invalid', reason: problems.join('; '), problems };
   return {
     ...info,
     status: 'runnable',
-    protocol: rules.protocol,
+    protocol: rules.version,
     runtime: rt.runtime,
     requires,
     provides,

@@ -1,30 +1,15 @@
 // Strict decoding of a manifest's `runtime` block (HOST_SPEC §10, HOST_SPEC_V2 §10.2). Written as
 // code rather than a schema so that every defect reads as one sentence naming the file and the
 // field, and so that all defects are reported at once instead of the first one only. What the two
-// plugin API versions allow differs only in the RuntimeRules they pass.
+// plugin API versions allow differs only in the Contract they pass (its runtime members, its
+// capabilities, whether it has tools).
 import * as path from 'node:path';
-import { INTERCEPT_EVENTS, MANIFEST_MEMBERS } from '../../protocol';
+import { INTERCEPT_EVENTS, MANIFEST_MEMBERS, V1, type Contract } from '../../protocol';
 import { commandProblem, nulProblem } from './commandRules';
 import type { Capability, RuntimeBlock, ToolDecl } from './types';
 import { slotProblem } from './slots';
 
 export const PLUGIN_ROOT_VAR = '${REASONIX_PLUGIN_ROOT}';
-
-/** What one plugin API version allows in `runtime`. */
-export interface RuntimeRules {
-  keys: readonly string[];
-  capabilities: readonly Capability[];
-}
-
-// Generated from src/protocol/schema/manifest/plugin-manifest.json (as the editor's schema is).
-export const V1_RUNTIME: RuntimeRules = {
-  keys: MANIFEST_MEMBERS.v1.runtimeKeys,
-  capabilities: MANIFEST_MEMBERS.v1.capabilities,
-};
-export const V2_RUNTIME: RuntimeRules = {
-  keys: MANIFEST_MEMBERS.v2.runtimeKeys,
-  capabilities: MANIFEST_MEMBERS.v2.capabilities,
-};
 
 export type RuntimeDecode = { ok: true; runtime: RuntimeBlock; warnings: string[] } | { ok: false; problems: string[] };
 
@@ -180,21 +165,17 @@ function decodeTools(r: Reader): ToolDecl[] {
 }
 
 /**
- * Decodes `raw` (the value of `runtime`) for the package at `root` under `rules`; `file` names the
+ * Decodes `raw` (the value of `runtime`) for the package at `root` under `contract`; `file` names the
  * manifest in messages. Defaults: args [], env {}, required false, priority 0, lists [],
  * timeoutMillis 0, tools [].
  */
-export function decodeRuntimeBlock(
-  raw: unknown,
-  file: string,
-  root: string,
-  rules: RuntimeRules = V1_RUNTIME,
-): RuntimeDecode {
+export function decodeRuntimeBlock(raw: unknown, file: string, root: string, contract: Contract = V1): RuntimeDecode {
   if (!isRecord(raw)) return { ok: false, problems: [`${file}: runtime must be an object (got ${show(raw)})`] };
   const r = new Reader(raw, file);
+  const keys = contract.manifest.runtimeKeys;
   for (const key of Object.keys(raw)) {
-    if (!rules.keys.includes(key))
-      r.problems.push(`${file}: runtime.${key} is not a known runtime field (known: ${rules.keys.join(', ')})`);
+    if (!keys.includes(key))
+      r.problems.push(`${file}: runtime.${key} is not a known runtime field (known: ${keys.join(', ')})`);
   }
   const { command, args } = decodeCommand(r, root);
   const env = decodeEnv(r);
@@ -207,12 +188,12 @@ export function decodeRuntimeBlock(
   );
   const replaces = r.list('replaces', slotProblem);
   const capabilities = r.list('capabilities', (s) =>
-    (rules.capabilities as readonly string[]).includes(s)
+    (contract.capabilities as readonly string[]).includes(s)
       ? undefined
-      : `"${s}" is not a capability (known: ${rules.capabilities.join(', ')})`,
+      : `"${s}" is not a capability (known: ${contract.capabilities.join(', ')})`,
   ) as Capability[];
   const timeoutMillis = decodeInteger(r, 'timeoutMillis', 0, Number.MAX_SAFE_INTEGER, 'a non-negative integer');
-  const tools = rules.keys.includes('tools') ? decodeTools(r) : [];
+  const tools = contract.features.tools ? decodeTools(r) : [];
 
   if (r.problems.length) return { ok: false, problems: r.problems };
   const warnings =

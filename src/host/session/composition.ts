@@ -37,6 +37,8 @@ import {
   type ProviderRequestInput,
 } from '../streams';
 import { attachSidecar, uiHandlers, UiHub, type SurfaceStore } from '../ui';
+import { PluginRecords, type PluginRecord } from './pluginRecord';
+import { contractFor } from '../../protocol';
 import {
   listTools,
   toolClientFor,
@@ -51,7 +53,6 @@ import {
   type ToolRef,
 } from '../tools';
 import type { EngineState } from './types';
-import type { UIActionDecl } from '../../protocol';
 import type {
   ActionResult,
   DispatchCallOptions,
@@ -105,9 +106,8 @@ export function createSessionEngine(opts: SessionEngineOptions, deps: Compositio
 class ComposedSession implements SessionEngine {
   private readonly hub: UiHub;
   private readonly runtime: SessionRuntime<Sidecar>;
-  private readonly streamHubs = new Map<string, StreamHub>();
-  private readonly crashes = new Map<string, FailureInfo>();
-  private readonly knownActions = new Map<string, readonly UIActionDecl[]>();
+  /** One record per wired sidecar: everything the session keeps about a running plugin. */
+  private readonly records = new PluginRecords();
   private entries: PluginEntry[] = [];
   private runnable: PluginSpec[] = [];
   private readonly changed = new Emitter<void>();
@@ -118,9 +118,6 @@ class ComposedSession implements SessionEngine {
   /** The withheld tools and uncompilable schemas already logged (each problem once per session). */
   private readonly withheldLogged = new Set<string>();
   private toolCallsModule?: ToolCallsModule;
-  /** Per sidecar object (a restart keeps it, a reload makes new ones): its tool port and call queue. */
-  private readonly toolClientOf = new WeakMap<Sidecar, ToolClient>();
-  private readonly toolCallerOf = new WeakMap<ToolClient, ToolCaller>();
   private readonly log: Logger;
   private cachedDispatcher?: { generation: unknown; sidecars: Sidecar[]; dispatcher: InterceptDispatcher };
   private cachedOffline?: { plugins: PluginSpec[]; dispatcher: InterceptDispatcher };
@@ -142,13 +139,6 @@ class ComposedSession implements SessionEngine {
       workspaceRoot: opts.workspaceRoot,
       uiHost: 'desktop',
       loadPlugins: () => this.discover(),
-      handlers: (plugin) => ({
-        ...uiHandlers(this.hub, plugin.id, {
-          undeclared: plugin.protocol === 2 && !plugin.runtime.capabilities.includes('ui'),
-          warn: (m) => this.log.warn(`[${plugin.id}] ${m}`),
-        }),
-        ...streamHandlers(() => this.streamHubs.get(plugin.id)),
-      }),
       sidecarFactory: (init) => this.wire(init),
       timeouts: deps.timeouts,
       logger: this.log,
@@ -161,6 +151,8 @@ class ComposedSession implements SessionEngine {
     this.runtime.onDidChange((e) => {
       // Published: the staged sidecars' UI bindings become the session's (HOST_SPEC_V2 §2.4).
       if (e.kind === 'generation') this.hub.commit(e.generation);
+      // What a replaced or failed build wired is let go of (records.prune keeps what can be asked).
+      this.records.prune(new Set(this.runtime.current?.sidecars.values() ?? []));
       this.changed.fire();
     });
     // Discovery, generation swaps and every sidecar state change fire `changed`; the tool listing follows.
@@ -190,28 +182,51 @@ class ComposedSession implements SessionEngine {
     return r.plugins;
   }
 
-  /** Every new sidecar: bind it in the UI hub, give it a stream hub, report its crash once. */
+  /**
+   * Every new sidecar gets its record: its handlers (the UI hub's and its own stream hub's), its
+   * binding in the UI hub, its tool port and call queue, its crash reported once.
+   */
   private wire(init: SidecarOptions): Sidecar {
-    const s = this.deps.createSidecar({ ...init, logger: this.log }); // the sidecar prefixes its own id
-    const id = init.plugin.id;
-    this.streamHubs.get(id)?.dispose();
-    this.streamHubs.set(id, new StreamHub(s, { logger: this.log }));
-    this.crashes.delete(id);
-    attachSidecar(this.hub, s, (generation) =>
-      this.runtime.staging !== generation ? undefined : this.runtime.current ? 'reload' : 'boot',
-    );
-    s.onCrash((info) => {
-      this.crashes.set(id, info);
-      this.crashed.fire(info);
-    });
-    s.onStateChange((state) => {
-      if (state === 'running') {
-        this.knownActions.set(id, s.uiActions);
-        this.crashes.delete(id);
-        this.deps.store.clearStale(this.opts.sessionKey, id);
-      }
-      this.changed.fire();
-    });
+    const plugin = init.plugin;
+    const id = plugin.id;
+    const own: { record?: PluginRecord } = {}; // filled in below, before the sidecar can send anything
+    const handlers = {
+      ...init.handlers,
+      ...uiHandlers(this.hub, id, {
+        undeclared:
+          contractFor(plugin.protocol).features.uiNeedsCapability && !plugin.runtime.capabilities.includes('ui'),
+        warn: (m) => this.log.warn(`[${id}] ${m}`),
+      }),
+      ...streamHandlers(() => own.record?.streams),
+    };
+    const s = this.deps.createSidecar({ ...init, handlers, logger: this.log }); // the sidecar prefixes its own id
+    const tools = toolClientFor(s);
+    const rec: PluginRecord = {
+      sidecar: s,
+      streams: new StreamHub(s, { logger: this.log }),
+      tools,
+      caller: new ToolCaller(tools, { ...this.deps.tools, logger: this.log }),
+      actions: this.records.newest(id)?.actions ?? [],
+      subscriptions: [
+        attachSidecar(this.hub, s, (generation) =>
+          this.runtime.staging !== generation ? undefined : this.runtime.current ? 'reload' : 'boot',
+        ),
+        s.onCrash((info) => {
+          rec.crash = info;
+          this.crashed.fire(info);
+        }),
+        s.onStateChange((state) => {
+          if (state === 'running') {
+            rec.actions = s.uiActions;
+            rec.crash = undefined;
+            this.deps.store.clearStale(this.opts.sessionKey, id);
+          }
+          this.changed.fire();
+        }),
+      ],
+    };
+    own.record = rec;
+    this.records.set(s, rec);
     return s;
   }
 
@@ -243,10 +258,11 @@ class ComposedSession implements SessionEngine {
         continue;
       }
       const s = gen?.sidecars.get(spec.id);
-      const failure = this.crashes.get(spec.id) ?? failures.get(spec.id);
+      const rec = (s && this.records.get(s)) ?? this.records.newest(spec.id);
+      const failure = rec?.crash ?? failures.get(spec.id);
       let state: EngineState = s?.state ?? (failure ? 'failed' : starting ? 'starting' : 'idle');
       if (state === 'idle' && failure) state = 'failed';
-      const actions = (s?.state === 'running' ? s.uiActions : (this.knownActions.get(spec.id) ?? [])).map((a) => ({
+      const actions = (s?.state === 'running' ? s.uiActions : (rec?.actions ?? [])).map((a) => ({
         actionId: a.actionId,
         label: a.label ?? a.actionId,
       }));
@@ -298,11 +314,8 @@ class ComposedSession implements SessionEngine {
       this.observe('session.start', { phase: 'start' }); // fresh processes: a new session for them
     } else if (r.kind === 'in-place') {
       for (const id of r.removed) {
-        if (r.added.includes(id)) continue; // changed: its new sidecar has its own hub already
-        this.streamHubs.get(id)?.dispose();
-        this.streamHubs.delete(id);
-        this.knownActions.delete(id);
-        this.crashes.delete(id);
+        if (r.added.includes(id)) continue; // changed: its new sidecar has its own record already
+        this.records.drop((rec) => rec.sidecar.pluginId === id);
         this.deps.store.clearStale(this.opts.sessionKey, id);
       }
       for (const f of r.failed) this.startFailed.fire(failureOf(f.error, f.pluginId, 0));
@@ -377,8 +390,7 @@ class ComposedSession implements SessionEngine {
   async stop(): Promise<void> {
     this.observe('session.end', { phase: 'end' });
     await this.runtime.stop();
-    for (const h of this.streamHubs.values()) h.dispose();
-    this.streamHubs.clear();
+    this.records.drop(() => true);
     this.hub.dispose();
     this.deps.store.removeSession(this.opts.sessionKey);
   }
@@ -525,7 +537,8 @@ class ComposedSession implements SessionEngine {
     o: { model?: string; signal?: AbortSignal } = {},
   ): Promise<StreamHandle> {
     const r = resolveProviderRef(providerRef, this.declarations(), o.model);
-    const hub = this.streamHubs.get(r.pluginId);
+    const s = this.runtime.current?.sidecars.get(r.pluginId);
+    const hub = s && this.records.get(s)?.streams;
     if (!hub) throw new UnknownModelError(providerRef, `plugin ${r.pluginId} is not running`);
     return hub.openStream({
       providerRef: r.providerRef,
@@ -535,20 +548,9 @@ class ComposedSession implements SessionEngine {
     });
   }
 
-  /** The sidecar's tool port, made once per sidecar object with its call queue. */
-  private toolClient(s: Sidecar): ToolClient {
-    let client = this.toolClientOf.get(s);
-    if (!client) {
-      client = toolClientFor(s);
-      this.toolClientOf.set(s, client);
-      this.toolCallerOf.set(client, new ToolCaller(client, { ...this.deps.tools, logger: this.log }));
-    }
-    return client;
-  }
-
   /** Every sidecar of the published generation, running or not (a staged one is never offered). */
   private toolClients(): ToolClient[] {
-    return [...(this.runtime.current?.sidecars.values() ?? [])].map((s) => this.toolClient(s));
+    return [...(this.runtime.current?.sidecars.values() ?? [])].flatMap((s) => this.records.get(s)?.tools ?? []);
   }
 
   tools(): ToolInfo[] {
@@ -560,7 +562,7 @@ class ComposedSession implements SessionEngine {
     return m.callTool(
       {
         clients: () => this.toolClients(),
-        callerFor: (c) => this.toolCallerOf.get(c) as ToolCaller,
+        callerFor: (c) => [...this.records.values()].find((r) => r.tools === c)?.caller as ToolCaller,
         dispatch: (point, payload, o) => this.dispatcher().dispatch(point, payload, o),
         argumentChecker: () => m.toolArgumentChecker,
         uncheckedSchema: (note) => this.warnOnce(note),

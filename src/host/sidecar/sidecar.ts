@@ -23,6 +23,8 @@ import {
   type UIActionDecl,
 } from '../../protocol';
 import { Emitter, type Disposable } from '../emitter';
+import { transition } from '../states';
+import { SIDECAR_TABLE, type SidecarState } from './lifecycle';
 import {
   crashFailure,
   describeExit,
@@ -50,7 +52,7 @@ import { killTree, launch, resolveCommand } from './spawn';
 import { StderrRing } from './stderr';
 import { StderrLines } from './stderrLines';
 
-export type SidecarState = 'idle' | 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed' | 'failed';
+export type { SidecarState } from './lifecycle';
 
 export interface SidecarTimeouts {
   handshakeMs: number;
@@ -375,9 +377,10 @@ export class Sidecar {
       : `sidecar ${this.pluginId} is not running (${this._state})`;
   }
 
-  private setState(next: SidecarState): void {
+  private setState(event: SidecarState): void {
     const prev = this._state;
-    if (prev === next) return;
+    if (prev === event) return;
+    const next = transition(`sidecar ${this.pluginId}`, SIDECAR_TABLE, prev, event);
     this._state = next;
     this.stateChanged.fire({ state: next, previous: prev });
   }
@@ -425,6 +428,7 @@ export class Sidecar {
     try {
       child = launch(this.plugin, cmd.command);
     } catch (err) {
+      this.proc = undefined; // as when refused: the last process's record is not this start's
       const message = `could not launch ${cmd.command}: ${(err as Error).message}`;
       return { ok: false, problem: { stage: 'spawn', reason: 'internal', message }, cause: err };
     }

@@ -28,6 +28,7 @@ import { redact } from '../redact';
 import { ACTION_ID, actionName, declareActions, type ActionSet } from './actions';
 import { SurfaceBudget, type SurfaceLimits } from './budget';
 import { decodePublishPayload, decodeRequestPayload } from './decode';
+import { isLive, nextBindingState, stagedState, type BindingEvent, type BindingState } from './binding';
 import type { ActionEntry, ActionResult, UiClient, UiFrontEnd } from './ports';
 import type { NotificationSurface, SurfaceStore } from './store';
 
@@ -49,26 +50,25 @@ interface Binding {
   sessionId: string;
   generation: number;
   client?: UiClient;
-  crashed: boolean;
-  /** Aborts prompts of this binding when its connection is gone. */
+  /** Staged, live, crashed, stopped or retired: moved only by `move` (binding.ts's table). */
+  state: BindingState<Shown>;
+  /** Aborts prompts of this binding when its connection is gone: aborted on leaving staged or live. */
   life: AbortController;
   actions?: { source: string; set: ActionSet };
   /** The user was told once that this plugin hit its surface limit. */
   overBudgetWarned?: boolean;
-  /** Present while the binding is staged: what its UI calls get, and (for 'hold') what they wait for. */
-  staged?: {
-    policy: 'stale' | 'hold';
-    /** Publishes accepted while staged, by surface id (last one wins), shown at commit. */
-    held: Map<string, Shown>;
-    committed: Promise<void>;
-    commit(): void;
-  };
 }
 
 /** A decoded publish and the byte length of the frame that carried it (what the budget counts). */
 interface Shown {
   content: SurfacePayload;
   bytes: number;
+}
+
+/** Moves `b` through its lifecycle; its prompts are dropped when it leaves staged and live. */
+function move(b: Binding, event: BindingEvent): void {
+  b.state = nextBindingState(b.state, event, b.pluginId);
+  if (!isLive(b.state)) b.life.abort();
 }
 
 export interface BindOptions {
@@ -120,16 +120,17 @@ export class UiHub {
    * old one's surfaces. With `staged`, binds it beside the current one until `commit`.
    */
   bind(pluginId: string, sessionId: string, generation: number, client?: UiClient, opts: BindOptions = {}): void {
-    const binding: Binding = { pluginId, sessionId, generation, client, crashed: false, life: new AbortController() };
+    const life = new AbortController();
     if (opts.staged) {
-      this.stagedBindings.get(pluginId)?.life.abort();
+      const previous = this.stagedBindings.get(pluginId);
+      if (previous) move(previous, 'retire');
       let commit!: () => void;
       const committed = new Promise<void>((resolve) => (commit = resolve));
-      binding.staged = { policy: opts.staged, held: new Map(), committed, commit };
-      this.stagedBindings.set(pluginId, binding);
+      const state: BindingState<Shown> = { kind: 'staged', policy: opts.staged, held: new Map(), committed, commit };
+      this.stagedBindings.set(pluginId, { pluginId, sessionId, generation, client, state, life });
       return;
     }
-    this.install(binding);
+    this.install({ pluginId, sessionId, generation, client, state: { kind: 'live' }, life });
   }
 
   /**
@@ -138,10 +139,11 @@ export class UiHub {
    */
   commit(generation: number): void {
     for (const b of [...this.stagedBindings.values()]) {
-      if (b.generation !== generation || !b.staged) continue;
-      const { held, commit } = b.staged;
+      const staged = stagedState(b.state);
+      if (b.generation !== generation || !staged) continue;
+      const { held, commit } = staged;
       this.stagedBindings.delete(b.pluginId);
-      b.staged = undefined;
+      move(b, 'commit');
       this.install(b);
       for (const [surfaceId, shown] of held) {
         try {
@@ -152,7 +154,7 @@ export class UiHub {
           );
         }
       }
-      if (b.crashed) this.store.markPluginStale(this.opts.sessionKey, b.pluginId);
+      if (b.state.kind === 'crashed') this.store.markPluginStale(this.opts.sessionKey, b.pluginId);
       commit();
     }
   }
@@ -163,14 +165,12 @@ export class UiHub {
     if (staged && generation !== undefined && staged.generation === generation) {
       // Crashed before its build was published: what it published meanwhile is not lost, it is
       // shown stale if the build is published (a build that fails drops it with the binding).
-      staged.crashed = true;
-      staged.life.abort();
+      move(staged, 'crash');
       return;
     }
     const b = this.bound(pluginId, generation);
     if (!b) return;
-    b.crashed = true;
-    b.life.abort();
+    move(b, 'crash');
     this.store.markPluginStale(this.opts.sessionKey, pluginId);
   }
 
@@ -179,7 +179,7 @@ export class UiHub {
     if (generation !== undefined && this.dropStaged(pluginId, generation)) return;
     const b = this.bound(pluginId, generation);
     if (!b) return;
-    b.life.abort();
+    move(b, 'stop');
     this.store.markPluginStale(this.opts.sessionKey, pluginId);
   }
 
@@ -188,7 +188,7 @@ export class UiHub {
     this.dropStaged(pluginId, undefined);
     const b = this.bindings.get(pluginId);
     if (!b) return;
-    b.life.abort();
+    move(b, 'retire');
     this.bindings.delete(pluginId);
     this.store.markPluginStale(this.opts.sessionKey, pluginId);
   }
@@ -196,16 +196,12 @@ export class UiHub {
   /** `host/ui/publish` from `pluginId`, carried by a frame of `frameBytes` bytes. */
   publish(pluginId: string, p: UIPublishParams, frameBytes: number): UIPublishResult {
     const b = this.gate(pluginId, p);
-    if (this.isStale(b, p) || b.staged?.policy === 'stale') {
-      this.log.debug(
-        `stale publish from ${pluginId} (session ${redact(p.sessionId)}, generation ${p.generation}${b.staged ? ', not yet published' : ''}) ignored`,
-      );
-      return { accepted: false };
-    }
+    if (this.stale(b, p, 'publish', 'ignored')) return { accepted: false };
+    const staged = stagedState(b.state);
     const shown = { content: this.decodeOrLog(pluginId, p), bytes: frameBytes };
-    if (b.staged) {
-      b.staged.held.delete(p.surfaceId); // a re-publish moves to the end, as it would in the store
-      b.staged.held.set(p.surfaceId, shown);
+    if (staged) {
+      staged.held.delete(p.surfaceId); // a re-publish moves to the end, as it would in the store
+      staged.held.set(p.surfaceId, shown);
       return { accepted: true };
     }
     this.show(b, p.surfaceId, shown);
@@ -233,18 +229,14 @@ export class UiHub {
   /** `host/ui/request` from `pluginId`; `signal` aborts when the sidecar's connection ends. Never throws after the gate. */
   async request(pluginId: string, p: UIRequestParams, signal: AbortSignal): Promise<UIRequestResult> {
     const b = this.gate(pluginId, p);
-    if (this.isStale(b, p) || b.staged?.policy === 'stale') {
-      this.log.debug(
-        `stale request from ${pluginId} (session ${redact(p.sessionId)}, generation ${p.generation}${b.staged ? ', not yet published' : ''}) cancelled`,
-      );
-      return { cancelled: true };
-    }
+    if (this.stale(b, p, 'request', 'cancelled')) return { cancelled: true };
+    const staged = stagedState(b.state);
     const form = decodeRequestPayload(p.payload);
     const payload = { ...form, fields: promptFields({ kind: p.kind, payload: form }) };
     const req: PromptRequest = { ...this.origin(b), surfaceId: p.surfaceId, kind: p.kind, payload };
     const life = AbortSignal.any([signal, b.life.signal]);
     // Held while staged ('hold'): asked once the build is published, cancelled if it never is.
-    if (b.staged && !(await untilOrAborted(b.staged.committed, life))) return { cancelled: true };
+    if (staged && !(await untilOrAborted(staged.committed, life))) return { cancelled: true };
     const frontEnd = await this.waitForFrontEnd(life);
     if (!frontEnd) return { cancelled: true };
     let answer;
@@ -269,12 +261,7 @@ export class UiHub {
   async invokeAction(pluginId: string, actionId: string, args?: Record<string, string>): Promise<ActionResult> {
     if (!ACTION_ID.test(actionId))
       throw new ProtocolError('invalid_params', `invalid action id ${JSON.stringify(actionId)}`);
-    const b = this.bindings.get(pluginId);
-    if (!b) throw new ProtocolError('internal', `plugin ${pluginId} is not loaded in this session`);
-    if (b.crashed) throw new ProtocolError('provider_interrupted', `plugin ${pluginId} crashed`);
-    const client = b.client;
-    if (!client || client.state !== 'running')
-      throw new ProtocolError('provider_interrupted', `plugin ${pluginId} is not running`);
+    const { b, client } = this.running(pluginId);
     if (!this.actionsOf(b).actions.some((a) => a.actionId === actionId)) {
       throw new ProtocolError('invalid_params', `plugin ${pluginId} declared no action ${actionId}`);
     }
@@ -294,12 +281,7 @@ export class UiHub {
   ): Promise<UISubmitResult> {
     if (typeof surfaceId !== 'string' || !surfaceId.trim())
       throw new ProtocolError('invalid_params', 'surfaceId is required');
-    const b = this.bindings.get(pluginId);
-    if (!b) throw new ProtocolError('internal', `plugin ${pluginId} is not loaded in this session`);
-    if (b.crashed) throw new ProtocolError('provider_interrupted', `plugin ${pluginId} crashed`);
-    const client = b.client;
-    if (!client || client.state !== 'running')
-      throw new ProtocolError('provider_interrupted', `plugin ${pluginId} is not running`);
+    const { b, client } = this.running(pluginId);
     const shown = this.store.get(this.opts.sessionKey, pluginId, surfaceId);
     if (shown && shown.generation !== b.generation) {
       throw new ProtocolError('invalid_params', `form ${surfaceId} belongs to an earlier generation of ${pluginId}`);
@@ -316,7 +298,7 @@ export class UiHub {
   listActions(): ActionEntry[] {
     const out: ActionEntry[] = [];
     for (const b of this.bindings.values()) {
-      if (b.crashed || !b.client || b.client.state !== 'running') continue;
+      if (b.state.kind === 'crashed' || !b.client || b.client.state !== 'running') continue;
       for (const a of this.actionsOf(b).actions) {
         out.push({
           name: actionName(b.pluginId, a.actionId),
@@ -357,8 +339,33 @@ export class UiHub {
     const staged = this.stagedBindings.get(pluginId);
     const b = staged && !this.isStale(staged, p) ? staged : (this.bindings.get(pluginId) ?? staged);
     if (!b) throw new ProtocolError('internal', `plugin ${pluginId} is not bound to this session`);
-    if (b.crashed) throw new ProtocolError('provider_interrupted', `plugin ${pluginId} crashed`);
+    if (b.state.kind === 'crashed' || b.state.kind === 'staged-crashed')
+      throw new ProtocolError('provider_interrupted', `plugin ${pluginId} crashed`);
     return b;
+  }
+
+  /** The plugin's current binding with its client, when that client runs: what an action or a submit goes to. */
+  private running(pluginId: string): { b: Binding; client: UiClient } {
+    const b = this.bindings.get(pluginId);
+    if (!b) throw new ProtocolError('internal', `plugin ${pluginId} is not loaded in this session`);
+    if (b.state.kind === 'crashed') throw new ProtocolError('provider_interrupted', `plugin ${pluginId} crashed`);
+    const client = b.client;
+    if (!client || client.state !== 'running')
+      throw new ProtocolError('provider_interrupted', `plugin ${pluginId} is not running`);
+    return { b, client };
+  }
+
+  /**
+   * Whether a UI call from `b` naming `p` gets the stale answer (logged): it names another
+   * generation or session, or `b` is staged with the 'stale' policy.
+   */
+  private stale(b: Binding, p: { sessionId: string; generation: number }, what: string, outcome: string): boolean {
+    const staged = stagedState(b.state);
+    if (!this.isStale(b, p) && staged?.policy !== 'stale') return false;
+    this.log.debug(
+      `stale ${what} from ${b.pluginId} (session ${redact(p.sessionId)}, generation ${p.generation}${staged ? ', not yet published' : ''}) ${outcome}`,
+    );
+    return true;
   }
 
   private isStale(b: Binding, p: { sessionId: string; generation: number }): boolean {
@@ -369,7 +376,7 @@ export class UiHub {
   private install(b: Binding): void {
     const old = this.bindings.get(b.pluginId);
     if (old) {
-      old.life.abort();
+      move(old, 'retire');
       if (old.generation !== b.generation || old.sessionId !== b.sessionId) {
         this.store.markPluginStale(this.opts.sessionKey, b.pluginId);
         this.store.clearStale(this.opts.sessionKey, b.pluginId);
@@ -382,7 +389,7 @@ export class UiHub {
   private dropStaged(pluginId: string, generation: number | undefined): boolean {
     const b = this.stagedBindings.get(pluginId);
     if (!b || (generation !== undefined && b.generation !== generation)) return false;
-    b.life.abort();
+    move(b, 'retire');
     this.stagedBindings.delete(pluginId);
     return true;
   }

@@ -10,10 +10,11 @@ import type { Disposable } from '../emitter';
 export type UiHandlers = Required<Pick<HostHandlers, 'host/ui/publish' | 'host/ui/request'>>;
 
 /**
- * `undeclared`: the plugin speaks v2 and its manifest's `runtime.capabilities` lacks `ui`. Its
- * publishes and prompts are refused with `capability_not_declared` (HOST_SPEC_V2 §7.1: publishing
- * requires the `ui` capability), before any gate, and `warn` is told once. v1 keeps the reference
- * host's behaviour (HOST_SPEC §7: no such gate on publishes), so it is never `undeclared`.
+ * `undeclared`: the plugin's contract gates UI on the capability (`features.uiNeedsCapability`,
+ * v2) and its manifest's `runtime.capabilities` lacks `ui`. Its publishes and prompts are refused
+ * with `capability_not_declared` (HOST_SPEC_V2 §7.1: publishing requires the `ui` capability),
+ * before any gate, and `warn` is told once. v1 keeps the reference host's behaviour (HOST_SPEC §7:
+ * no such gate on publishes), so it is never `undeclared`.
  */
 export function uiHandlers(
   hub: UiHub,

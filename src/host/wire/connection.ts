@@ -31,6 +31,14 @@ import { silentLogger, type Logger } from '../log';
 import { redact } from '../redact';
 import { Emitter, type Disposable } from '../emitter';
 import { EncodedResult } from './encoded';
+import {
+  HANDSHAKE,
+  IDLE,
+  nextConnectionState,
+  nextReadingState,
+  type ConnectionState,
+  type ReadingState,
+} from './lifecycle';
 import { isIntegerIdText, RawIntegerId, topLevelMemberText, withRawId } from './envelope';
 import { NdjsonMessageReader } from './reader';
 import { NdjsonMessageWriter, frameBuffer, type Frame } from './writer';
@@ -294,9 +302,8 @@ export class ValidatedConnection {
   // Unref'd: a pending call never keeps the process alive on its own (the child's pipes do).
   private deadlineTimer: NodeJS.Timeout | undefined;
   private armedFor = Infinity;
-  private ready = false;
-  private shuttingDown = false;
-  private endInfo: ConnectionEnd | undefined;
+  /** Barrier, shutdown and end, moved only through lifecycle.ts's table. */
+  private state: ConnectionState = HANDSHAKE;
   // The rare events (end, barrier and peer violations) use the engine's one Emitter; the gate's
   // hot path never touches them.
   private readonly endReached = new Emitter<ConnectionEnd>();
@@ -307,10 +314,11 @@ export class ValidatedConnection {
   /** The byte length of each waiting frame, beside it (a number array: no object per frame). */
   private inboxBytes: number[] = [];
   private inboxHead = 0;
-  private draining = false;
-  private readPaused = false;
-  // A close or read error of the transport waits until the frames before it have been judged.
-  private endAfterDrain: ConnectionEnd | undefined;
+  /**
+   * Whether frames wait, whether the reader is paused for them, and a close or read error of the
+   * transport waiting until the frames before it have been judged (lifecycle.ts).
+   */
+  private reading: ReadingState = IDLE;
   // Frames whose numeric id was written with a fraction or an exponent (see receive()).
   private readonly nonIntegerIds = new WeakSet<object>();
   /** Frames whose integer id is past 2^53: the id as written, for the answer. */
@@ -350,7 +358,7 @@ export class ValidatedConnection {
   }
 
   get ended(): ConnectionEnd | undefined {
-    return this.endInfo;
+    return this.state.kind === 'ended' ? this.state.end : undefined;
   }
 
   /** Aborts when the connection ends; given to inbound request handlers. */
@@ -360,18 +368,19 @@ export class ValidatedConnection {
 
   /** Opens the traffic barrier (HOST_SPEC §2.4). Call right before sending `extension/initialized`. */
   markReady(): void {
-    this.ready = true;
+    this.state = nextConnectionState(this.state, 'ready');
   }
 
   /** From now on sidecar→host requests are refused with -32600. */
   beginShutdown(): void {
-    this.shuttingDown = true;
+    this.state = nextConnectionState(this.state, 'shutdown');
   }
 
   /** Fires once when the connection ends; a listener added after the end is called at once. */
   onEnd(listener: (end: ConnectionEnd) => void): Disposable {
-    if (!this.endInfo) return this.endReached.event(listener);
-    listener(this.endInfo);
+    const ended = this.ended;
+    if (!ended) return this.endReached.event(listener);
+    listener(ended);
     return { dispose: () => undefined };
   }
 
@@ -390,7 +399,7 @@ export class ValidatedConnection {
    * anything is written); the result is validated against the method's result schema.
    */
   request<R>(method: string, params: object, opts: RequestOptions = {}): Promise<R> {
-    if (this.endInfo) return Promise.reject(this.interrupted());
+    if (this.ended) return Promise.reject(this.interrupted());
     const out = this.outRoute(method);
     if (out.direction !== 'host_to_extension_request') {
       return Promise.reject(
@@ -437,7 +446,7 @@ export class ValidatedConnection {
 
   /** Reliable host→extension notification. Throws on invalid params or an oversize frame. */
   notify(method: string, params: object): void {
-    if (this.endInfo) throw this.interrupted();
+    if (this.ended) throw this.interrupted();
     const out = this.outRoute(method);
     if (out.direction !== 'host_to_extension_notification') {
       throw new ProtocolError(
@@ -473,7 +482,7 @@ export class ValidatedConnection {
 
   /** Best-effort `extension/event`; false when dropped (queue slots full or connection gone). */
   sendEvent(params: EventParams): boolean {
-    if (this.endInfo) return false;
+    if (this.ended) return false;
     const invalid = this.outRoute('extension/event').params(params);
     if (invalid !== undefined)
       throw new ProtocolError('internal', `refusing to send invalid extension/event params: ${invalid}`);
@@ -502,7 +511,7 @@ export class ValidatedConnection {
   }
 
   private watchDeadline(deadline: number): void {
-    if (deadline >= this.armedFor || this.endInfo) return;
+    if (deadline >= this.armedFor || this.ended) return;
     if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
     this.armedFor = deadline;
     this.deadlineTimer = setTimeout(() => this.expireDue(), Math.max(0, Math.ceil(deadline - performance.now())));
@@ -530,7 +539,7 @@ export class ValidatedConnection {
    * the state it arrived in); after it, the first frame of a read is, and the rest wait in order.
    */
   private receive(raw: unknown, bytes: number): void {
-    if (this.endInfo) return;
+    if (this.ended) return;
     // How the id was written is only known while the reader delivers its line (JSON.parse turns
     // `1e2` into 100): judge it now, the frame itself may be judged a few turns later.
     // An id past 2^53 has been rounded as well: its text is kept to echo (only such ids pay for it).
@@ -543,16 +552,16 @@ export class ValidatedConnection {
         } else if (huge && text !== undefined) this.rawIds.set(raw, new RawIntegerId(text));
       }
     }
-    if (!this.ready) return this.gate(raw, bytes);
-    if (this.draining) {
+    if (this.state.kind === 'handshake') return this.gate(raw, bytes);
+    if (this.reading.kind !== 'idle') {
       this.inboxBytes.push(bytes);
-      if (this.inbox.push(raw) - this.inboxHead >= INBOX_PAUSE_AT && !this.readPaused) {
-        this.readPaused = true;
+      if (this.inbox.push(raw) - this.inboxHead >= INBOX_PAUSE_AT && this.reading.kind === 'draining') {
+        this.reading = nextReadingState(this.reading, 'pause');
         this.reader.pause();
       }
       return;
     }
-    this.draining = true;
+    this.reading = nextReadingState(this.reading, 'drain');
     this.judgedInTurn = 1;
     this.gate(raw, bytes);
     RESOLVED.then(this.drainStep); // the consumer of the frame just judged gets its turn first
@@ -560,7 +569,7 @@ export class ValidatedConnection {
 
   /** Judges the next waiting frame, one per microtask turn and an event-loop turn every 64. */
   private judgeNext(): void {
-    if (this.inboxHead === this.inbox.length || this.endInfo) return this.drained();
+    if (this.inboxHead === this.inbox.length || this.ended) return this.drained();
     if (this.judgedInTurn === FRAMES_PER_TURN) {
       this.judgedInTurn = 0;
       setImmediate(this.drainStep);
@@ -580,22 +589,20 @@ export class ValidatedConnection {
       this.inboxBytes = [];
     }
     this.inboxHead = 0;
-    this.draining = false;
-    if (this.readPaused) {
-      this.readPaused = false;
-      this.reader.resume();
-    }
-    const end = this.endAfterDrain;
-    if (end) this.finish(end);
+    const was = this.reading;
+    this.reading = nextReadingState(was, 'drained');
+    if (was.kind === 'idle') return; // not reached: the table refuses it
+    if (was.kind === 'paused') this.reader.resume();
+    if (was.endAfter) this.finish(was.endAfter);
   }
 
   private finishAfterDrain(end: ConnectionEnd): void {
-    if (this.draining) this.endAfterDrain ??= end;
+    if (this.reading.kind !== 'idle') this.reading = nextReadingState(this.reading, 'endPending', end);
     else this.finish(end);
   }
 
   private gate(raw: unknown, bytes: number): void {
-    if (this.endInfo) return;
+    if (this.ended) return;
     this.tap()?.('in', raw instanceof UnparsableLine ? raw.text : JSON.stringify(raw), bytes);
     if (raw instanceof UnparsableLine) return this.unparsable(raw.text);
     if (this.traceOn()) this.logger.trace(`<- ${redact(JSON.stringify(raw).slice(0, 2000))}`);
@@ -625,14 +632,14 @@ export class ValidatedConnection {
     if (raw.params !== undefined && (typeof raw.params !== 'object' || raw.params === null))
       return this.reply(echo, INVALID_REQUEST);
 
-    if (!this.ready) {
+    if (this.state.kind === 'handshake') {
       if (hasId) this.reply(echo, wireError('protocol_error', `${method} arrived before extension/initialized`));
       this.barrierViolated.fire(method);
       return;
     }
     const route = this.route(method);
     if (hasId) {
-      if (this.shuttingDown)
+      if (this.state.kind === 'closing')
         return this.reply(echo, wireError('protocol_error', 'the host is shutting this connection down'));
       if (route.served !== 'request') return this.reply(echo, this.contract.unknownMethod(method));
       const params = raw.params === undefined ? {} : raw.params;
@@ -733,7 +740,7 @@ export class ValidatedConnection {
   }
 
   private reply(id: JsonId, error: WireError): void {
-    if (this.endInfo) return;
+    if (this.ended) return;
     // Envelope violations are the -32600 answers without data (HOST_SPEC §14); barrier and
     // shutdown refusals carry data and are reported where they happen.
     if (error.code === INVALID_REQUEST.code && error.data === undefined) {
@@ -764,7 +771,7 @@ export class ValidatedConnection {
   }
 
   private answer(id: JsonId, method: string, result: unknown): void {
-    if (this.endInfo) return;
+    if (this.ended) return;
     const encoded = result instanceof EncodedResult ? result : undefined;
     const v = this.contract.validateResult(method as MethodName, encoded ? encoded.value : result);
     if (!v.ok) {
@@ -828,7 +835,7 @@ export class ValidatedConnection {
   }
 
   private interrupted(): ProtocolError {
-    return new ProtocolError('provider_interrupted', `connection closed: ${this.endInfo?.message ?? 'not open'}`);
+    return new ProtocolError('provider_interrupted', `connection closed: ${this.ended?.message ?? 'not open'}`);
   }
 
   private unparsable(text: string): void {
@@ -844,8 +851,8 @@ export class ValidatedConnection {
   }
 
   private finish(end: ConnectionEnd): void {
-    if (this.endInfo) return;
-    this.endInfo = end;
+    if (this.ended) return;
+    this.state = nextConnectionState(this.state, 'end', end);
     this.inbox = []; // frames not judged yet die with the connection
     this.inboxBytes = [];
     this.inboxHead = 0;

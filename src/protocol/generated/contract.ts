@@ -217,6 +217,8 @@ export const CONTRACT_TABLES = {
     major: "1",
     errors: V1_ERRORS,
     methods: V1_METHODS,
+    /** The kinds host/ui/publish takes (its params' `kind` enum). */
+    publishKinds: ["card","form","notification","status"],
     /** $def → validator export where it is not the def's own name (v1: never). */
     defs: {},
   },
@@ -280,6 +282,7 @@ export const CONTRACT_TABLES = {
     "result": "ToolCallResult"
   }
 } as const) },
+    publishKinds: ["card","form","notification","panel","status","view"],
     /** $def → validator export where it is not the def's own name: where v2 differs from v1. */
     defs: {
   "CapabilityWire": "V2_CapabilityWire",
