@@ -139,9 +139,9 @@ export function benchActivation(quick: boolean): ActivationFigures {
     activation,
     bundles: {
       extension: {
-        ...lowerIsBetter('bytes', ext, 300 * 1024, 1),
+        ...lowerIsBetter('bytes', ext, 150 * 1024, 1),
         bytes: ext,
-        notes: 'minified; floor = the 300 KB budget',
+        notes: 'minified; floor = the 150 KB budget (the engine is dist/engine.js, required when the first folder starts)',
       },
       webview: {
         ...lowerIsBetter('bytes', web, 250 * 1024, 1),

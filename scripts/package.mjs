@@ -29,7 +29,8 @@ run(process.execPath, [
 ]);
 
 const budgets = [
-  ['dist/extension.js', 300 * 1024],
+  // The engine is dist/engine.js (below): activation parses only the face (~105 KB).
+  ['dist/extension.js', 150 * 1024],
   ['dist/webview.js', 250 * 1024],
   // The engine, required when the first folder starts (after start-up), not at activation.
   ['dist/engine.js', 300 * 1024],

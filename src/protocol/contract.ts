@@ -14,6 +14,9 @@ import { MANIFEST_MEMBERS } from './generated/manifest';
 import * as validators from './generated/validators';
 import { errorTable, ProtocolError, type ErrorEntry, type ProtocolErrorData, type WireError } from './errors';
 import { describeAjvError, type Check, type Validation } from './validate';
+import { FEATURES, type ContractFeatures } from './features';
+
+export type { ContractFeatures } from './features';
 
 export type ProtocolVersion = 1 | 2;
 
@@ -21,40 +24,6 @@ export type ProtocolVersion = 1 | 2;
 export type RuntimeCapability = 'interceptors' | 'strategies' | 'providers' | 'ui' | 'tools';
 /** A `host/ui/publish` kind (HOST_SPEC §7.1, HOST_SPEC_V2 §7). */
 export type PublishKind = 'status' | 'card' | 'form' | 'notification' | 'panel' | 'view';
-
-/** What a version adds to the host's duties beyond its schema, as data the rooms read. */
-export interface ContractFeatures {
-  /** `stream/open` carries the runtime generation and stale chunks are dropped (HOST_SPEC_V2 §6). */
-  readonly streamGeneration: boolean;
-  /** A bound on the `stream/open` request, ms (HOST_SPEC_V2 §6, our policy); undefined: none (v1 reference). */
-  readonly streamOpenTimeoutMs?: number;
-  /** The dependency-identity schema revision sent at handshake (HOST_SPEC_V2 §2.2); undefined: not sent. */
-  readonly dependencySchemaVersion?: number;
-  /** `extension/tool/call` exists and a manifest's `runtime.tools` declares what it serves (HOST_SPEC_V2 §10.2, §12). */
-  readonly tools: boolean;
-  /** A manifest's top-level `requires`/`provides` are read and planned (HOST_SPEC_V2 §10.1, §11). */
-  readonly dependencies: boolean;
-  /**
-   * `host/ui/publish` and `host/ui/request` need the `ui` capability in `runtime.capabilities`
-   * (HOST_SPEC_V2 §7.1: refused with `capability_not_declared`); v1 has no such gate (HOST_SPEC §7).
-   */
-  readonly uiNeedsCapability: boolean;
-  /**
-   * Reasonix no longer runs this version's plugins (upstream speaks only v2 since August 2026): an
-   * installed package is offered Migrate (`reasonix migrate`).
-   */
-  readonly migratable: boolean;
-  /**
-   * What a UI call (`host/ui/publish`, `host/ui/request`) made with a generation that is staged
-   * (started, not yet published) gets. 'stale' (v2, HOST_SPEC_V2 §2.4 and V2-49): the stale answer
-   * and nothing shown, as the reference binds the hub only at commit. 'hold' (v1): the reference
-   * gave every build its own hub, so the call is accepted and shown at commit (dropped when the
-   * build fails); v1 sidecars such as the hello sample publish once, right after initialized.
-   * Applies to a reload only: the session's first build holds for every contract
-   * (host/ui/sidecarAdapter.ts `attachSidecar`, docs/conformance.md).
-   */
-  readonly stagedUi: 'stale' | 'hold';
-}
 
 /** What this version's reasonix-plugin.json may say (src/protocol/schema/manifest/plugin-manifest.json). */
 export interface ManifestMembers {
@@ -141,7 +110,7 @@ function makeContract(
     capabilities: members.capabilities,
     publishKinds: t.publishKinds,
     manifest: members,
-    features: Object.freeze(features),
+    features,
     method: (name) => (own(methods, name) ? methods[name] : undefined),
     error: (reason) => (own(errors, reason) ? errors[reason] : undefined),
     validateDef: (def, value) => validate(def, value),
@@ -173,25 +142,9 @@ function makeContract(
 
 // The lists (methods, errors, publish kinds, manifest members and capabilities) come from the
 // schemas through the generator; what is written here is only what no schema says.
-export const V1: Contract = makeContract(CONTRACT_TABLES.v1, MANIFEST_MEMBERS.v1, {
-  streamGeneration: false,
-  tools: false,
-  dependencies: false,
-  uiNeedsCapability: false,
-  migratable: true,
-  stagedUi: 'hold',
-});
+export const V1: Contract = makeContract(CONTRACT_TABLES.v1, MANIFEST_MEMBERS.v1, FEATURES[1]);
 
-export const V2: Contract = makeContract(CONTRACT_TABLES.v2, MANIFEST_MEMBERS.v2, {
-  streamGeneration: true,
-  streamOpenTimeoutMs: 60_000,
-  dependencySchemaVersion: 1,
-  tools: true,
-  dependencies: true,
-  uiNeedsCapability: true,
-  migratable: false,
-  stagedUi: 'stale',
-});
+export const V2: Contract = makeContract(CONTRACT_TABLES.v2, MANIFEST_MEMBERS.v2, FEATURES[2]);
 
 export function contractFor(version: ProtocolVersion): Contract {
   return version === 2 ? V2 : V1;

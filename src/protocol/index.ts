@@ -5,4 +5,5 @@ export type * from './generated/types';
 export * from './errors';
 export * from './validate';
 export * from './contract';
+export { featuresOf, FEATURES, MANIFEST_RULES, type ManifestRules } from './features';
 export * from './surfaces';

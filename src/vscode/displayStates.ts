@@ -2,7 +2,7 @@
 // derived from engine states so every view agrees.
 import { capabilityKey, loadsCode, type CapabilityDecl, type PluginSpec } from '../host/plugins';
 import { redact } from '../host/redact';
-import { contractFor } from '../protocol';
+import { featuresOf } from '../protocol';
 import type { EngineState } from '../host/session';
 import { english, type L10n } from './l10nText';
 
@@ -157,7 +157,7 @@ function v2Lines(
   plugin: Partial<Pick<PluginSpec, 'protocol' | 'requires' | 'provides' | 'runtime'>>,
   l10n: L10n,
 ): string[] {
-  const { features } = contractFor(plugin.protocol ?? 1);
+  const features = featuresOf(plugin.protocol ?? 1);
   const tools = plugin.runtime?.tools ?? [];
   const cap = (c: CapabilityDecl) => {
     const version = c.version ?? c.versionRange;

@@ -9,7 +9,7 @@ import { redact } from '../host/redact';
 import type { SurfaceFeed } from '../host/session';
 import { pluginAccessibleName } from './accessibleNames';
 import { formatUptime, fullTrustLines, stateWord, type DisplayState } from './displayStates';
-import { contractFor, type Severity, type StatusPayload, type Surface } from '../protocol';
+import { featuresOf, type Severity, type StatusPayload, type Surface } from '../protocol';
 import { rowsOf, type Row } from './rows';
 import type { FolderSession, SessionManager } from './sessions';
 
@@ -217,7 +217,7 @@ export function contextValueOf(row: Row): string {
   if (origin === 'installed') {
     v += '.installed';
     if (row.status.disabledBy === 'reasonix') v += '.globalOff';
-    if (row.status.spec && contractFor(row.status.spec.protocol).features.migratable) v += '.v1';
+    if (row.status.spec && featuresOf(row.status.spec.protocol).migratable) v += '.v1';
   } else if (origin === 'linked') v += '.linked';
   return v;
 }

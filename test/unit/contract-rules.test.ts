@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { decodeManifest } from '../../src/host/plugins';
-import { MANIFEST_MEMBERS, V1, V2, contractFor } from '../../src/protocol';
+import { MANIFEST_MEMBERS, MANIFEST_RULES, V1, V2, contractFor, featuresOf } from '../../src/protocol';
 import { fullTrustLines } from '../../src/vscode/displayStates';
 import { scriptPlugin } from '../support/plugins';
 
@@ -54,6 +54,17 @@ describe('contract rules: each version in its contract', () => {
     assert.equal(V2.features.tools, V2.manifest.runtimeKeys.includes('tools'));
     assert.equal(V2.features.dependencies, V2.manifest.topLevelKeys.includes('requires'));
     assert.equal(V1.features.dependencies, V1.manifest.topLevelKeys.includes('requires'));
+  });
+
+  it('the plain rules the manifest decoder and the face read are each contract’s own (no second table)', () => {
+    for (const c of [V1, V2]) {
+      const r = MANIFEST_RULES[c.version];
+      assert.equal(r.features, c.features, 'the same frozen features object');
+      assert.equal(featuresOf(c.version), c.features);
+      assert.deepEqual(r.manifest, c.manifest);
+      assert.deepEqual(r.capabilities, c.capabilities);
+      assert.equal(r.version, c.version);
+    }
   });
 
   it('a manifest is judged by its contract: capabilities, runtime members, tools and dependencies', () => {

@@ -5,7 +5,7 @@
 // the dependency entries) is validated in depth; the declarative parts belong to Reasonix itself
 // and are checked for known keys only.
 import * as path from 'node:path';
-import { V1, V2, type Contract, type ProtocolVersion } from '../../protocol';
+import { MANIFEST_RULES, type ManifestRules, type ProtocolVersion } from '../../protocol';
 import { readBounded } from '../boundedFile';
 import { decodeManifestBytes } from './manifestText';
 import { decodeCapabilityRefs } from './capabilityRefs';
@@ -23,9 +23,9 @@ const API_V1 = /^reasonix\.io\/plugin\/v1(?:\.(0|[1-9][0-9]*))?$/;
 const API_V2 = 'reasonix.io/plugin/v2';
 
 /** The contract an apiVersion selects, or undefined when this host does not run it. */
-function rulesFor(apiVersion: string): Contract | undefined {
-  if (apiVersion === API_V2) return V2;
-  return API_V1.test(apiVersion) ? V1 : undefined;
+function rulesFor(apiVersion: string): ManifestRules | undefined {
+  if (apiVersion === API_V2) return MANIFEST_RULES[2];
+  return API_V1.test(apiVersion) ? MANIFEST_RULES[1] : undefined;
 }
 
 interface ManifestInfo {
@@ -70,7 +70,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 function apiVersionOf(
   doc: Record<string, unknown>,
   file: string,
-): { rules: Contract } | { status: 'no-runtime' | 'invalid'; reason: string } {
+): { rules: ManifestRules } | { status: 'no-runtime' | 'invalid'; reason: string } {
   const api = doc.apiVersion;
   if (api === undefined) {
     return {
@@ -100,7 +100,7 @@ function apiVersionOf(
   return { rules };
 }
 
-function keyProblems(doc: Record<string, unknown>, rules: Contract, file: string): string[] {
+function keyProblems(doc: Record<string, unknown>, rules: ManifestRules, file: string): string[] {
   const problems: string[] = [];
   for (const key of Object.keys(doc)) {
     if (!rules.manifest.topLevelKeys.includes(key)) problems.push(`${file}: unknown top-level key "${key}"`);

@@ -4,7 +4,7 @@
 // plugin API versions allow differs only in the Contract they pass (its runtime members, its
 // capabilities, whether it has tools).
 import * as path from 'node:path';
-import { INTERCEPT_EVENTS, MANIFEST_MEMBERS, V1, type Contract } from '../../protocol';
+import { INTERCEPT_EVENTS, MANIFEST_MEMBERS, MANIFEST_RULES, type ManifestRules } from '../../protocol';
 import { commandProblem, nulProblem } from './commandRules';
 import type { Capability, RuntimeBlock, ToolDecl } from './types';
 import { slotProblem } from './slots';
@@ -169,7 +169,12 @@ function decodeTools(r: Reader): ToolDecl[] {
  * manifest in messages. Defaults: args [], env {}, required false, priority 0, lists [],
  * timeoutMillis 0, tools [].
  */
-export function decodeRuntimeBlock(raw: unknown, file: string, root: string, contract: Contract = V1): RuntimeDecode {
+export function decodeRuntimeBlock(
+  raw: unknown,
+  file: string,
+  root: string,
+  contract: ManifestRules = MANIFEST_RULES[1],
+): RuntimeDecode {
   if (!isRecord(raw)) return { ok: false, problems: [`${file}: runtime must be an object (got ${show(raw)})`] };
   const r = new Reader(raw, file);
   const keys = contract.manifest.runtimeKeys;
