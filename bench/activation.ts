@@ -141,7 +141,8 @@ export function benchActivation(quick: boolean): ActivationFigures {
       extension: {
         ...lowerIsBetter('bytes', ext, 150 * 1024, 1),
         bytes: ext,
-        notes: 'minified; floor = the 150 KB budget (the engine is dist/engine.js, required when the first folder starts)',
+        notes:
+          'minified; floor = the 150 KB budget (the engine is dist/engine.js, required when the first folder starts)',
       },
       webview: {
         ...lowerIsBetter('bytes', web, 250 * 1024, 1),
