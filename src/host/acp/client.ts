@@ -141,6 +141,21 @@ export class ReasonixAcpClient {
     const conn = this.connect(proc);
     this.conn = conn;
     void proc.exit.then(() => this.onExit(proc));
+    // A line past the bound, or a stream error, closes the SDK's connection under a live process.
+    void conn.closed.then(() => {
+      if (this.conn !== conn || this._state === 'stopped') return;
+      const reason = conn.signal.reason as { message?: unknown } | undefined;
+      const why = redact(String(reason?.message ?? reason ?? 'closed')).slice(0, 300);
+      this.fail(
+        new AcpError(
+          'running',
+          'garbage',
+          `Reasonix's ACP connection broke (${why}); Reasonix was stopped`,
+          proc.said(),
+        ),
+      );
+      proc.kill();
+    });
     const init = await this.bounded(
       'initialize',
       this.o.initializeTimeoutMs ?? 15_000,

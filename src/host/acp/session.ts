@@ -291,7 +291,7 @@ export class ReasonixSession {
         this.publish(pluginId, `unanswerable-${ext.id}`, 'notification', {
           title: ext.question || ext.id,
           body: PROMPT_NOT_ANSWERABLE,
-          severity: 'warning',
+          severity: 'warn',
         });
         return pick(ext.cancelId);
       }
