@@ -28,6 +28,7 @@ import { readSettings } from './settings';
 import { StatusBar } from './statusBar';
 import { registerSurfaces, type SurfacesController } from './surfaces';
 import { surfaceSink, surfacesViewFeed } from './surfacesBridge';
+import { registerReasonixSessions, type SessionSurfaceTarget } from './reasonixSessions/register';
 import { SupervisionTree } from './supervisionTree';
 
 /** A tool call's path and its argument check (ajv): their own bundle, required on the first tool call. */
@@ -69,6 +70,8 @@ function agentFeatures(
 export class Ctx implements vscode.Disposable {
   readonly log: ExtensionLog;
   readonly store = new SurfaceStore();
+  /** Reasonix sessions' surfaces by session key: where their buttons go (issue 44). */
+  readonly sessionTargets = new Map<string, SessionSurfaceTarget>();
   readonly sessions: SessionManager;
   readonly api: ReasonixApi;
   readonly linked: LinkedFolders;
@@ -127,7 +130,7 @@ export class Ctx implements vscode.Disposable {
     this.surfaces = registerSurfaces(
       ext,
       surfacesViewFeed(this.store, this.sessions, isTrusted),
-      surfaceSink(this.sessions),
+      surfaceSink(this.sessions, this.sessionTargets),
       this.log.channel,
     );
     this.api = createApi(
@@ -157,6 +160,13 @@ export class Ctx implements vscode.Disposable {
       ...this.followWorkspace(),
       this.linked.onDidChange(() => this.updateContextKeys()),
       authoring,
+      ...registerReasonixSessions({
+        store: this.store,
+        prompts: this.prompts,
+        log: this.log,
+        isTrusted,
+        targets: this.sessionTargets,
+      }),
     );
     const details = new DetailsDocuments();
     this.subs.push(

@@ -1,0 +1,228 @@
+// The window's Reasonix sessions (issue 44): one `reasonix acp` process, a session per folder
+// opened from the Extensions view (no chat: its extensions run, nothing else), its surfaces in the
+// Surfaces view under the session, its prompts through the same front end, the agent's tool
+// permission requests as a modal naming the tool and its input, its state in the status bar.
+import * as vscode from 'vscode';
+import { AcpError, ReasonixAcpClient, type ReasonixSession, type ToolPermission } from '../../host/acp';
+import { inert } from '../../host/inert';
+import { ReasonixError } from '../../host/reasonix';
+import { configuredPath } from '../manage/userReasonix';
+import { locateReasonix } from '../../host/reasonix';
+import type { ReasonixSessionsDeps } from './register';
+
+let current: SessionsWindow | undefined;
+
+export function sessionsWindow(d: ReasonixSessionsDeps): SessionsWindow {
+  current ??= new SessionsWindow(d);
+  return current;
+}
+
+export async function disposeSessionsWindow(): Promise<void> {
+  const w = current;
+  current = undefined;
+  await w?.dispose();
+}
+
+/** The agent's tool permission request: a modal naming the tool and its input, with Reasonix's options. */
+export async function askToolPermission(req: ToolPermission): Promise<string | undefined> {
+  const names = req.options.map((o) => o.name);
+  const chosen = await vscode.window.showWarningMessage(
+    inert(vscode.l10n.t('Reasonix ({0}) wants to run the tool "{1}".', req.folderName, req.tool)),
+    { modal: true, detail: inert(req.input) },
+    ...names,
+  );
+  return req.options.find((o) => o.name === chosen)?.optionId;
+}
+
+export class SessionsWindow {
+  private client: ReasonixAcpClient | undefined;
+  private readonly open = new Map<string, ReasonixSession>();
+  private readonly status: vscode.StatusBarItem;
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(private readonly d: ReasonixSessionsDeps) {
+    this.status = vscode.window.createStatusBarItem('reasonix.session', vscode.StatusBarAlignment.Left, 99);
+    this.status.name = vscode.l10n.t('Reasonix session');
+    this.status.command = 'reasonix.reloadReasonixSession';
+    this.subs.push(this.status);
+  }
+
+  /** Opens a Reasonix session in a folder (the argument, the active editor's, the only one, or picked). */
+  async openReasonixSession(arg?: unknown): Promise<string | undefined> {
+    if (!this.d.isTrusted()) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Reasonix sessions run only in a trusted workspace.'));
+      return undefined;
+    }
+    const folder = await this.pickFolder(arg, vscode.l10n.t('Open a Reasonix session in which folder?'));
+    if (!folder) return undefined;
+    const existing = this.open.get(folder.uri.toString());
+    if (existing) return existing.sessionKey;
+    let client: ReasonixAcpClient;
+    try {
+      client = this.clientFor(folder);
+    } catch (err) {
+      this.explainMissing(err);
+      return undefined;
+    }
+    try {
+      const session = await vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation.Window,
+          title: vscode.l10n.t('Opening a Reasonix session in {0}…', folder.name),
+        },
+        () =>
+          client.openSession({
+            cwd: folder.uri.fsPath,
+            folderName: vscode.l10n.t('{0} · Reasonix session', folder.name),
+            store: this.d.store,
+            frontEnd: this.d.prompts,
+            permissions: (req) => askToolPermission(req),
+          }),
+      );
+      this.track(folder, session);
+      return session.sessionKey;
+    } catch (err) {
+      this.showFailure(err, folder.name);
+      return undefined;
+    }
+  }
+
+  async closeReasonixSession(arg?: unknown): Promise<void> {
+    const folder = await this.pickFolder(arg, vscode.l10n.t('Close the Reasonix session of which folder?'), true);
+    const session = folder && this.open.get(folder.uri.toString());
+    if (!session) return;
+    this.untrack(folder.uri.toString(), session);
+    await session.close();
+  }
+
+  /** Reload Runtime for a Reasonix session: `_reasonix.io/session/reloadExtensions` (queued during a turn). */
+  async reloadReasonixSession(arg?: unknown): Promise<{ queued: boolean } | undefined> {
+    const folder = await this.pickFolder(arg, vscode.l10n.t('Reload the extensions of which Reasonix session?'), true);
+    const session = folder && this.open.get(folder.uri.toString());
+    if (!session) return undefined;
+    try {
+      const r = await session.reloadExtensions();
+      void vscode.window.showInformationMessage(
+        r.queued
+          ? vscode.l10n.t('Reasonix queued the reload of {0}: it runs when the current turn ends.', session.folderName)
+          : vscode.l10n.t('Reasonix reloaded the extensions of {0}.', session.folderName),
+      );
+      return r;
+    } catch (err) {
+      this.showFailure(err, folder.name);
+      return undefined;
+    }
+  }
+
+  async dispose(): Promise<void> {
+    for (const [key, s] of [...this.open]) this.untrack(key, s);
+    this.subs.forEach((s) => s.dispose());
+    await this.client?.dispose();
+    this.client = undefined;
+  }
+
+  private clientFor(folder: vscode.WorkspaceFolder): ReasonixAcpClient {
+    if (this.client && this.client.state !== 'failed') return this.client;
+    const binary = locateReasonix({ configured: configuredPath(this.d.log) });
+    const client = new ReasonixAcpClient({
+      bin: binary.path,
+      cwd: folder.uri.fsPath,
+      env: process.env,
+      logger: this.d.log,
+    });
+    client.onDidFail((err) => {
+      for (const [key, s] of [...this.open]) this.untrack(key, s, true);
+      this.showFailure(err);
+    });
+    this.client = client;
+    return client;
+  }
+
+  private track(folder: vscode.WorkspaceFolder, session: ReasonixSession): void {
+    const key = folder.uri.toString();
+    this.open.set(key, session);
+    this.d.targets.set(session.sessionKey, {
+      invokeAction: (pluginId, actionId) => session.hub.invokeAction(pluginId, actionId),
+      submit: (pluginId, surfaceId, values) => session.hub.submit(pluginId, surfaceId, values),
+    });
+    session.onDidChangeStatus(() => this.showStatus());
+    this.showStatus();
+    this.d.log.info(`Reasonix session opened in ${folder.name} (${session.acpSessionId})`);
+  }
+
+  /** Forgets the session; its surfaces stay (stale) when Reasonix failed, so the user sees what was there. */
+  private untrack(key: string, session: ReasonixSession, failed = false): void {
+    this.open.delete(key);
+    if (!failed) this.d.targets.delete(session.sessionKey);
+    this.showStatus();
+  }
+
+  private showStatus(): void {
+    const sessions = [...this.open.values()];
+    if (sessions.length === 0) {
+      this.status.hide();
+      return;
+    }
+    const s = sessions[0];
+    const state = s.status?.state ?? vscode.l10n.t('open');
+    this.status.text = `$(hubot) ${inert(vscode.l10n.t('Reasonix: {0}', state))}`;
+    this.status.tooltip = inert(
+      [s.folderName, s.status?.model, s.status?.phase, s.status?.mode].filter((x) => !!x).join(' · '),
+    );
+    this.status.show();
+  }
+
+  private async pickFolder(arg: unknown, title: string, openOnly = false): Promise<vscode.WorkspaceFolder | undefined> {
+    const all = (vscode.workspace.workspaceFolders ?? []).filter(
+      (f) => f.uri.scheme === 'file' && (!openOnly || this.open.has(f.uri.toString())),
+    );
+    if (typeof arg === 'string')
+      return all.find((f) => f.name === arg || f.uri.fsPath === arg || f.uri.toString() === arg);
+    if (all.length <= 1) return all[0];
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const activeFolder = active && vscode.workspace.getWorkspaceFolder(active);
+    if (activeFolder && all.includes(activeFolder)) return activeFolder;
+    const picked = await vscode.window.showQuickPick(
+      all.map((f) => ({ label: f.name, description: f.uri.fsPath, folder: f })),
+      { title },
+    );
+    return picked?.folder;
+  }
+
+  private explainMissing(err: unknown): void {
+    const why = err instanceof ReasonixError ? err.message : String(err);
+    void vscode.window.showWarningMessage(
+      inert(
+        vscode.l10n.t(
+          'Reasonix was not found ({0}). Install it (npm install -g reasonix) or set reasonix.path in your user settings, then open the session again.',
+          why,
+        ),
+      ),
+    );
+  }
+
+  private showFailure(err: unknown, folderName?: string): void {
+    const e = err instanceof AcpError ? err : undefined;
+    const what = e ? e.message : String((err as Error)?.message ?? err);
+    const said = e?.said ? ` (${e.said.slice(0, 300)})` : '';
+    void vscode.window
+      .showErrorMessage(
+        inert(
+          folderName
+            ? vscode.l10n.t(
+                'Reasonix session in {0}: {1}{2}. Check Reasonix in a terminal (reasonix doctor), then open the session again; the extensions VS Code hosts are not affected.',
+                folderName,
+                what,
+                said,
+              )
+            : vscode.l10n.t(
+                'Reasonix stopped: {0}{1}. Its sessions are closed; open them again with "Open Reasonix Session" (reasonix doctor says what is wrong); the extensions VS Code hosts are not affected.',
+                what,
+                said,
+              ),
+        ),
+        vscode.l10n.t('Show Logs'),
+      )
+      .then((b) => b && this.d.log.show());
+  }
+}
