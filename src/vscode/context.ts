@@ -28,7 +28,7 @@ import { readSettings } from './settings';
 import { StatusBar } from './statusBar';
 import { registerSurfaces, type SurfacesController } from './surfaces';
 import { surfaceSink, surfacesViewFeed } from './surfacesBridge';
-import { registerReasonixSessions, type SessionSurfaceTarget } from './reasonixSessions/register';
+import { registerReasonixSessions, sessionActions, type SessionSurfaceTarget } from './reasonixSessions/register';
 import { SupervisionTree } from './supervisionTree';
 
 /** A tool call's path and its argument check (ajv): their own bundle, required on the first tool call. */
@@ -123,6 +123,7 @@ export class Ctx implements vscode.Disposable {
     });
     const tree = new SupervisionTree(this.sessions, this.store, {
       agentDecisions: (row) => this.agentHooks.decisions(row.sessionKey, row.pluginId),
+      reasonixSessions: () => [...this.sessionTargets.values()],
       models,
       note: (row) => row.status.spec && authoring.note(row.status.spec.root), // linked roots only
     });
@@ -156,6 +157,7 @@ export class Ctx implements vscode.Disposable {
         linked: this.linked,
         enablement: this.enablement,
         showLogs: () => this.log.show(),
+        otherActions: sessionActions(this.sessionTargets),
       }),
       ...this.followWorkspace(),
       this.linked.onDidChange(() => this.updateContextKeys()),
@@ -166,6 +168,15 @@ export class Ctx implements vscode.Disposable {
         log: this.log,
         isTrusted,
         targets: this.sessionTargets,
+        hosted: {
+          running: (key) =>
+            (this.sessions.get(key)?.engine.plugins() ?? [])
+              .filter((p) => p.state === 'running')
+              .map((p) => p.pluginId),
+          stop: (key, id) => this.sessions.stopPlugin(key, id),
+          start: (key, id) => this.sessions.startPlugin(key, id),
+        },
+        changed: () => tree.refresh(),
       }),
     );
     const details = new DetailsDocuments();

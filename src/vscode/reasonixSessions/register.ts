@@ -9,8 +9,29 @@ import { lazyModule } from '../lazyModule';
 
 /** What a card button or a form of a Reasonix session's surface is routed to. */
 export interface SessionSurfaceTarget {
+  /** The session's `/<plugin>:<action>` entries (Run Extension Action…). */
+  listActions(): import('../../host/ui').ActionEntry[];
   invokeAction(pluginId: string, actionId: string): Promise<{ accepted: boolean; message?: string }>;
+  /** Runs an action from the palette or a key binding and shows its outcome. */
+  runAction(entry: import('../../host/ui').ActionEntry): Promise<import('../actions').RunOutcome>;
   submit(pluginId: string, surfaceId: string, values: Record<string, unknown>): Promise<{ accepted: boolean }>;
+  /** `<folder> · Reasonix session`. */
+  readonly folderName: string;
+  /** The session's item in the Extensions view, and its extensions with their states under it. */
+  treeItem(): vscode.TreeItem;
+  pluginItems(): vscode.TreeItem[];
+  /** Extensions of this folder whose VS Code-hosted copies were stopped while the session is open. */
+  readonly stoppedCopies: readonly string[];
+}
+
+/**
+ * The extensions VS Code hosts in a folder, as "no double hosting by surprise" needs them: which run,
+ * stopping and starting them again (reasonix.sessions.hostedCopies, docs/reasonix-sessions.md).
+ */
+export interface HostedCopies {
+  running(folderKey: string): string[];
+  stop(folderKey: string, pluginId: string): Promise<void>;
+  start(folderKey: string, pluginId: string): Promise<void>;
 }
 
 export interface ReasonixSessionsDeps {
@@ -20,9 +41,18 @@ export interface ReasonixSessionsDeps {
   isTrusted(): boolean;
   /** Session key → its target, filled by the window while its sessions are open. */
   targets: Map<string, SessionSurfaceTarget>;
+  hosted: HostedCopies;
+  /** The open sessions or their extensions changed (the Extensions view repaints). */
+  changed(): void;
 }
 
 const window = lazyModule<typeof import('../../reasonixSessions')>('sessions.js', 'reasonixSessions');
+
+/** The open Reasonix sessions' actions, for Run Extension Action… and `reasonix.runAction`. */
+export function sessionActions(targets: ReadonlyMap<string, SessionSurfaceTarget>) {
+  return () =>
+    [...targets.values()].flatMap((t) => t.listActions().map((entry) => ({ entry, run: () => t.runAction(entry) })));
+}
 
 const COMMANDS = ['openReasonixSession', 'closeReasonixSession', 'reloadReasonixSession'] as const;
 

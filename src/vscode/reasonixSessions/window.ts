@@ -3,7 +3,16 @@
 // Surfaces view under the session, its prompts through the same front end, the agent's tool
 // permission requests as a modal naming the tool and its input, its state in the status bar.
 import * as vscode from 'vscode';
-import { AcpError, ReasonixAcpClient, type ReasonixSession, type ToolPermission } from '../../host/acp';
+import {
+  AcpError,
+  ReasonixAcpClient,
+  type ReasonixSession,
+  type SessionPluginRow,
+  type ToolPermission,
+} from '../../host/acp';
+import { redact } from '../../host/redact';
+import type { ActionResult } from '../../host/ui';
+import type { RunOutcome } from '../actions';
 import { inert } from '../../host/inert';
 import { ReasonixError } from '../../host/reasonix';
 import { configuredPath } from '../manage/userReasonix';
@@ -141,11 +150,24 @@ export class SessionsWindow {
   private track(folder: vscode.WorkspaceFolder, session: ReasonixSession): void {
     const key = folder.uri.toString();
     this.open.set(key, session);
+    const stopped: string[] = [];
     this.d.targets.set(session.sessionKey, {
+      folderName: session.folderName,
+      treeItem: () => reasonixSessionItem(session.folderName, stopped),
+      pluginItems: () => session.pluginRows().map((row) => sessionPluginItem(session.folderName, row)),
+      runAction: (entry) => runShown(entry.name, () => session.hub.invokeAction(entry.pluginId, entry.actionId)),
+      stoppedCopies: stopped,
+      listActions: () => session.listActions(),
       invokeAction: (pluginId, actionId) => session.hub.invokeAction(pluginId, actionId),
       submit: (pluginId, surfaceId, values) => session.hub.submit(pluginId, surfaceId, values),
     });
     session.onDidChangeStatus(() => this.showStatus());
+    session.onDidChangePlugins(() => {
+      void this.stopHostedCopies(key, session, stopped);
+      this.d.changed();
+    });
+    void this.stopHostedCopies(key, session, stopped);
+    this.d.changed();
     this.showStatus();
     this.d.log.info(`Reasonix session opened in ${folder.name} (${session.acpSessionId})`);
   }
@@ -153,8 +175,31 @@ export class SessionsWindow {
   /** Forgets the session; its surfaces stay (stale) when Reasonix failed, so the user sees what was there. */
   private untrack(key: string, session: ReasonixSession, failed = false): void {
     this.open.delete(key);
+    const target = this.d.targets.get(session.sessionKey);
     if (!failed) this.d.targets.delete(session.sessionKey);
+    // The copies VS Code stopped for the session run again once it is gone.
+    for (const id of target?.stoppedCopies ?? []) void this.d.hosted.start(key, id);
+    if (target) (target.stoppedCopies as string[]).length = 0;
+    this.d.changed();
     this.showStatus();
+  }
+
+  /**
+   * No double hosting by surprise: with reasonix.sessions.hostedCopies "stop" (the default), an
+   * extension the session runs is stopped in VS Code's hosting of the same folder while the session
+   * is open; "keep" leaves both running (the Extensions view says so).
+   */
+  private async stopHostedCopies(key: string, session: ReasonixSession, stopped: string[]): Promise<void> {
+    if (vscode.workspace.getConfiguration('reasonix').get<string>('sessions.hostedCopies', 'stop') !== 'stop') return;
+    const inSession = new Set(session.pluginRows().map((r) => r.pluginId));
+    for (const id of this.d.hosted.running(key)) {
+      if (!inSession.has(id) || stopped.includes(id)) continue;
+      stopped.push(id);
+      this.d.log.info(
+        `${id} runs in the Reasonix session of ${session.folderName}: its VS Code-hosted copy is stopped while the session is open (reasonix.sessions.hostedCopies)`,
+      );
+      await this.d.hosted.stop(key, id);
+    }
   }
 
   private showStatus(): void {
@@ -224,5 +269,52 @@ export class SessionsWindow {
         vscode.l10n.t('Show Logs'),
       )
       .then((b) => b && this.d.log.show());
+  }
+}
+
+/** A Reasonix session in the Extensions view: its name, and whether VS Code's copies of its extensions were stopped. */
+function reasonixSessionItem(folderName: string, stopped: readonly string[]): vscode.TreeItem {
+  const item = new vscode.TreeItem(folderName, vscode.TreeItemCollapsibleState.Expanded);
+  item.iconPath = new vscode.ThemeIcon('hubot');
+  item.contextValue = 'reasonixSession';
+  item.description = stopped.length
+    ? vscode.l10n.t("VS Code's copies stopped: {0}", stopped.join(', '))
+    : vscode.l10n.t('inside the Reasonix session');
+  return item;
+}
+
+function sessionPluginItem(folderName: string, row: SessionPluginRow): vscode.TreeItem {
+  const item = new vscode.TreeItem(row.pluginId, vscode.TreeItemCollapsibleState.None);
+  item.id = `${folderName}#session#${row.pluginId}`;
+  item.iconPath = new vscode.ThemeIcon(
+    row.state === 'running' ? 'pass' : row.state === 'failed' ? 'error' : 'circle-slash',
+  );
+  const state =
+    row.state === 'running'
+      ? vscode.l10n.t('running in Reasonix')
+      : row.state === 'failed'
+        ? vscode.l10n.t('Reasonix stopped')
+        : vscode.l10n.t('stale');
+  item.description = row.actions ? `${state} · ${vscode.l10n.t('{0} actions', row.actions)}` : state;
+  item.contextValue = 'reasonixSessionPlugin';
+  return item;
+}
+
+/** Runs a session action and shows its outcome as the hosted actions do. */
+async function runShown(name: string, run: () => Promise<ActionResult>): Promise<RunOutcome> {
+  try {
+    const result = await run();
+    const text = result.message
+      ? `${name}: ${result.message}`
+      : result.accepted
+        ? vscode.l10n.t('{0} done.', name)
+        : vscode.l10n.t('{0} was not accepted.', name);
+    if (result.accepted) void vscode.window.showInformationMessage(inert(text));
+    else void vscode.window.showWarningMessage(inert(text));
+    return { ran: true, ...result };
+  } catch (err) {
+    const msg = redact(vscode.l10n.t('{0} failed: {1}', name, (err as Error).message));
+    void vscode.window.showErrorMessage(inert(msg));
+    return { ran: true, accepted: false, message: msg };
   }
 }
