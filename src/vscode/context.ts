@@ -177,6 +177,7 @@ export class Ctx implements vscode.Disposable {
           start: (key, id) => this.sessions.startPlugin(key, id),
         },
         changed: () => tree.refresh(),
+        home: () => readSettings().home,
       }),
     );
     const details = new DetailsDocuments();

@@ -42,6 +42,8 @@ export interface ReasonixSessionsDeps {
   /** Session key → its target, filled by the window while its sessions are open. */
   targets: Map<string, SessionSurfaceTarget>;
   hosted: HostedCopies;
+  /** The Reasonix home this host reads (reasonix.home): the session's Reasonix reads the same one. */
+  home(): string;
   /** The open sessions or their extensions changed (the Extensions view repaints). */
   changed(): void;
 }

@@ -136,7 +136,8 @@ export class SessionsWindow {
     const client = new ReasonixAcpClient({
       bin: binary.path,
       cwd: folder.uri.fsPath,
-      env: process.env,
+      env: { ...process.env, REASONIX_HOME: this.d.home() },
+      args: sessionArgs(),
       logger: this.d.log,
     });
     client.onDidFail((err) => {
@@ -317,4 +318,10 @@ async function runShown(name: string, run: () => Promise<ActionResult>): Promise
     void vscode.window.showErrorMessage(inert(msg));
     return { ran: true, accepted: false, message: msg };
   }
+}
+
+/** `--model <m>` from the user's reasonix.sessions.model (machine scope: never a workspace's). */
+function sessionArgs(): string[] {
+  const model = vscode.workspace.getConfiguration('reasonix').inspect<string>('sessions.model')?.globalValue?.trim();
+  return model ? ['--model', model] : [];
 }
