@@ -20,3 +20,4 @@ export {
   type SessionPluginRow,
   type SessionStatus,
 } from './session';
+export { planMarkdown, TurnRenderer, type TurnPart } from './turn';

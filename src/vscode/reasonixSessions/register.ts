@@ -60,7 +60,19 @@ const COMMANDS = ['openReasonixSession', 'closeReasonixSession', 'reloadReasonix
 
 export function registerReasonixSessions(d: ReasonixSessionsDeps): vscode.Disposable[] {
   let started = false;
+  // @reasonix in VS Code's chat: the stable chat participant API, feature-detected (a VS Code
+  // without it keeps the Extensions view commands).
+  const chat = (vscode as { chat?: Partial<typeof vscode.chat> }).chat;
+  const participant =
+    typeof chat?.createChatParticipant === 'function'
+      ? chat.createChatParticipant('reasonix.agent', (request, context, response, token) => {
+          started = true;
+          return window().sessionsWindow(d).chat(request, context, response, token);
+        })
+      : undefined;
+  if (participant) participant.iconPath = new vscode.ThemeIcon('hubot');
   return [
+    ...(participant ? [participant] : []),
     ...COMMANDS.map((name) =>
       vscode.commands.registerCommand(`reasonix.${name}`, (arg?: unknown) => {
         started = true;

@@ -5,7 +5,9 @@
 import * as vscode from 'vscode';
 import {
   AcpError,
+  planMarkdown,
   ReasonixAcpClient,
+  TurnRenderer,
   type ReasonixSession,
   type SessionPluginRow,
   type ToolPermission,
@@ -93,6 +95,53 @@ export class SessionsWindow {
     } catch (err) {
       this.showFailure(err, folder.name);
       return undefined;
+    }
+  }
+
+  /**
+   * A `@reasonix` turn: the prompt goes to `session/prompt` in the folder's session (opened when
+   * there is none); chunks stream as Markdown, thoughts as one progress line, tool calls as progress
+   * with their status, a plan as a checklist; Stop sends `session/cancel`.
+   */
+  async chat(
+    request: vscode.ChatRequest,
+    _context: vscode.ChatContext,
+    response: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.ChatResult> {
+    const key = await this.openReasonixSession();
+    const session = [...this.open.values()].find((s) => s.sessionKey === key);
+    if (!session) {
+      response.markdown(
+        vscode.l10n.t('No Reasonix session could be opened; see the message shown and the Reasonix log.'),
+      );
+      return { errorDetails: { message: vscode.l10n.t('No Reasonix session') } };
+    }
+    const renderer = new TurnRenderer();
+    const sub = session.onDidUpdate((u) => {
+      for (const part of renderer.onUpdate(u)) {
+        if (part.kind === 'markdown') response.markdown(part.value);
+        else if (part.kind === 'progress') response.progress(part.value);
+        else response.markdown(`\n\n${planMarkdown(part.entries)}\n\n`);
+      }
+    });
+    const stop = new AbortController();
+    const cancel = token.onCancellationRequested(() => stop.abort());
+    try {
+      const r = await session.prompt(request.prompt, stop.signal);
+      return { metadata: { stopReason: r.stopReason, session: session.acpSessionId } };
+    } catch (err) {
+      const what = err instanceof AcpError ? err.message : String((err as Error)?.message ?? err);
+      return {
+        errorDetails: {
+          message: inert(
+            vscode.l10n.t('Reasonix could not answer: {0}. Check Reasonix (reasonix doctor) and try again.', what),
+          ),
+        },
+      };
+    } finally {
+      sub.dispose();
+      cancel.dispose();
     }
   }
 
