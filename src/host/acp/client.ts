@@ -142,10 +142,16 @@ export class ReasonixAcpClient {
     this.conn = conn;
     void proc.exit.then(() => this.onExit(proc));
     // A line past the bound, or a stream error, closes the SDK's connection under a live process.
-    void conn.closed.then(() => {
+    void conn.closed.then(async () => {
       if (this.conn !== conn || this._state === 'stopped') return;
+      // A line past the bound breaks the stream under a live process. Anything else that closes the
+      // connection is its stdout ending because it exited: the exit reports that (onExit).
       const reason = conn.signal.reason as { message?: unknown } | undefined;
-      const why = redact(String(reason?.message ?? reason ?? 'closed')).slice(0, 300);
+      if (!(reason instanceof acp.MessageTooLargeError)) {
+        await Promise.race([proc.exit, new Promise((r) => setTimeout(r, 500))]);
+        if (proc.exited || this.conn !== conn) return;
+      }
+      const why = redact(String(reason?.message ?? reason)).slice(0, 300);
       this.fail(
         new AcpError(
           'running',
