@@ -92,6 +92,15 @@ describe('a Reasonix session over ACP (the real Reasonix)', function () {
     });
   });
 
+  it('chooses the session’s mode through two QuickPicks (session/set_mode)', async () => {
+    const ok = await pressUntil(
+      'workbench.action.acceptSelectedQuickOpenItem',
+      vscode.commands.executeCommand<boolean>('reasonix.configureReasonixSession'),
+      { times: 2, timeoutMs: 30_000 },
+    );
+    assert.equal(ok, true);
+  });
+
   it('closes: its surfaces leave the view and VS Code’s copy runs again', async () => {
     await vscode.commands.executeCommand('reasonix.closeReasonixSession');
     await waitFor(() => !api.surfaces().some((x) => x.sessionKey === sessionKey), {

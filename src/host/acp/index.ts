@@ -17,6 +17,7 @@ export {
   SESSION_KEY_PREFIX,
   SESSION_PLUGIN,
   formAsCard,
+  type SessionChoices,
   type SessionPluginRow,
   type SessionStatus,
 } from './session';

@@ -62,6 +62,12 @@ export interface SessionStatus {
   usage?: unknown;
 }
 
+export interface SessionChoices {
+  modes: { id: string; name: string }[];
+  currentModeId?: string;
+  configOptions: { id: string; name: string; currentValue?: string; options: { value: string; name: string }[] }[];
+}
+
 export interface SessionPluginRow {
   pluginId: string;
   state: 'running' | 'stale' | 'failed';
@@ -100,6 +106,7 @@ export class ReasonixSession {
   readonly models: unknown;
   readonly modes: unknown;
   readonly configOptions: unknown;
+  private chosen: SessionChoices;
   private readonly plugins = new Map<string, PluginBinding>();
   private commands: { name: string; description: string }[] = [];
   private _status: SessionStatus | undefined;
@@ -126,6 +133,7 @@ export class ReasonixSession {
     this.models = r.models;
     this.modes = r.modes;
     this.configOptions = r.configOptions;
+    this.chosen = { ...readModes(r.modes), configOptions: readConfigOptions(r.configOptions) };
     this.sessionKey = `${SESSION_KEY_PREFIX}${o.cwd}`;
     this.log = o.logger ?? silentLogger;
     this.hub = new UiHub({
@@ -175,6 +183,38 @@ export class ReasonixSession {
   /** The session's `/<plugin>:<action>` entries, for Run Extension Action… (source: the session's name). */
   listActions(): ActionEntry[] {
     return this._failure || this.closed ? [] : this.hub.listActions();
+  }
+
+  /**
+   * What the user can choose for the session: its modes (normal, plan, goal in 1.38.11) and its
+   * config options (model, tool approval), as `session/new` and later updates said. Redacted.
+   */
+  choices(): SessionChoices {
+    return this.chosen;
+  }
+
+  /** `session/set_mode`. */
+  async setMode(modeId: string): Promise<void> {
+    this.assertOpen();
+    await this.o.peer.request('session/set_mode', { sessionId: this.acpSessionId, modeId });
+    this.chosen = { ...this.chosen, currentModeId: modeId };
+  }
+
+  /** `session/set_config_option` (the model, tool approval); Reasonix answers the options as they are now. */
+  async setConfigOption(configId: string, value: string): Promise<void> {
+    this.assertOpen();
+    const r = await this.o.peer.request<{ configOptions?: unknown }>('session/set_config_option', {
+      sessionId: this.acpSessionId,
+      configId,
+      value,
+    });
+    const options = readConfigOptions(r?.configOptions);
+    this.chosen = {
+      ...this.chosen,
+      configOptions: options.length
+        ? options
+        : this.chosen.configOptions.map((o) => (o.id === configId ? { ...o, currentValue: value } : o)),
+    };
   }
 
   /** Slash commands Reasonix offers (its own and the extensions'). */
@@ -261,6 +301,12 @@ export class ReasonixSession {
     const u = update as { sessionUpdate?: unknown } & Record<string, unknown>;
     if (u.sessionUpdate === '_reasonix.io/extension_surface') return this.onSurface(u);
     if (u.sessionUpdate === 'available_commands_update') this.onCommands(u.availableCommands);
+    if (u.sessionUpdate === 'current_mode_update' && typeof u.currentModeId === 'string')
+      this.chosen = { ...this.chosen, currentModeId: u.currentModeId };
+    if (u.sessionUpdate === 'config_option_update') {
+      const options = readConfigOptions(u.configOptions);
+      if (options.length) this.chosen = { ...this.chosen, configOptions: options };
+    }
     if (typeof u.sessionUpdate === 'string')
       this.updates.fire(u as { sessionUpdate: string } & Record<string, unknown>);
   }
@@ -478,4 +524,36 @@ export function formAsCard(form: FormPayload): CardPayload {
   });
   if (fields.length) card.fields = fields;
   return card;
+}
+
+const text = (v: unknown, max = 200): string | undefined =>
+  typeof v === 'string' ? redact(v).slice(0, max) : undefined;
+
+function readModes(modes: unknown): Pick<SessionChoices, 'modes' | 'currentModeId'> {
+  const m = modes as { availableModes?: unknown; currentModeId?: unknown } | undefined;
+  const list = Array.isArray(m?.availableModes) ? (m.availableModes as Record<string, unknown>[]) : [];
+  return {
+    modes: list
+      .filter((x) => x && typeof x.id === 'string')
+      .slice(0, 64)
+      .map((x) => ({ id: x.id as string, name: text(x.name) ?? (x.id as string) })),
+    currentModeId: typeof m?.currentModeId === 'string' ? m.currentModeId : undefined,
+  };
+}
+
+/** Select-type config options (the only type 1.38.11 offers); others are left out. */
+function readConfigOptions(v: unknown): SessionChoices['configOptions'] {
+  if (!Array.isArray(v)) return [];
+  return (v as Record<string, unknown>[])
+    .filter((o) => o && typeof o.id === 'string' && Array.isArray(o.options))
+    .slice(0, 64)
+    .map((o) => ({
+      id: o.id as string,
+      name: text(o.name) ?? (o.id as string),
+      currentValue: typeof o.currentValue === 'string' ? o.currentValue : undefined,
+      options: (o.options as Record<string, unknown>[])
+        .filter((x) => x && typeof x.value === 'string')
+        .slice(0, 256)
+        .map((x) => ({ value: x.value as string, name: text(x.name) ?? (x.value as string) })),
+    }));
 }

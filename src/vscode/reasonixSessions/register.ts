@@ -56,7 +56,12 @@ export function sessionActions(targets: ReadonlyMap<string, SessionSurfaceTarget
     [...targets.values()].flatMap((t) => t.listActions().map((entry) => ({ entry, run: () => t.runAction(entry) })));
 }
 
-const COMMANDS = ['openReasonixSession', 'closeReasonixSession', 'reloadReasonixSession'] as const;
+const COMMANDS = [
+  'openReasonixSession',
+  'closeReasonixSession',
+  'reloadReasonixSession',
+  'configureReasonixSession',
+] as const;
 
 export function registerReasonixSessions(d: ReasonixSessionsDeps): vscode.Disposable[] {
   let started = false;

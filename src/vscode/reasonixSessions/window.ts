@@ -145,6 +145,36 @@ export class SessionsWindow {
     }
   }
 
+  /** The session's mode, model or tool approval, as Reasonix offers them. */
+  async configureReasonixSession(arg?: unknown): Promise<boolean> {
+    const folder = await this.pickFolder(arg, vscode.l10n.t('Configure which Reasonix session?'), true);
+    const session = folder && this.open.get(folder.uri.toString());
+    if (!session) return false;
+    const c = session.choices();
+    const what = await vscode.window.showQuickPick(
+      [
+        ...(c.modes.length ? [{ label: vscode.l10n.t('Mode'), description: c.currentModeId, id: '' }] : []),
+        ...c.configOptions.map((o) => ({ label: o.name, description: o.currentValue, id: o.id })),
+      ],
+      { title: session.folderName },
+    );
+    if (!what) return false;
+    const values = what.id
+      ? (c.configOptions.find((o) => o.id === what.id)?.options ?? []).map((o) => ({ label: o.name, value: o.value }))
+      : c.modes.map((m) => ({ label: m.name, value: m.id }));
+    const value = await vscode.window.showQuickPick(values, { title: `${session.folderName}: ${what.label}` });
+    if (!value) return false;
+    try {
+      if (what.id) await session.setConfigOption(what.id, value.value);
+      else await session.setMode(value.value);
+      this.showStatus();
+      return true;
+    } catch (err) {
+      this.showFailure(err, folder.name);
+      return false;
+    }
+  }
+
   async closeReasonixSession(arg?: unknown): Promise<void> {
     const folder = await this.pickFolder(arg, vscode.l10n.t('Close the Reasonix session of which folder?'), true);
     const session = folder && this.open.get(folder.uri.toString());

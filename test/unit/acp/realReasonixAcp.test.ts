@@ -150,6 +150,22 @@ describe('the real Reasonix 1.38.11 over ACP: a session and its extensions', fun
     });
   });
 
+  it("offers the session's modes and options and sets them (session/set_mode, session/set_config_option)", async () => {
+    const { session } = await open();
+    const c = session.choices();
+    assert.deepEqual(
+      c.modes.map((m) => m.id),
+      ['normal', 'plan', 'goal'],
+    );
+    assert.equal(c.currentModeId, 'normal');
+    const model = c.configOptions.find((o) => o.id === 'model');
+    assert.equal(model?.currentValue, SHOWCASE_MODEL);
+    await session.setMode('plan');
+    assert.equal(session.choices().currentModeId, 'plan');
+    await session.setConfigOption('model', SHOWCASE_MODEL);
+    assert.equal(session.choices().configOptions.find((o) => o.id === 'model')?.currentValue, SHOWCASE_MODEL);
+  });
+
   it('Reasonix killed mid-turn: the turn fails naming Reasonix, its surfaces go stale, a hosted extension is undisturbed', async () => {
     const hosted = new UiHub({ sessionKey: 'file:///hosted', folderName: 'hosted', store });
     hosted.bind('other', 's1', 1, { state: 'running', uiActions: [], request: async () => ({}) as never });
