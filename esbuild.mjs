@@ -83,6 +83,18 @@ if (existsSync('src/manageCommands.ts')) {
     external: ['vscode'],
   });
 }
+// Reasonix sessions over ACP with @agentclientprotocol/sdk, required on the first Open Reasonix Session.
+if (existsSync('src/reasonixSessions.ts')) {
+  builds.push({
+    ...common,
+    entryPoints: ['src/reasonixSessions.ts'],
+    outfile: 'dist/sessions.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  });
+}
 // The language-model request path, required on the first request (src/vscode/lm/provider.ts).
 if (existsSync('src/lmRequests.ts')) {
   builds.push({

@@ -10,6 +10,7 @@ import { benchMemory } from './memory';
 import { benchActivation } from './activation';
 import { benchAgentHooks } from './agentHooks';
 import { benchLm } from './lm';
+import { benchReasonixSurfaces } from './reasonixSurfaces';
 import { benchSurfaces } from './surfaces';
 import { benchMcp } from './mcp';
 import { benchMarkdownCard } from './markdownCard';
@@ -63,6 +64,8 @@ async function main(): Promise<void> {
   if (want('lm')) result.lmOverhead = benchLm(quick);
   settle();
   if (want('surfaces')) result.panelUpdate = await benchSurfaces(quick);
+  settle();
+  if (want('reasonixSurfaces')) result.reasonixSurfaceUpdate = await benchReasonixSurfaces(quick);
   settle();
   if (want('markdown')) result.markdownCard = await benchMarkdownCard(quick);
   settle();

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { inert } from '../host/inert';
 import { redact } from '../host/redact';
 import type { ActionResult } from '../host/session';
+import type { ActionEntry } from '../host/ui';
 import { stateWord, toDisplayState } from './displayStates';
 import { showLogsLabel } from './failures';
 import type { FolderSession, SessionManager } from './sessions';
@@ -32,6 +33,20 @@ export function isRunActionArgs(v: unknown): v is RunActionArgs {
 
 export type RunOutcome = ActionResult & { ran: boolean };
 
+/**
+ * Actions whose source is not a folder session VS Code hosts: a Reasonix session's
+ * `/<plugin>:<action>` (issue 44). `entry.folderName` names the source in the picker; `run` shows
+ * its own outcome.
+ */
+export type OtherActions = () => { entry: ActionEntry; run(): Promise<RunOutcome> }[];
+
+/** The other source's entry for `a`: named by its folder (its session key or name), else the only one offering it. */
+function findOther(others: OtherActions | undefined, a: RunActionArgs, hostedHasIt: boolean) {
+  const list = (others?.() ?? []).filter((o) => o.entry.pluginId === a.plugin && o.entry.actionId === a.action);
+  if (a.folder) return list.find((o) => o.entry.sessionKey === a.folder || o.entry.folderName === a.folder);
+  return hostedHasIt ? undefined : list[0];
+}
+
 interface ActionItem extends vscode.QuickPickItem {
   session: FolderSession;
   pluginId: string;
@@ -54,8 +69,15 @@ function findSession(sessions: SessionManager, plugin: string, folder?: string):
 }
 
 /** Runs one action and shows its outcome; explains instead when it cannot run. */
-export async function runAction(sessions: SessionManager, a: RunActionArgs): Promise<RunOutcome> {
+export async function runAction(
+  sessions: SessionManager,
+  a: RunActionArgs,
+  others?: OtherActions,
+): Promise<RunOutcome> {
   const name = `/${a.plugin}:${a.action}`;
+  const hostedHasIt = sessions.sessions().some((s) => s.engine.plugins().some((p) => p.pluginId === a.plugin));
+  const other = findOther(others, a, hostedHasIt);
+  if (other) return other.run();
   const session = findSession(sessions, a.plugin, a.folder);
   if (!session) {
     const msg =
@@ -149,8 +171,13 @@ export function actionItems(session: FolderSession): ActionItem[] {
 }
 
 /** The palette entry: folder first (multi-root), then the action. */
-export async function pickAndRunAction(sessions: SessionManager): Promise<RunOutcome | undefined> {
+export async function pickAndRunAction(
+  sessions: SessionManager,
+  others?: OtherActions,
+): Promise<RunOutcome | undefined> {
   const all = sessions.sessions();
+  const extra = others?.() ?? [];
+  if (all.length === 0 && extra.length > 0) return pickOther(extra);
   if (all.length === 0) {
     void vscode.window.showInformationMessage(
       vscode.l10n.t('No Reasonix session is running: open a trusted folder with Reasonix extensions installed.'),
@@ -171,7 +198,7 @@ export async function pickAndRunAction(sessions: SessionManager): Promise<RunOut
     if (!picked) return undefined;
     session = picked.s;
   }
-  const items = actionItems(session);
+  const items: (ActionItem | OtherItem)[] = [...actionItems(session), ...otherItems(extra)];
   if (items.length === 0) {
     void vscode.window.showInformationMessage(
       vscode.l10n.t('No Reasonix extension in {0} declares actions.', session.folder.name),
@@ -187,5 +214,24 @@ export async function pickAndRunAction(sessions: SessionManager): Promise<RunOut
     matchOnDescription: true,
   });
   if (!item) return undefined;
+  if ('other' in item) return item.other.run();
   return runAction(sessions, { plugin: item.pluginId, action: item.actionId, folder: session.key });
+}
+
+interface OtherItem extends vscode.QuickPickItem {
+  other: ReturnType<OtherActions>[number];
+}
+
+/** Another source's actions as picker items, the source named in their detail. */
+function otherItems(extra: ReturnType<OtherActions>): OtherItem[] {
+  return extra.map((o) => ({ label: o.entry.name, description: o.entry.label, detail: o.entry.folderName, other: o }));
+}
+
+async function pickOther(extra: ReturnType<OtherActions>): Promise<RunOutcome | undefined> {
+  const item = await vscode.window.showQuickPick(otherItems(extra), {
+    title: vscode.l10n.t('Run Extension Action'),
+    placeHolder: '/<extension>:<action>',
+    matchOnDescription: true,
+  });
+  return item ? item.other.run() : undefined;
 }

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { inert } from '../host/inert';
 import type { SidecarFailure } from '../host/sidecar';
-import { pickAndRunAction, runAction, isRunActionArgs, type RunOutcome } from './actions';
+import { pickAndRunAction, runAction, isRunActionArgs, type OtherActions, type RunOutcome } from './actions';
 import { stateWord } from './displayStates';
 import type { Enablement } from './enablement';
 import { showLogsLabel } from './failures';
@@ -17,6 +17,8 @@ export interface CommandDeps {
   linked: LinkedFolders;
   enablement: Enablement;
   showLogs(): void;
+  /** Actions of Reasonix sessions (issue 44), listed beside the hosted ones. */
+  otherActions?: OtherActions;
 }
 
 type Target = { sessionKey: string; pluginId: string };
@@ -82,9 +84,13 @@ function lifecycle(
 }
 
 /** From a tree item or the palette: a picker; from a keybinding or another extension: the named action. */
-function runActionCommand(sessions: SessionManager, arg?: unknown): Promise<RunOutcome | undefined> {
+function runActionCommand(
+  sessions: SessionManager,
+  arg?: unknown,
+  others?: OtherActions,
+): Promise<RunOutcome | undefined> {
   if (arg === undefined || (typeof arg === 'object' && arg !== null && 'kind' in arg))
-    return pickAndRunAction(sessions);
+    return pickAndRunAction(sessions, others);
   if (!isRunActionArgs(arg)) {
     void vscode.window.showErrorMessage(
       vscode.l10n.t(
@@ -94,7 +100,7 @@ function runActionCommand(sessions: SessionManager, arg?: unknown): Promise<RunO
     );
     return Promise.resolve(undefined);
   }
-  return runAction(sessions, arg);
+  return runAction(sessions, arg, others);
 }
 
 async function linkFolder(d: CommandDeps, folder?: unknown): Promise<boolean> {
@@ -138,7 +144,9 @@ async function toggleEnablement(d: CommandDeps, arg?: unknown): Promise<void> {
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
   const { sessions } = d;
   return [
-    vscode.commands.registerCommand('reasonix.runAction', (arg?: unknown) => runActionCommand(sessions, arg)),
+    vscode.commands.registerCommand('reasonix.runAction', (arg?: unknown) =>
+      runActionCommand(sessions, arg, d.otherActions),
+    ),
     vscode.commands.registerCommand('reasonix.reload', () => sessions.reload()),
     vscode.commands.registerCommand(
       'reasonix.restartExtension',

@@ -29,6 +29,7 @@ import { readSettings } from './settings';
 import { StatusBar } from './statusBar';
 import { registerSurfaces, type SurfacesController } from './surfaces';
 import { surfaceSink, surfacesViewFeed } from './surfacesBridge';
+import { registerReasonixSessions, sessionActions, type SessionSurfaceTarget } from './reasonixSessions/register';
 import { SupervisionTree } from './supervisionTree';
 
 /** A tool call's path and its argument check (ajv): their own bundle, required on the first tool call. */
@@ -70,6 +71,8 @@ function agentFeatures(
 export class Ctx implements vscode.Disposable {
   readonly log: ExtensionLog;
   readonly store = new SurfaceStore();
+  /** Reasonix sessions' surfaces by session key: where their buttons go (issue 44). */
+  readonly sessionTargets = new Map<string, SessionSurfaceTarget>();
   readonly sessions: SessionManager;
   readonly api: ReasonixApi;
   readonly linked: LinkedFolders;
@@ -123,6 +126,7 @@ export class Ctx implements vscode.Disposable {
     });
     const tree = new SupervisionTree(this.sessions, this.store, {
       agentDecisions: (row) => this.agentHooks.decisions(row.sessionKey, row.pluginId),
+      reasonixSessions: () => [...this.sessionTargets.values()],
       models,
       note: (row) => row.status.spec && authoring.note(row.status.spec.root), // linked roots only
     });
@@ -130,7 +134,7 @@ export class Ctx implements vscode.Disposable {
     this.surfaces = registerSurfaces(
       ext,
       surfacesViewFeed(this.store, this.sessions, isTrusted),
-      surfaceSink(this.sessions),
+      surfaceSink(this.sessions, this.sessionTargets),
       this.log.channel,
     );
     this.api = createApi(
@@ -158,10 +162,28 @@ export class Ctx implements vscode.Disposable {
         linked: this.linked,
         enablement: this.enablement,
         showLogs: () => this.log.show(),
+        otherActions: sessionActions(this.sessionTargets),
       }),
       ...this.followWorkspace(),
       this.linked.onDidChange(() => this.updateContextKeys()),
       authoring,
+      ...registerReasonixSessions({
+        store: this.store,
+        prompts: this.prompts,
+        log: this.log,
+        isTrusted,
+        targets: this.sessionTargets,
+        hosted: {
+          running: (key) =>
+            (this.sessions.get(key)?.engine.plugins() ?? [])
+              .filter((p) => p.state === 'running')
+              .map((p) => p.pluginId),
+          stop: (key, id) => this.sessions.stopPlugin(key, id),
+          start: (key, id) => this.sessions.startPlugin(key, id),
+        },
+        changed: () => tree.refresh(),
+        home: () => readSettings().home,
+      }),
     );
     const details = new DetailsDocuments();
     this.subs.push(

@@ -11,6 +11,7 @@ import { pluginAccessibleName } from './accessibleNames';
 import { formatUptime, fullTrustLines, stateWord, type DisplayState } from './displayStates';
 import { featuresOf, type Severity, type StatusPayload, type Surface } from '../protocol';
 import { rowsOf, type Row } from './rows';
+import type { SessionSurfaceTarget } from './reasonixSessions/register';
 import type { FolderSession, SessionManager } from './sessions';
 
 const ICONS: Record<DisplayState, vscode.ThemeIcon> = {
@@ -38,7 +39,9 @@ export type Node =
   | { kind: 'folder'; session: FolderSession }
   | { kind: 'plugin'; row: Row; statuses: RowSurface[] }
   | { kind: 'status'; row: Row; surface: StatusSurface }
-  | { kind: 'panel'; row: Row; surface: PanelSurface };
+  | { kind: 'panel'; row: Row; surface: PanelSurface }
+  | { kind: 'reasonixSession'; session: SessionSurfaceTarget }
+  | { kind: 'sessionPlugin'; item: vscode.TreeItem };
 
 /** Model names a plugin of a session offers (the language-model directory). */
 export interface PluginModels {
@@ -53,6 +56,8 @@ export interface TreeExtras {
   models?: PluginModels;
   /** A note on the row's description, e.g. "restarted after a change to src/index.js" (authoring). */
   note?: (row: Row) => string | undefined;
+  /** The open Reasonix sessions (issue 44): each listed with its extensions under it. */
+  reasonixSessions?: () => SessionSurfaceTarget[];
 }
 
 export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
@@ -83,9 +88,15 @@ export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Di
   getChildren(node?: Node): Node[] {
     const sessions = this.sessions.sessions();
     if (!node) {
-      if (sessions.length > 1) return sessions.map((session) => ({ kind: 'folder', session }));
-      return this.pluginNodes(sessions);
+      const reasonix: Node[] = (this.extras.reasonixSessions?.() ?? []).map((session) => ({
+        kind: 'reasonixSession',
+        session,
+      }));
+      if (sessions.length > 1) return [...sessions.map((session): Node => ({ kind: 'folder', session })), ...reasonix];
+      return [...this.pluginNodes(sessions), ...reasonix];
     }
+    if (node.kind === 'reasonixSession')
+      return node.session.pluginItems().map((item) => ({ kind: 'sessionPlugin', item }));
     if (node.kind === 'folder') {
       const state = this.sessions.startState(node.session.key);
       if (state === 'not-started' || state === 'idle-stopped') void this.sessions.use(node.session.key, 'view');
@@ -134,6 +145,8 @@ export class SupervisionTree implements vscode.TreeDataProvider<Node>, vscode.Di
       item.contextValue = waiting ? 'folder.waiting' : 'folder';
       return item;
     }
+    if (node.kind === 'reasonixSession') return node.session.treeItem();
+    if (node.kind === 'sessionPlugin') return node.item;
     if (node.kind === 'status') return statusItem(node.row, node.surface);
     if (node.kind === 'panel') return panelItem(node.row, node.surface);
     const row = node.row;

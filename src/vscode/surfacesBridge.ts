@@ -3,6 +3,7 @@
 // session and plugin they came from.
 import * as vscode from 'vscode';
 import type { SurfaceStore } from '../host/ui';
+import type { SessionSurfaceTarget } from './reasonixSessions/register';
 import { rowsOf } from './rows';
 import type { SessionManager } from './sessions';
 import type { EmptyState, SurfaceSink, SurfacesViewFeed } from './surfaces';
@@ -44,8 +45,14 @@ export function surfacesViewFeed(
   };
 }
 
-export function surfaceSink(sessions: SessionManager): SurfaceSink {
+/**
+ * `others`: the surfaces' sources that are not a folder session VS Code hosts (a Reasonix session's
+ * hub, issue 44), by session key; the same buttons and forms reach them.
+ */
+export function surfaceSink(sessions: SessionManager, others?: ReadonlyMap<string, SessionSurfaceTarget>): SurfaceSink {
   const engineOf = (key: string) => {
+    const other = others?.get(key);
+    if (other) return other;
     const s = sessions.get(key);
     if (!s) throw new Error("that folder's Reasonix session is no longer running");
     return s.engine;

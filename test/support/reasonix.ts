@@ -1,7 +1,7 @@
 // The real Reasonix (npm `reasonix`, pinned in devDependencies) for the tests that drive it, always
 // with HOME and REASONIX_HOME in a scratch folder (never the user's), and the small v2 extension it
 // installs (test/fixtures/reasonix/greeter: no runtime.tools, which 1.38.x refuses).
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
@@ -49,3 +49,24 @@ export function scratchReasonix(): ScratchReasonix {
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
+
+export const EXAMPLES = path.resolve(__dirname, '..', '..', '..', 'examples');
+
+/**
+ * The showcase as Reasonix 1.38.x runs it: a copy in the workspace without `runtime.tools` (which
+ * 1.38.x refuses) and without the `tools` capability; everything else, its echo model included,
+ * is the same. Returns the copy's folder (install it with `plugin install <dir> --link --yes`).
+ */
+export function showcaseForReasonix(s: ScratchReasonix, as = 'showcase'): string {
+  const to = path.join(s.workspace, as);
+  cpSync(path.join(EXAMPLES, 'showcase'), to, { recursive: true });
+  const file = path.join(to, 'reasonix-plugin.json');
+  const m = JSON.parse(readFileSync(file, 'utf8')) as { runtime: { tools?: unknown; capabilities: string[] } };
+  delete m.runtime.tools;
+  m.runtime.capabilities = m.runtime.capabilities.filter((c) => c !== 'tools');
+  writeFileSync(file, `${JSON.stringify(m, null, 2)}\n`);
+  return to;
+}
+
+/** The showcase's echo model as Reasonix names it (no network needed). */
+export const SHOWCASE_MODEL = 'plugin/showcase/echo/echo-1';

@@ -1,0 +1,406 @@
+// The window's Reasonix sessions (issue 44): one `reasonix acp` process, a session per folder
+// opened from the Extensions view (no chat: its extensions run, nothing else), its surfaces in the
+// Surfaces view under the session, its prompts through the same front end, the agent's tool
+// permission requests as a modal naming the tool and its input, its state in the status bar.
+import * as vscode from 'vscode';
+import {
+  AcpError,
+  planMarkdown,
+  ReasonixAcpClient,
+  TurnRenderer,
+  type ReasonixSession,
+  type SessionPluginRow,
+  type ToolPermission,
+} from '../../host/acp';
+import { redact } from '../../host/redact';
+import type { ActionResult } from '../../host/ui';
+import type { RunOutcome } from '../actions';
+import { inert } from '../../host/inert';
+import { ReasonixError } from '../../host/reasonix';
+import { configuredPath } from '../manage/userReasonix';
+import { locateReasonix } from '../../host/reasonix';
+import type { ReasonixSessionsDeps } from './register';
+
+let current: SessionsWindow | undefined;
+
+export function sessionsWindow(d: ReasonixSessionsDeps): SessionsWindow {
+  current ??= new SessionsWindow(d);
+  return current;
+}
+
+export async function disposeSessionsWindow(): Promise<void> {
+  const w = current;
+  current = undefined;
+  await w?.dispose();
+}
+
+/** The agent's tool permission request: a modal naming the tool and its input, with Reasonix's options. */
+export async function askToolPermission(req: ToolPermission): Promise<string | undefined> {
+  const names = req.options.map((o) => o.name);
+  const chosen = await vscode.window.showWarningMessage(
+    inert(vscode.l10n.t('Reasonix ({0}) wants to run the tool "{1}".', req.folderName, req.tool)),
+    { modal: true, detail: inert(req.input) },
+    ...names,
+  );
+  return req.options.find((o) => o.name === chosen)?.optionId;
+}
+
+export class SessionsWindow {
+  private client: ReasonixAcpClient | undefined;
+  private readonly open = new Map<string, ReasonixSession>();
+  private readonly status: vscode.StatusBarItem;
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(private readonly d: ReasonixSessionsDeps) {
+    this.status = vscode.window.createStatusBarItem('reasonix.session', vscode.StatusBarAlignment.Left, 99);
+    this.status.name = vscode.l10n.t('Reasonix session');
+    this.status.command = 'reasonix.reloadReasonixSession';
+    this.subs.push(this.status);
+  }
+
+  /** Opens a Reasonix session in a folder (the argument, the active editor's, the only one, or picked). */
+  async openReasonixSession(arg?: unknown): Promise<string | undefined> {
+    if (!this.d.isTrusted()) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Reasonix sessions run only in a trusted workspace.'));
+      return undefined;
+    }
+    const folder = await this.pickFolder(arg, vscode.l10n.t('Open a Reasonix session in which folder?'));
+    if (!folder) return undefined;
+    const existing = this.open.get(folder.uri.toString());
+    if (existing) return existing.sessionKey;
+    let client: ReasonixAcpClient;
+    try {
+      client = this.clientFor(folder);
+    } catch (err) {
+      this.explainMissing(err);
+      return undefined;
+    }
+    try {
+      const session = await vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation.Window,
+          title: vscode.l10n.t('Opening a Reasonix session in {0}…', folder.name),
+        },
+        () =>
+          client.openSession({
+            cwd: folder.uri.fsPath,
+            folderName: vscode.l10n.t('{0} · Reasonix session', folder.name),
+            store: this.d.store,
+            frontEnd: this.d.prompts,
+            permissions: (req) => askToolPermission(req),
+          }),
+      );
+      this.track(folder, session);
+      return session.sessionKey;
+    } catch (err) {
+      this.showFailure(err, folder.name);
+      return undefined;
+    }
+  }
+
+  /**
+   * A `@reasonix` turn: the prompt goes to `session/prompt` in the folder's session (opened when
+   * there is none); chunks stream as Markdown, thoughts as one progress line, tool calls as progress
+   * with their status, a plan as a checklist; Stop sends `session/cancel`.
+   */
+  async chat(
+    request: vscode.ChatRequest,
+    _context: vscode.ChatContext,
+    response: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.ChatResult> {
+    const key = await this.openReasonixSession();
+    const session = [...this.open.values()].find((s) => s.sessionKey === key);
+    if (!session) {
+      response.markdown(
+        vscode.l10n.t('No Reasonix session could be opened; see the message shown and the Reasonix log.'),
+      );
+      return { errorDetails: { message: vscode.l10n.t('No Reasonix session') } };
+    }
+    const renderer = new TurnRenderer();
+    const sub = session.onDidUpdate((u) => {
+      for (const part of renderer.onUpdate(u)) {
+        if (part.kind === 'markdown') response.markdown(part.value);
+        else if (part.kind === 'progress') response.progress(part.value);
+        else response.markdown(`\n\n${planMarkdown(part.entries)}\n\n`);
+      }
+    });
+    const stop = new AbortController();
+    const cancel = token.onCancellationRequested(() => stop.abort());
+    try {
+      const r = await session.prompt(request.prompt, stop.signal);
+      return { metadata: { stopReason: r.stopReason, session: session.acpSessionId } };
+    } catch (err) {
+      const what = err instanceof AcpError ? err.message : String((err as Error)?.message ?? err);
+      return {
+        errorDetails: {
+          message: inert(
+            vscode.l10n.t('Reasonix could not answer: {0}. Check Reasonix (reasonix doctor) and try again.', what),
+          ),
+        },
+      };
+    } finally {
+      sub.dispose();
+      cancel.dispose();
+    }
+  }
+
+  /** The session's mode, model or tool approval, as Reasonix offers them. */
+  async configureReasonixSession(arg?: unknown): Promise<boolean> {
+    const folder = await this.pickFolder(arg, vscode.l10n.t('Configure which Reasonix session?'), true);
+    const session = folder && this.open.get(folder.uri.toString());
+    if (!session) return false;
+    const c = session.choices();
+    const what = await vscode.window.showQuickPick(
+      [
+        ...(c.modes.length ? [{ label: vscode.l10n.t('Mode'), description: c.currentModeId, id: '' }] : []),
+        ...c.configOptions.map((o) => ({ label: o.name, description: o.currentValue, id: o.id })),
+      ],
+      { title: session.folderName },
+    );
+    if (!what) return false;
+    const values = what.id
+      ? (c.configOptions.find((o) => o.id === what.id)?.options ?? []).map((o) => ({ label: o.name, value: o.value }))
+      : c.modes.map((m) => ({ label: m.name, value: m.id }));
+    const value = await vscode.window.showQuickPick(values, { title: `${session.folderName}: ${what.label}` });
+    if (!value) return false;
+    try {
+      if (what.id) await session.setConfigOption(what.id, value.value);
+      else await session.setMode(value.value);
+      this.showStatus();
+      return true;
+    } catch (err) {
+      this.showFailure(err, folder.name);
+      return false;
+    }
+  }
+
+  async closeReasonixSession(arg?: unknown): Promise<void> {
+    const folder = await this.pickFolder(arg, vscode.l10n.t('Close the Reasonix session of which folder?'), true);
+    const session = folder && this.open.get(folder.uri.toString());
+    if (!session) return;
+    this.untrack(folder.uri.toString(), session);
+    await session.close();
+  }
+
+  /** Reload Runtime for a Reasonix session: `_reasonix.io/session/reloadExtensions` (queued during a turn). */
+  async reloadReasonixSession(arg?: unknown): Promise<{ queued: boolean } | undefined> {
+    const folder = await this.pickFolder(arg, vscode.l10n.t('Reload the extensions of which Reasonix session?'), true);
+    const session = folder && this.open.get(folder.uri.toString());
+    if (!session) return undefined;
+    try {
+      const r = await session.reloadExtensions();
+      void vscode.window.showInformationMessage(
+        r.queued
+          ? vscode.l10n.t('Reasonix queued the reload of {0}: it runs when the current turn ends.', session.folderName)
+          : vscode.l10n.t('Reasonix reloaded the extensions of {0}.', session.folderName),
+      );
+      return r;
+    } catch (err) {
+      this.showFailure(err, folder.name);
+      return undefined;
+    }
+  }
+
+  async dispose(): Promise<void> {
+    for (const [key, s] of [...this.open]) this.untrack(key, s);
+    this.subs.forEach((s) => s.dispose());
+    await this.client?.dispose();
+    this.client = undefined;
+  }
+
+  private clientFor(folder: vscode.WorkspaceFolder): ReasonixAcpClient {
+    if (this.client && this.client.state !== 'failed') return this.client;
+    const binary = locateReasonix({ configured: configuredPath(this.d.log) });
+    const client = new ReasonixAcpClient({
+      bin: binary.path,
+      cwd: folder.uri.fsPath,
+      env: { ...process.env, REASONIX_HOME: this.d.home() },
+      args: sessionArgs(),
+      logger: this.d.log,
+    });
+    client.onDidFail((err) => {
+      for (const [key, s] of [...this.open]) this.untrack(key, s, true);
+      this.showFailure(err);
+    });
+    this.client = client;
+    return client;
+  }
+
+  private track(folder: vscode.WorkspaceFolder, session: ReasonixSession): void {
+    const key = folder.uri.toString();
+    this.open.set(key, session);
+    const stopped: string[] = [];
+    this.d.targets.set(session.sessionKey, {
+      folderName: session.folderName,
+      treeItem: () => reasonixSessionItem(session.folderName, stopped),
+      pluginItems: () => session.pluginRows().map((row) => sessionPluginItem(session.folderName, row)),
+      runAction: (entry) => runShown(entry.name, () => session.hub.invokeAction(entry.pluginId, entry.actionId)),
+      stoppedCopies: stopped,
+      listActions: () => session.listActions(),
+      invokeAction: (pluginId, actionId) => session.hub.invokeAction(pluginId, actionId),
+      submit: (pluginId, surfaceId, values) => session.hub.submit(pluginId, surfaceId, values),
+    });
+    session.onDidChangeStatus(() => this.showStatus());
+    session.onDidChangePlugins(() => {
+      void this.stopHostedCopies(key, session, stopped);
+      this.d.changed();
+    });
+    void this.stopHostedCopies(key, session, stopped);
+    this.d.changed();
+    this.showStatus();
+    this.d.log.info(`Reasonix session opened in ${folder.name} (${session.acpSessionId})`);
+  }
+
+  /** Forgets the session; its surfaces stay (stale) when Reasonix failed, so the user sees what was there. */
+  private untrack(key: string, session: ReasonixSession, failed = false): void {
+    this.open.delete(key);
+    const target = this.d.targets.get(session.sessionKey);
+    if (!failed) this.d.targets.delete(session.sessionKey);
+    // The copies VS Code stopped for the session run again once it is gone.
+    for (const id of target?.stoppedCopies ?? []) void this.d.hosted.start(key, id);
+    if (target) (target.stoppedCopies as string[]).length = 0;
+    this.d.changed();
+    this.showStatus();
+  }
+
+  /**
+   * No double hosting by surprise: with reasonix.sessions.hostedCopies "stop" (the default), an
+   * extension the session runs is stopped in VS Code's hosting of the same folder while the session
+   * is open; "keep" leaves both running (the Extensions view says so).
+   */
+  private async stopHostedCopies(key: string, session: ReasonixSession, stopped: string[]): Promise<void> {
+    if (vscode.workspace.getConfiguration('reasonix').get<string>('sessions.hostedCopies', 'stop') !== 'stop') return;
+    const inSession = new Set(session.pluginRows().map((r) => r.pluginId));
+    for (const id of this.d.hosted.running(key)) {
+      if (!inSession.has(id) || stopped.includes(id)) continue;
+      stopped.push(id);
+      this.d.log.info(
+        `${id} runs in the Reasonix session of ${session.folderName}: its VS Code-hosted copy is stopped while the session is open (reasonix.sessions.hostedCopies)`,
+      );
+      await this.d.hosted.stop(key, id);
+    }
+  }
+
+  private showStatus(): void {
+    const sessions = [...this.open.values()];
+    if (sessions.length === 0) {
+      this.status.hide();
+      return;
+    }
+    const s = sessions[0];
+    const state = s.status?.state ?? vscode.l10n.t('open');
+    this.status.text = `$(hubot) ${inert(vscode.l10n.t('Reasonix: {0}', state))}`;
+    this.status.tooltip = inert(
+      [s.folderName, s.status?.model, s.status?.phase, s.status?.mode].filter((x) => !!x).join(' · '),
+    );
+    this.status.show();
+  }
+
+  private async pickFolder(arg: unknown, title: string, openOnly = false): Promise<vscode.WorkspaceFolder | undefined> {
+    const all = (vscode.workspace.workspaceFolders ?? []).filter(
+      (f) => f.uri.scheme === 'file' && (!openOnly || this.open.has(f.uri.toString())),
+    );
+    if (typeof arg === 'string')
+      return all.find((f) => f.name === arg || f.uri.fsPath === arg || f.uri.toString() === arg);
+    if (all.length <= 1) return all[0];
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const activeFolder = active && vscode.workspace.getWorkspaceFolder(active);
+    if (activeFolder && all.includes(activeFolder)) return activeFolder;
+    const picked = await vscode.window.showQuickPick(
+      all.map((f) => ({ label: f.name, description: f.uri.fsPath, folder: f })),
+      { title },
+    );
+    return picked?.folder;
+  }
+
+  private explainMissing(err: unknown): void {
+    const why = err instanceof ReasonixError ? err.message : String(err);
+    void vscode.window.showWarningMessage(
+      inert(
+        vscode.l10n.t(
+          'Reasonix was not found ({0}). Install it (npm install -g reasonix) or set reasonix.path in your user settings, then open the session again.',
+          why,
+        ),
+      ),
+    );
+  }
+
+  private showFailure(err: unknown, folderName?: string): void {
+    const e = err instanceof AcpError ? err : undefined;
+    const what = e ? e.message : String((err as Error)?.message ?? err);
+    const said = e?.said ? ` (${e.said.slice(0, 300)})` : '';
+    void vscode.window
+      .showErrorMessage(
+        inert(
+          folderName
+            ? vscode.l10n.t(
+                'Reasonix session in {0}: {1}{2}. Check Reasonix in a terminal (reasonix doctor), then open the session again; the extensions VS Code hosts are not affected.',
+                folderName,
+                what,
+                said,
+              )
+            : vscode.l10n.t(
+                'Reasonix stopped: {0}{1}. Its sessions are closed; open them again with "Open Reasonix Session" (reasonix doctor says what is wrong); the extensions VS Code hosts are not affected.',
+                what,
+                said,
+              ),
+        ),
+        vscode.l10n.t('Show Logs'),
+      )
+      .then((b) => b && this.d.log.show());
+  }
+}
+
+/** A Reasonix session in the Extensions view: its name, and whether VS Code's copies of its extensions were stopped. */
+function reasonixSessionItem(folderName: string, stopped: readonly string[]): vscode.TreeItem {
+  const item = new vscode.TreeItem(folderName, vscode.TreeItemCollapsibleState.Expanded);
+  item.iconPath = new vscode.ThemeIcon('hubot');
+  item.contextValue = 'reasonixSession';
+  item.description = stopped.length
+    ? vscode.l10n.t("VS Code's copies stopped: {0}", stopped.join(', '))
+    : vscode.l10n.t('inside the Reasonix session');
+  return item;
+}
+
+function sessionPluginItem(folderName: string, row: SessionPluginRow): vscode.TreeItem {
+  const item = new vscode.TreeItem(row.pluginId, vscode.TreeItemCollapsibleState.None);
+  item.id = `${folderName}#session#${row.pluginId}`;
+  item.iconPath = new vscode.ThemeIcon(
+    row.state === 'running' ? 'pass' : row.state === 'failed' ? 'error' : 'circle-slash',
+  );
+  const state =
+    row.state === 'running'
+      ? vscode.l10n.t('running in Reasonix')
+      : row.state === 'failed'
+        ? vscode.l10n.t('Reasonix stopped')
+        : vscode.l10n.t('stale');
+  item.description = row.actions ? `${state} · ${vscode.l10n.t('{0} actions', row.actions)}` : state;
+  item.contextValue = 'reasonixSessionPlugin';
+  return item;
+}
+
+/** Runs a session action and shows its outcome as the hosted actions do. */
+async function runShown(name: string, run: () => Promise<ActionResult>): Promise<RunOutcome> {
+  try {
+    const result = await run();
+    const text = result.message
+      ? `${name}: ${result.message}`
+      : result.accepted
+        ? vscode.l10n.t('{0} done.', name)
+        : vscode.l10n.t('{0} was not accepted.', name);
+    if (result.accepted) void vscode.window.showInformationMessage(inert(text));
+    else void vscode.window.showWarningMessage(inert(text));
+    return { ran: true, ...result };
+  } catch (err) {
+    const msg = redact(vscode.l10n.t('{0} failed: {1}', name, (err as Error).message));
+    void vscode.window.showErrorMessage(inert(msg));
+    return { ran: true, accepted: false, message: msg };
+  }
+}
+
+/** `--model <m>` from the user's reasonix.sessions.model (machine scope: never a workspace's). */
+function sessionArgs(): string[] {
+  const model = vscode.workspace.getConfiguration('reasonix').inspect<string>('sessions.model')?.globalValue?.trim();
+  return model ? ['--model', model] : [];
+}
