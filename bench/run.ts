@@ -11,6 +11,7 @@ import { benchActivation } from './activation';
 import { benchAgentHooks } from './agentHooks';
 import { benchLm } from './lm';
 import { benchSurfaces } from './surfaces';
+import { benchSurfacesScale } from './surfacesScale';
 import { benchMcp } from './mcp';
 import { benchMarkdownCard } from './markdownCard';
 
@@ -62,6 +63,8 @@ async function main(): Promise<void> {
   if (want('lm')) result.lmOverhead = benchLm(quick);
   settle();
   if (want('surfaces')) result.panelUpdate = await benchSurfaces(quick);
+  settle();
+  if (want('surfacesScale')) Object.assign(result, await benchSurfacesScale(quick));
   settle();
   if (want('markdown')) result.markdownCard = await benchMarkdownCard(quick);
   settle();
