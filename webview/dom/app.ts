@@ -143,7 +143,8 @@ export class App {
 
   private renderEmpty(): void {
     const empty = this.model.size === 0 && this.prompts.size === 0;
-    this.emptyEl.hidden = !empty;
+    // Written only when it changes: every delta passes here, and each write is a DOM mutation.
+    if (this.emptyEl.hidden === empty) this.emptyEl.hidden = !empty;
     if (empty) renderEmptyState(this.emptyEl, this.emptyState, () => this.api.postMessage({ type: 'manageTrust' }));
   }
 
