@@ -115,7 +115,10 @@ describe('Surfaces webview at scale (Chromium, 2,000 surfaces)', function () {
     assert.equal(await h.page.locator(`${pluginSel(0, 2)} .plugin-header`).getAttribute('aria-expanded'), 'false');
 
     // A delta to a collapsed group changes its count, draws nothing, and is still announced.
-    const added = notification({ title: 'Deployed' }, { sessionKey: 'ws-1', folderName: 'folder-01', pluginId: 'ext-0' });
+    const added = notification(
+      { title: 'Deployed' },
+      { sessionKey: 'ws-1', folderName: 'folder-01', pluginId: 'ext-0' },
+    );
     await h.send({ type: 'upsert', surface: added });
     assert.equal(await drawn(folderSel(1)), 0);
     assert.equal(await h.page.locator(`${folderSel(1)} .folder-toggle`).textContent(), 'folder-01, 101 items');
@@ -239,7 +242,9 @@ describe('Surfaces webview at scale (Chromium, 2,000 surfaces)', function () {
 
   it('shows no folder header in a one-folder window, and a remembered folder collapse does not hide it', async () => {
     const one = manySurfaces(1, 2, 3);
-    await h.send(snapshot([...one, status({ label: 'other' }, { sessionKey: 'ws-9', folderName: 'zz', pluginId: 'p' })]));
+    await h.send(
+      snapshot([...one, status({ label: 'other' }, { sessionKey: 'ws-9', folderName: 'zz', pluginId: 'p' })]),
+    );
     await h.page.locator(`${folderSel(0)} .folder-toggle`).click();
     assert.equal(await h.page.locator(`${folderSel(0)} .folder-body`).isHidden(), true);
     await h.send(snapshot(one));

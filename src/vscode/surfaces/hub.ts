@@ -219,6 +219,8 @@ export class SurfacesHub implements Disposable {
         this.deps.manageTrust();
         return;
       case 'folderOpened':
+        // The key is the view's word (decoded, at most 8 KiB): quoted and cut in the log.
+        this.deps.log.debug(`surfaces: folder group opened: ${JSON.stringify(m.sessionKey.slice(0, 200))}`);
         this.deps.folderOpened?.(m.sessionKey);
         return;
     }
