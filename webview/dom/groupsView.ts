@@ -121,11 +121,6 @@ export class GroupsView {
     else if (this.isOpen(n)) this.renderPlugin(n, p, false);
   }
 
-  /** Drawn surfaces (views alive), for tests and the bench: what the scale work keeps small. */
-  get drawnCount(): number {
-    return this.views.size;
-  }
-
   private isOpen(n: PluginNode): boolean {
     return n.open && n.folder.open;
   }
