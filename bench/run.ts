@@ -12,6 +12,7 @@ import { benchAgentHooks } from './agentHooks';
 import { benchLm } from './lm';
 import { benchReasonixSurfaces } from './reasonixSurfaces';
 import { benchSurfaces } from './surfaces';
+import { benchSurfacesScale } from './surfacesScale';
 import { benchMcp } from './mcp';
 import { benchMarkdownCard } from './markdownCard';
 import { benchFolders } from './folders';
@@ -66,6 +67,8 @@ async function main(): Promise<void> {
   if (want('surfaces')) result.panelUpdate = await benchSurfaces(quick);
   settle();
   if (want('reasonixSurfaces')) result.reasonixSurfaceUpdate = await benchReasonixSurfaces(quick);
+  settle();
+  if (want('surfacesScale')) Object.assign(result, await benchSurfacesScale(quick));
   settle();
   if (want('markdown')) result.markdownCard = await benchMarkdownCard(quick);
   settle();

@@ -2,7 +2,7 @@
 // `npm run bench`: compile (tsc → out/), build the minified bundles (esbuild → dist/), run every
 // benchmark in bench/ and print ONE JSON object, also written to bench/results/latest.json
 // (git-ignored). Not part of `npm test`. How to read the figures: docs/bench.md.
-//   BENCH_ONLY=intercept,streams,content,startup,burst,memory,activation,agentHooks,lm,surfaces,markdown,mcp   run a subset
+//   BENCH_ONLY=intercept,streams,content,startup,burst,memory,activation,agentHooks,lm,surfaces,surfacesScale,markdown,mcp   run a subset
 //   BENCH_QUICK=1   fewer samples (a smoke run)      --no-build   skip tsc and esbuild
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -137,6 +137,13 @@ export class Ctx implements vscode.Disposable {
       surfaceSink(this.sessions, this.sessionTargets),
       this.log.channel,
     );
+    // Opening a folder's group in the Surfaces view is a use of the folder (multi-root: it starts then).
+    const surfaces = this.surfaces;
+    this.subs.push(
+      surfaces.onDidOpenFolderGroup((key) => {
+        if (this.sessions.get(key)) void this.sessions.use(key, 'view');
+      }),
+    );
     this.api = createApi(
       this.sessions,
       this.store,

@@ -59,7 +59,9 @@ export type ViewToHost =
   | { type: 'answerPrompt'; promptId: string; answer: PromptAnswer }
   | { type: 'openLink'; url: string }
   | { type: 'persist'; drafts: Drafts }
-  | { type: 'manageTrust' };
+  | { type: 'manageTrust' }
+  /** The user expanded the folder group of session `sessionKey` (a sign the folder is in use). */
+  | { type: 'folderOpened'; sessionKey: string };
 
 /** Draft key of a prompt; surface drafts use `surfaceKey()` of the surface. */
 export function promptDraftKey(promptId: string): string {

@@ -137,6 +137,9 @@ function decode(raw: unknown): ViewToHost {
     case 'persist':
       onlyKeys(o, ['type', 'drafts'], 'persist');
       return { type: 'persist', drafts: decodeDrafts(o.drafts) };
+    case 'folderOpened':
+      onlyKeys(o, ['type', 'sessionKey'], 'folderOpened');
+      return { type: 'folderOpened', sessionKey: str(o.sessionKey, 'sessionKey', VIEW_LIMITS.keyLength) };
     default:
       return fail(
         `unknown message type ${JSON.stringify(typeof o.type === 'string' ? o.type.slice(0, 32) : typeof o.type)}`,

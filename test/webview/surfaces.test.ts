@@ -73,7 +73,7 @@ describe('Surfaces webview (Chromium)', function () {
     );
     const note = notification({ title: 'Saved', body: 'all good' }, { pluginId: 'alpha' });
     await h.send(snapshot([older, newer, st, other, note]));
-    const folders = await h.page.locator('.folder-header').allTextContents();
+    const folders = await h.page.locator('.folder-header .folder-name').allTextContents();
     assert.deepEqual(folders, ['api', 'app']);
     const alpha = h.page.locator(".plugin[data-plugin='alpha'] .surface");
     const titles = await alpha.evaluateAll((els) =>

@@ -20,6 +20,9 @@ import { GroupsView } from './groupsView';
 import { h } from './h';
 import { text, useStrings } from '../text';
 
+/** The group headers arrow keys move between. */
+const HEADERS = '.plugin-header, .folder-toggle';
+
 export class App {
   private readonly model = new SurfaceModel();
   private readonly groups: GroupsView;
@@ -140,7 +143,8 @@ export class App {
 
   private renderEmpty(): void {
     const empty = this.model.size === 0 && this.prompts.size === 0;
-    this.emptyEl.hidden = !empty;
+    // Written only when it changes: every delta passes here, and each write is a DOM mutation.
+    if (this.emptyEl.hidden === empty) this.emptyEl.hidden = !empty;
     if (empty) renderEmptyState(this.emptyEl, this.emptyState, () => this.api.postMessage({ type: 'manageTrust' }));
   }
 
@@ -153,11 +157,16 @@ export class App {
     if (href && a.closest('.markdown') && isAllowedLink(href)) this.api.postMessage({ type: 'openLink', url: href });
   }
 
-  /** Arrow keys move between plugin headers, like a tree's top level. */
+  /**
+   * Arrow keys, Home and End move between the group headers that show (folders and plugins, in
+   * reading order; not those inside a collapsed folder), like a tree's expandable rows.
+   */
   private onKey(e: KeyboardEvent): void {
     const t = e.target;
-    if (!(t instanceof HTMLElement) || !t.classList.contains('plugin-header')) return;
-    const headers = [...this.groups.el.querySelectorAll<HTMLElement>('.plugin-header')];
+    if (!(t instanceof HTMLElement) || !t.matches(HEADERS)) return;
+    const headers = [...this.groups.el.querySelectorAll<HTMLElement>(HEADERS)].filter(
+      (el) => el === t || el.getClientRects().length > 0,
+    );
     const i = headers.indexOf(t);
     const next =
       e.key === 'ArrowDown'

@@ -53,6 +53,8 @@ export interface HubDeps {
   /** Open an already-validated http/https/mailto URL (VS Code shows its own confirmation). */
   openExternal(url: string): Promise<unknown>;
   manageTrust(): void;
+  /** The user expanded a folder group in a view (`sessionKey` as the view got it): the folder is in use. */
+  folderOpened?(sessionKey: string): void;
   /** Where drafts outlive the window (workspace state); optional. */
   draftStore?: { get(): Drafts | undefined; set(drafts: Drafts): void };
   /** The view's labels and the hub's verdicts in the display language; English when absent. */
@@ -215,6 +217,11 @@ export class SurfacesHub implements Disposable {
         return;
       case 'manageTrust':
         this.deps.manageTrust();
+        return;
+      case 'folderOpened':
+        // The key is the view's word (decoded, at most 8 KiB): quoted and cut in the log.
+        this.deps.log.debug(`surfaces: folder group opened: ${JSON.stringify(m.sessionKey.slice(0, 200))}`);
+        this.deps.folderOpened?.(m.sessionKey);
         return;
     }
   }

@@ -23,6 +23,11 @@ export interface SurfacesController extends vscode.Disposable {
   reveal(): Promise<void>;
   /** What the command `reasonix.openSurfacesPanel` runs (registered here). */
   openAsPanel(): void;
+  /**
+   * The user expanded a folder's group in the sidebar view or the panel: the session key of that
+   * folder (as the surfaces carry it). A sign the folder is in use; fired once per expansion.
+   */
+  readonly onDidOpenFolderGroup: vscode.Event<string>;
 }
 
 export function createSurfaces(
@@ -32,7 +37,8 @@ export function createSurfaces(
   log: vscode.LogOutputChannel,
 ): SurfacesController {
   let made: SurfacesHub | undefined;
-  const hub = () => (made ??= createHub(context, source, sink, log));
+  const folderOpened = new vscode.EventEmitter<string>();
+  const hub = () => (made ??= createHub(context, source, sink, log, (key) => folderOpened.fire(key)));
   const roots = ['dist', 'media'].map((dir) => vscode.Uri.joinPath(context.extensionUri, dir));
   let view: vscode.WebviewView | undefined;
   let panel: vscode.WebviewPanel | undefined;
@@ -77,10 +83,12 @@ export function createSurfaces(
         }),
       );
     },
+    onDidOpenFolderGroup: folderOpened.event,
     dispose() {
       for (const d of registrations) d.dispose();
       panel?.dispose();
       made?.dispose();
+      folderOpened.dispose();
     },
   };
   const registrations = registerWebviews(adoptView, adoptPanel, controller.openAsPanel);
@@ -94,6 +102,7 @@ function createHub(
   source: SurfacesViewFeed,
   sink: SurfaceSink,
   log: vscode.LogOutputChannel,
+  folderOpened: (sessionKey: string) => void,
 ): SurfacesHub {
   const { SurfacesHub, surfacesStrings } = hubModule();
   return new SurfacesHub({
@@ -102,6 +111,7 @@ function createHub(
     log,
     openExternal: (url) => Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(url, true))),
     manageTrust: () => void vscode.commands.executeCommand('workbench.trust.manage'),
+    folderOpened,
     draftStore: {
       get: () => context.workspaceState.get<Drafts>(DRAFTS_KEY),
       set: (d) => void context.workspaceState.update(DRAFTS_KEY, Object.keys(d).length ? d : undefined),

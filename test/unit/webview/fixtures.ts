@@ -56,3 +56,73 @@ export function panel(payload: PanelPayload, o: Origin = {}): Surface {
 export function view(payload: ViewPayload, o: Origin = {}): Surface {
   return { ...base(o), kind: 'view', payload };
 }
+
+/**
+ * A large window's surfaces: `folders` folders (`folder-00`…) × `extensions` plugins (`ext-0`…) ×
+ * `perExtension` surfaces each, a realistic mix per ten: a status with progress, a v2 panel, a v2
+ * view, a notification, a form, and five cards (Markdown with a link and a button, or text and
+ * fields). The Surfaces scale tests and the `surfacesScale` bench figure draw these.
+ */
+export function manySurfaces(folders: number, extensions: number, perExtension: number): Surface[] {
+  const out: Surface[] = [];
+  for (let f = 0; f < folders; f++)
+    for (let e = 0; e < extensions; e++) {
+      const o = (i: number): Origin => ({
+        sessionKey: `ws-${f}`,
+        folderName: `folder-${String(f).padStart(2, '0')}`,
+        pluginId: `ext-${e}`,
+        surfaceId: `s${i}`,
+      });
+      for (let i = 0; i < perExtension; i++) out.push(mixed(i, o(i)));
+    }
+  return out;
+}
+
+function mixed(i: number, o: Origin): Surface {
+  switch (i % 10) {
+    case 0:
+      return status({ label: `Indexing ${i}`, detail: `${i} of 20`, severity: 'info', progress: 0.5 }, o);
+    case 1:
+      return panel(
+        {
+          title: `Build ${i}`,
+          text: 'running the tests',
+          fields: [{ key: 'Step', value: '3 of 9' }],
+          progress: 0.3,
+          actions: [{ actionId: 'pause', label: 'Pause' }],
+        },
+        o,
+      );
+    case 2:
+      return view(
+        {
+          body: [
+            {
+              kind: 'row',
+              children: [
+                { kind: 'pip', label: 'healthy', tone: 'ok' },
+                { kind: 'text', value: 'All good' },
+              ],
+            },
+            { kind: 'meter', label: 'cpu', progress: 0.4 },
+          ],
+        },
+        o,
+      );
+    case 3:
+      return notification({ title: `Saved ${i}`, body: 'the index is up to date', severity: 'info' }, o);
+    case 4:
+      return form({ title: 'Settings', fields: [{ key: 'name', kind: 'input', label: 'Name' }] }, o);
+    default:
+      return i % 2
+        ? card(
+            {
+              title: `Result ${i}`,
+              markdown: `Some **bold** text, a [link](https://example.com/${i}) and \`code\`.\n\n- one\n- two\n`,
+              actions: [{ actionId: 'open', label: 'Open' }],
+            },
+            o,
+          )
+        : card({ title: `Card ${i}`, text: 'plain text', fields: [{ key: 'files', value: String(i) }] }, o);
+  }
+}

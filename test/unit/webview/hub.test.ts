@@ -37,17 +37,20 @@ function setup(verdict: (kind: string) => Promise<Verdict> = async () => ({ acce
   const calls: { kind: string; origin: Origin; id: string; values?: FormValues }[] = [];
   const opened: string[] = [];
   const warnings: string[] = [];
+  const debugs: string[] = [];
   let trust = 0;
   let stored: Drafts | undefined;
+  const foldersOpened: string[] = [];
   const deps: HubDeps = {
     source,
     sink: {
       runAction: (origin, id) => (calls.push({ kind: 'action', origin, id }), verdict('action')),
       submitForm: (origin, id, values) => (calls.push({ kind: 'submit', origin, id, values }), verdict('submit')),
     },
-    log: { debug: () => undefined, info: () => undefined, warn: (m) => warnings.push(m) },
+    log: { debug: (m) => debugs.push(m), info: () => undefined, warn: (m) => warnings.push(m) },
     openExternal: async (u) => opened.push(u),
     manageTrust: () => trust++,
+    folderOpened: (key) => foldersOpened.push(key),
     draftStore: { get: () => stored, set: (d) => (stored = d) },
   };
   const make = () => new SurfacesHub(deps);
@@ -55,7 +58,18 @@ function setup(verdict: (kind: string) => Promise<Verdict> = async () => ({ acce
     const got: HostToView[] = [];
     return { got, post: (m: HostToView) => got.push(m) };
   };
-  return { source, calls, opened, warnings, make, port, trust: () => trust, stored: () => stored };
+  return {
+    source,
+    calls,
+    opened,
+    warnings,
+    debugs,
+    foldersOpened,
+    make,
+    port,
+    trust: () => trust,
+    stored: () => stored,
+  };
 }
 
 const req = (over: Partial<PromptRequest> = {}): PromptRequest => ({
@@ -317,5 +331,19 @@ describe('surfaces hub (extension side of the webview protocol)', () => {
       { k: { a: 'typed' } },
       'restored from workspace state',
     );
+  });
+
+  it('passes "folder group opened" from a view to the extension, once per message, and refuses a malformed one', async () => {
+    const t = setup();
+    const conn = t.make().connect(t.port());
+    await conn.receive({ type: 'folderOpened', sessionKey: 'file:///work/api' });
+    await conn.receive({ type: 'folderOpened', sessionKey: 'file:///work/web' });
+    await conn.receive({ type: 'folderOpened', sessionKey: 'file:///work/api' });
+    await conn.receive({ type: 'folderOpened', sessionKey: '' });
+    await conn.receive({ type: 'folderOpened', sessionKey: 'k', extra: 1 });
+    assert.deepEqual(t.foldersOpened, ['file:///work/api', 'file:///work/web', 'file:///work/api']);
+    assert.equal(t.warnings.length, 2);
+    assert.match(t.warnings[0], /sessionKey must not be empty/);
+    assert.ok(t.debugs.includes('surfaces: folder group opened: "file:///work/web"'), t.debugs.join('\n'));
   });
 });

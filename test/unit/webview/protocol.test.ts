@@ -35,6 +35,7 @@ describe('webview protocol: view→host validator', () => {
     ok({ type: 'answerPrompt', promptId: 'p1', answer: { cancelled: false, values: { value: 'x' } } });
     ok({ type: 'openLink', url: 'javascript:alert(1)' }); // well-formed; the scheme is checked when handled
     ok({ type: 'persist', drafts: { k: { a: 'b' } } });
+    assert.deepEqual(ok({ type: 'folderOpened', sessionKey: 'ws-1' }), { type: 'folderOpened', sessionKey: 'ws-1' });
   });
 
   it('refuses unknown types, unknown keys and wrong shapes', () => {
@@ -52,6 +53,9 @@ describe('webview protocol: view→host validator', () => {
     bad({ type: 'answerPrompt', promptId: 'p', answer: { cancelled: true, values: {} } }, /unknown property/);
     bad({ type: 'openLink', url: 5 }, /url must be a string/);
     bad({ type: 'persist', drafts: { k: 'x' } }, /draft must be an object/);
+    bad({ type: 'folderOpened' }, /sessionKey must be a string/);
+    bad({ type: 'folderOpened', sessionKey: 'k', pluginId: 'p' }, /unknown property "pluginId"/);
+    bad({ type: 'folderOpened', sessionKey: 'k'.repeat(VIEW_LIMITS.keyLength + 1) }, /longer than/);
   });
 
   it('refuses oversize values and prototype tricks', () => {
