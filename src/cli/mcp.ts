@@ -16,7 +16,7 @@ import {
   measureLines,
   openChannel,
   type LocatedWindow,
-} from '../host/hooks';
+} from '../host/endpoint';
 import { optionLines, parseOrHelp, UsageError, type Values } from './args';
 import { pluginsOf, VERBOSE_HELP, WORKSPACE_HELP, workspaceOf } from './sessionOptions';
 import { openToolSession, TOOL_SESSION_OPTIONS } from './tools';

@@ -20,7 +20,7 @@ import { depthPast, refusalOf, ruleAfter, ruleBefore, type AskPoint, type PointR
 /**
  * A VS Code window's view of the extension tools its MCP server serves for the folder (issue 24):
  * an agent's call of one reaches us twice, as hooks and as the MCP call; the ledger behind this
- * makes every interceptor see it once (src/host/hooks/callLedger.ts).
+ * makes every interceptor see it once (src/host/tools/callLedger.ts).
  */
 export interface HookToolCalls {
   /** The extension tool an agent's tool name stands for (`mcp_reasonix_ext__p__t`), if any. */

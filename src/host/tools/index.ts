@@ -40,3 +40,4 @@ export {
   type Refusal,
   type RenamePolicy,
 } from './chain';
+export { canonicalJson, LEDGER_MAX_ENTRIES, LEDGER_TTL_MS, ToolCallLedger, type LedgerStage } from './callLedger';

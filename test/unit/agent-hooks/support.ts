@@ -6,7 +6,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { HookWindow, type DecisionRecord, type McpCallRecord } from '../../../src/host/hooks';
+import { HookWindow, type DecisionRecord } from '../../../src/host/hooks';
+import { type McpCallRecord } from '../../../src/host/mcp';
 import * as mcp from '../../../src/host/mcp';
 import { Emitter } from '../../../src/host/emitter';
 import { Sidecar } from '../../../src/host/sidecar';
