@@ -1,7 +1,7 @@
 // The window endpoint's one client: connect, send a line, read a line. The hook bridge asks with it
 // (kind `hook`: one answer, then the connection is done) and the MCP relay opens with it (kind
 // `mcp`: the ready line, then the connection is the relay's). Callers check the endpoint first
-// (registry.ts endpointProblem): the token goes only to a socket this user owns.
+// (registry.ts locateWindow's `unreachable`): the token goes only to a socket this user owns.
 import { createConnection, type Socket } from 'node:net';
 import { requestLineOf, type EndpointReply } from './lines';
 

@@ -221,12 +221,14 @@ export interface LocatedWindow {
   dir: string;
   record: WindowRecord;
   folder: string;
+  /** Why its endpoint must not get the token (endpointProblem), or undefined: then it may be asked. */
+  unreachable?: string;
 }
 
 /**
  * The window serving `cwd` (innermost folder, then newest window) among the private directories of
  * `dirs`; with `id`, only that window, and `cwd` must be inside one of its folders. Directories that
- * are not private are skipped and said so in `notes`.
+ * are not private are skipped and said so in `notes`. The endpoint is checked on the way.
  */
 export function locateWindow(
   dirs: readonly string[],
@@ -240,7 +242,9 @@ export function locateWindow(
     cwd,
   );
   if (!hit) return undefined;
-  return { dir: found.find((w) => w.record === hit.record)!.dir, record: hit.record, folder: hit.folder };
+  const dir = found.find((w) => w.record === hit.record)!.dir;
+  const unreachable = endpointProblem(dir, hit.record);
+  return { dir, record: hit.record, folder: hit.folder, ...(unreachable ? { unreachable } : {}) };
 }
 
 /** Why the record's endpoint must not get the token, or undefined: ours, a socket, in its directory. */

@@ -63,7 +63,10 @@ interface Shared {
   kept: Set<Socket>;
 }
 
-/** Listens on `path`; every connection: read one line, check the token, answer one line, close. */
+/**
+ * Listens on `path`; every connection: the token checked from its first bytes, one request line
+ * read, then its kind either answers one line and the connection closes, or takes the connection.
+ */
 export async function listenEndpoint(
   path: string,
   token: string,

@@ -15,7 +15,7 @@ import {
   unheardText,
   type HookInput,
 } from './events';
-import { askEndpoint, endpointProblem, locateWindow, type WindowRecord } from '../endpoint';
+import { askEndpoint, locateWindow, type WindowRecord } from '../endpoint';
 import { requestLine } from './request';
 
 export interface BridgeOptions {
@@ -88,7 +88,7 @@ export async function runBridge(
     return nothing(
       `${parsed.ok ? '' : `${parsed.message}; `}no VS Code window with Reasonix serves ${cwd}; no decision`,
     );
-  const { record: window, folder, dir } = hit;
+  const { record: window, folder, unreachable } = hit;
   // A window that cannot be asked answers for the extensions it recorded: the required ones refuse,
   // the optional ones are unheard (ask before a tool, else a system message); nobody: no decision.
   const cannotAsk = (why: string): BridgeResult => {
@@ -110,8 +110,7 @@ export async function runBridge(
     return nothing(`the Reasonix window (pid ${window.pid}) ${why}; no decision`);
   };
   if (!parsed.ok) return cannotAsk(`its hook input could not be read: ${parsed.message}`);
-  const unusable = endpointProblem(dir, window);
-  if (unusable) return cannotAsk(`cannot be reached: ${unusable}`);
+  if (unreachable) return cannotAsk(`cannot be reached: ${unreachable}`);
   const budgetMs = opts.startedAt + budgetFor(event) - EXIT_MARGIN_MS - Date.now();
   if (budgetMs <= 0) return cannotAsk('was not asked: the hook budget ran out before the request');
   try {
