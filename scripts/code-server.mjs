@@ -11,26 +11,15 @@ import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, existsSync
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sandboxEnv } from './vscode/sandboxEnv.cjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 /** The id VS Code gives the packaged extension (publisher.name, lower case). */
 export const EXTENSION_ID = `${pkg.publisher}.${pkg.name}`.toLowerCase();
 
-/** HOME and XDG folders inside the sandbox; VS Code variables of a surrounding window dropped. */
-export function sandboxEnv(sandbox, extra = {}) {
-  const home = join(sandbox, 'server-home');
-  const dirs = {
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_DATA_HOME: join(home, '.local/share'),
-    XDG_CACHE_HOME: join(home, '.cache'),
-    XDG_RUNTIME_DIR: join(sandbox, 'runtime'),
-  };
-  for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true, mode: 0o700 });
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(VSCODE_|ELECTRON_)/.test(k)));
-  return { ...base, ...dirs, ...extra };
-}
+/** HOME and XDG folders inside the sandbox (the one copy, shared with the UI tests' harness). */
+export { sandboxEnv };
 
 function configFile(sandbox) {
   const file = join(sandbox, 'code-server.yaml');

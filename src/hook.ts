@@ -2,7 +2,7 @@
 // launcher with the runtime VS Code already has): `hook.js <Event>`, hook input on stdin, the
 // answer on stdout. Always exits 0; notes go to stderr. Imports only the small bridge modules.
 import { runBridge } from './host/hooks';
-import { hooksDirs, MAX_REQUEST_BYTES } from './host/hooks';
+import { hooksDirs, MAX_REQUEST_BYTES } from './host/endpoint';
 import { budgetFor } from './host/hooks';
 
 // The agent's clock starts at spawn: count the runtime's own start-up against the budget too.

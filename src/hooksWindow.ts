@@ -2,5 +2,6 @@
 // extension loads it only when the endpoint opens, after activation, so activation's bundle does
 // not carry it (src/vscode/agentHooks.ts).
 export { HookWindow } from './host/hooks';
-export { hooksDirs } from './host/hooks';
-export type { DecisionRecord, McpCallRecord, WindowMcpOptions } from './host/hooks';
+export { hooksDirs } from './host/endpoint';
+export type { DecisionRecord } from './host/hooks';
+export type { McpCallRecord, WindowMcpOptions } from './host/mcp';

@@ -2,16 +2,8 @@
 // Claude-Code-style hooks. Without --headless it asks the VS Code window serving `cwd` exactly as
 // the contributed agent plugin does; with --headless it starts the plugins for this one event.
 import { resolve } from 'node:path';
-import {
-  AGENT_HOOK_EVENTS,
-  answerHookEvent,
-  budgetFor,
-  hooksDirs,
-  MAX_REQUEST_BYTES,
-  parseHookInput,
-  resolveEvent,
-  runBridge,
-} from '../host/hooks';
+import { hooksDirs, MAX_REQUEST_BYTES } from '../host/endpoint';
+import { AGENT_HOOK_EVENTS, answerHookEvent, budgetFor, parseHookInput, resolveEvent, runBridge } from '../host/hooks';
 import { optionLines, parseOrHelp, type Parsed } from './args';
 import { openHeadlessSession, stderrLogger } from './headless';
 import { homeUnless, NO_FRONT_END, PLUGINS_OPTION, pluginsOf, SESSION_OPTIONS, VERBOSE_HELP } from './sessionOptions';

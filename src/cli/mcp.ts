@@ -9,14 +9,13 @@ import type { Socket } from 'node:net';
 import { Transform } from 'node:stream';
 import { dirname, join } from 'node:path';
 import {
-  endpointProblem,
   hooksDirs,
   locateWindow,
   MAX_REQUEST_BYTES,
   measureLines,
   openChannel,
   type LocatedWindow,
-} from '../host/hooks';
+} from '../host/endpoint';
 import { optionLines, parseOrHelp, UsageError, type Values } from './args';
 import { pluginsOf, VERBOSE_HELP, WORKSPACE_HELP, workspaceOf } from './sessionOptions';
 import { openToolSession, TOOL_SESSION_OPTIONS } from './tools';
@@ -115,8 +114,7 @@ async function relay(hit: LocatedWindow, workspace: string): Promise<number> {
     );
     return 1;
   };
-  const problem = endpointProblem(hit.dir, hit.record);
-  if (problem) return fail(`cannot be reached: ${problem}`);
+  if (hit.unreachable) return fail(`cannot be reached: ${hit.unreachable}`);
   let socket: Socket;
   try {
     socket = await openChannel(hit.record.endpoint, hit.record.token, 'mcp', { folder: workspace }, OPEN_TIMEOUT_MS);

@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import type { DecisionRecord, HookWindow, McpCallRecord, WindowMcpOptions } from '../hooksWindow';
 import { lazyModule } from './lazyModule';
-import { definitionLabels } from './mcp/labels';
+import { labelledSessions } from './mcp/labels';
 import type { ExtensionLog } from './logging';
 import { agentHooksEnabled, ignoredWorkspaceValues, workspaceValue } from './settings';
 import type { SessionManager } from './sessions';
@@ -117,16 +117,13 @@ export class AgentHooks implements vscode.Disposable {
         runtime: process.execPath,
         folders: () =>
           (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
-        sessions: () => {
-          const all = this.sessions.sessions();
-          const labels = definitionLabels(all.map((s) => s.folder));
-          return all.map((s, i) => ({
+        sessions: () =>
+          labelledSessions(this.sessions.sessions()).map(({ session: s, label }) => ({
             folder: s.folder.uri.fsPath,
             session: s.engine,
-            mcpLabel: labels[i],
+            mcpLabel: label,
             ready: () => this.sessions.use(s.key, 'hook'),
-          }));
-        },
+          })),
         onDecision: (r, folder) => this.onDecision(r, folder),
         hooksEnabled: agentHooksEnabled,
         mcp: this.mcp && { ...this.mcp, onCall: (r) => this.onMcpCall(r) },

@@ -75,6 +75,24 @@ describe('Agent mode: a Reasonix model, Reasonix tools and Reasonix interceptors
     return normalise(await frame.locator('body').innerText());
   };
 
+  /**
+   * The showcase panel's count_words figures (0 while none yet): calls it ran, and tool.before
+   * rulings it saw and blocked. Read before and after a turn, so each test proves its own turn
+   * whatever ran before it (or alone, with --grep).
+   */
+  const countWords = async (wb: Workbench) => {
+    const text = (await activity(wb)).replace(/\s+/g, ' ');
+    const field = (key: string, next: string) => new RegExp(`${key} (.*?) ${next}`).exec(text)?.[1] ?? '';
+    const calls = field('Tool calls', 'Tool rulings');
+    const rulings = field('Tool rulings', 'Latest note');
+    const num = (re: RegExp, s: string) => Number(re.exec(s)?.[1] ?? 0);
+    return {
+      calls: num(/(?:^|, )count_words ×(\d+)/, calls),
+      seen: num(/ext__showcase__count_words ×(\d+)/, rulings),
+      blocked: num(/ext__showcase__count_words ×\d+ \((\d+) blocked\)/, rulings),
+    };
+  };
+
   before(async function () {
     this.timeout(180_000);
     const wb = session().workbench;
@@ -110,6 +128,7 @@ describe('Agent mode: a Reasonix model, Reasonix tools and Reasonix interceptors
 
   it("a tool the showcase blocks: VS Code refuses it at PreToolUse and the chat shows the extension's reason", async () => {
     const wb = session().workbench;
+    const was = await countWords(wb);
     await press(wb, 'Shift+F9');
     await chatShows(
       wb,
@@ -117,12 +136,12 @@ describe('Agent mode: a Reasonix model, Reasonix tools and Reasonix interceptors
       'the refusal in the chat',
     );
     await wb.waitForOutput('Reasonix', `agent hook PreToolUse ${COUNT_WORDS}: deny by showcase`, 60_000);
-    // Exactly once: two calls, two tool.before rulings (one blocked); the blocked one never ran.
-    await waitFor(async () => /Tool rulings\s*ext__showcase__count_words ×2 \(1 blocked\)/.test(await activity(wb)), {
+    // Exactly once: this call was ruled on once at tool.before and blocked there, so it never ran.
+    const want = { calls: was.calls, seen: was.seen + 1, blocked: was.blocked + 1 };
+    await waitFor(async () => JSON.stringify(await countWords(wb)) === JSON.stringify(want), {
       timeoutMs: 30_000,
-      what: 'the showcase panel: ext__showcase__count_words ×2 (1 blocked)',
+      what: `the showcase panel: count_words ${JSON.stringify(want)} (was ${JSON.stringify(was)})`,
     });
-    assert.match(await activity(wb), /Tool calls\s*count_words ×1/);
     await wb.openViewContainer('Reasonix');
     await shoot(wb, 'agent-tool-blocked');
   });

@@ -20,7 +20,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { hooksDir, listWindows } from '../../src/host/hooks';
+import { hooksDir, listWindows } from '../../src/host/endpoint';
 import type { PluginInfo, ReasonixApi } from '../../src/vscode/api';
 import { AGENT_PLUGINS_SINCE, atLeast } from '../../src/vscode/vscodeVersion';
 import { runHookCommand } from '../support/processes';

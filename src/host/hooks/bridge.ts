@@ -5,7 +5,6 @@
 // for a required one (fails closed) and asks the user for an optional one. The
 // exit status is always 0, because a hook's exit status 2 would block the agent. Shared by
 // dist/hook.js and the CLI.
-import { join } from 'node:path';
 import {
   budgetFor,
   eventOf,
@@ -16,8 +15,8 @@ import {
   unheardText,
   type HookInput,
 } from './events';
-import { askEndpoint, fileProblem, privacyProblem } from './endpoint';
-import { listWindows, pickWindow, type WindowRecord } from './registry';
+import { askEndpoint, locateWindow, type WindowRecord } from '../endpoint';
+import { requestLine } from './request';
 
 export interface BridgeOptions {
   /** The per-user hooks directories to look in (hooksDirs()). */
@@ -56,55 +55,6 @@ export function resolveEvent(argEvent: string | undefined, input: HookInput): st
   return isAgentHookEvent(name) ? name : undefined;
 }
 
-/** Every record in the private directories among `dirs` (one not private is skipped, and said so). */
-function windowsIn(dirs: readonly string[], notes: string[]): { dir: string; record: WindowRecord }[] {
-  const out: { dir: string; record: WindowRecord }[] = [];
-  for (const dir of dirs) {
-    const problem = privacyProblem(dir);
-    if (problem) {
-      if (!/ is missing /.test(problem)) notes.push(`ignored ${dir}: ${problem}`);
-      continue;
-    }
-    for (const record of listWindows(dir)) out.push({ dir, record });
-  }
-  return out;
-}
-
-/** A window found in the registry: its record, the directory it is in, and the folder that matched. */
-export interface LocatedWindow {
-  dir: string;
-  record: WindowRecord;
-  folder: string;
-}
-
-/**
- * The window serving `cwd` (innermost folder, then newest window) among the private directories of
- * `dirs`; with `id`, only that window, and `cwd` must be inside one of its folders. Directories that
- * are not private are skipped and said so in `notes`.
- */
-export function locateWindow(
-  dirs: readonly string[],
-  cwd: string,
-  notes: string[],
-  id?: string,
-): LocatedWindow | undefined {
-  const found = windowsIn(dirs, notes).filter((w) => id === undefined || w.record.id === id);
-  const hit = pickWindow(
-    found.map((w) => w.record),
-    cwd,
-  );
-  if (!hit) return undefined;
-  return { dir: found.find((w) => w.record === hit.record)!.dir, record: hit.record, folder: hit.folder };
-}
-
-/** Why the record's endpoint must not get the token, or undefined: ours, a socket, in its directory. */
-export function endpointProblem(dir: string, record: WindowRecord): string | undefined {
-  if (!record.endpoint) return record.problem ?? 'the window has no endpoint';
-  if (process.platform === 'win32') return undefined;
-  if (join(dir, `${record.id}.sock`) !== record.endpoint) return `its endpoint ${record.endpoint} is not in ${dir}`;
-  return fileProblem(record.endpoint, 'socket');
-}
-
 /** Stdin as the bridge read it: its text, or why it could not be read whole (too large, never closed). */
 export type BridgeStdin = string | { problem: string };
 
@@ -138,7 +88,7 @@ export async function runBridge(
     return nothing(
       `${parsed.ok ? '' : `${parsed.message}; `}no VS Code window with Reasonix serves ${cwd}; no decision`,
     );
-  const { record: window, folder, dir } = hit;
+  const { record: window, folder, unreachable } = hit;
   // A window that cannot be asked answers for the extensions it recorded: the required ones refuse,
   // the optional ones are unheard (ask before a tool, else a system message); nobody: no decision.
   const cannotAsk = (why: string): BridgeResult => {
@@ -160,14 +110,13 @@ export async function runBridge(
     return nothing(`the Reasonix window (pid ${window.pid}) ${why}; no decision`);
   };
   if (!parsed.ok) return cannotAsk(`its hook input could not be read: ${parsed.message}`);
-  const unusable = endpointProblem(dir, window);
-  if (unusable) return cannotAsk(`cannot be reached: ${unusable}`);
+  if (unreachable) return cannotAsk(`cannot be reached: ${unreachable}`);
   const budgetMs = opts.startedAt + budgetFor(event) - EXIT_MARGIN_MS - Date.now();
   if (budgetMs <= 0) return cannotAsk('was not asked: the hook budget ran out before the request');
   try {
     const reply = await askEndpoint(
       window.endpoint,
-      { token: window.token, event, inputText: oneLine(stdin as string), budgetMs },
+      requestLine({ token: window.token, event, inputText: oneLine(stdin as string), budgetMs }),
       budgetMs,
     );
     if (reply.answer) return { stdout: JSON.stringify(reply.answer) + '\n', notes };

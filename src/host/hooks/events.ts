@@ -1,7 +1,9 @@
 // The agent-hook events the bridge knows (VS Code's "Hooks reference", the Claude Code format:
-// snake_case input fields on stdin, one JSON answer on stdout) and how long each may take. The
-// bundled bridge program loads this file on every hook run: it imports the hook-point table and
-// nothing else of the engine (package.json `sideEffects` lets the bundler drop the rest).
+// snake_case input fields on stdin, one JSON answer on stdout), how long each may take, the points
+// each asks, and the answers that refuse or ask in each event's own words: the window's mapping and
+// the bridge's fail-closed answers both write them from here. The bundled bridge program loads
+// this file on every hook run; of the engine it imports only the hook-point table (package.json
+// `sideEffects` lets the bundler drop the rest).
 import { interceptBudget, type HookPoint } from '../intercepts';
 
 /** Events VS Code 1.139 fires (its hook type table); only those in EVENT_POINTS reach Reasonix. */

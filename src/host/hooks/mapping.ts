@@ -15,12 +15,12 @@ import {
   unheardAnswer,
   unheardText,
 } from './events';
-import { depthPast } from '../tools';
+import { depthPast, refusalOf, ruleAfter, ruleBefore, type AskPoint, type PointRuling, type Refusal } from '../tools';
 
 /**
  * A VS Code window's view of the extension tools its MCP server serves for the folder (issue 24):
  * an agent's call of one reaches us twice, as hooks and as the MCP call; the ledger behind this
- * makes every interceptor see it once (src/host/hooks/callLedger.ts).
+ * makes every interceptor see it once (src/host/tools/callLedger.ts).
  */
 export interface HookToolCalls {
   /** The extension tool an agent's tool name stands for (`mcp_reasonix_ext__p__t`), if any. */
@@ -70,11 +70,6 @@ export interface AnswerOptions {
   /** Extension tools served through the window's MCP server (absent: every tool is foreign). */
   toolCalls?: HookToolCalls;
 }
-
-type Ruling =
-  | { kind: 'outcome'; outcome: HookOutcome }
-  | { kind: 'skipped' }
-  | { kind: 'required-down'; pluginId: string; why: string };
 
 /**
  * An optional extension that would have been asked but could not be (not running, too large to
@@ -136,12 +131,13 @@ export async function answerHookEvent(
 function cannotSend(event: string, session: HookSessionPort, why: string): HookResult {
   const members = pointsOf(event).flatMap((p) => session.interceptorsAt(p));
   const required = members.find((m) => m.required);
-  if (required) {
-    const { pluginId, text } = unreachable({ kind: 'failed', pluginId: required.pluginId, why });
-    const answer = refusalAnswer(event, text);
-    const decision: AgentDecision = event === 'PreToolUse' ? 'deny' : event === 'SessionStart' ? 'stop' : 'block';
-    return { answer, record: { event, decision, extension: pluginId, reason: text } };
-  }
+  if (required)
+    return refused(event, undefined, {
+      point: pointsOf(event)[0],
+      by: required.pluginId,
+      kind: 'unreachable',
+      reason: why,
+    });
   const unheard = [...new Set(members.map((m) => `${m.pluginId} (${why})`))];
   return unheardRule(event, none(event, undefined, why), unheard);
 }
@@ -160,7 +156,10 @@ class Asker {
     private readonly deadlineAt: number,
   ) {}
 
-  async point(point: string, payload: unknown): Promise<Ruling> {
+  /** The chain's AskPoint (tools/chain.ts): the hook's deadline instead of the caller's signal. */
+  readonly ask: AskPoint = (point, payload) => this.point(point, payload);
+
+  async point(point: string, payload: unknown): Promise<PointRuling> {
     const members = this.session.interceptorsAt(point);
     if (members.length === 0) return { kind: 'skipped' };
     // A required member that is not running cannot be asked: the operation fails closed.
@@ -208,30 +207,45 @@ function because(pluginId: string, verb: string, reason: string | undefined): st
   return `Reasonix extension "${pluginId}" ${verb}${r ? `: ${r}` : ''}`;
 }
 
-/** The refusal for a required-class failure or a required extension that is down. */
-function unreachable(r: (Ruling & { kind: 'required-down' }) | { kind: 'failed'; pluginId: string; why: string }): {
-  pluginId: string;
-  text: string;
-} {
+/** What a refusal at each point did, in the agent's words (a hook speaks of "this"). */
+const REFUSED_VERB: Readonly<Record<string, string>> = {
+  'permission.decision': 'denied this tool',
+  'agent.before_start': 'stopped this agent session',
+};
+
+/** A refusal (tools/chain.ts, the one shape) as the agent and its user read it. */
+function refusalText(r: Refusal): string {
+  switch (r.kind) {
+    case 'unreachable':
+      return `Reasonix extension "${r.by}" is required but could not be asked (${shown(r.reason ?? 'failed')}); refused until it runs again`;
+    case 'renamed':
+      return `Reasonix extension "${r.by}" renamed the tool to "${shown(String(r.renamedTo))}", which an agent hook cannot do; refused`;
+    case 'not-object':
+      return `Reasonix extension "${r.by}" replaced the arguments with text that is not a JSON object; refused`;
+    default:
+      return because(r.by, REFUSED_VERB[r.point] ?? 'blocked this', r.reason);
+  }
+}
+
+/** The decision each event's refusal is (events.ts refusalAnswer words the answer). */
+const REFUSED_DECISION: Readonly<Record<string, AgentDecision>> = { PreToolUse: 'deny', SessionStart: 'stop' };
+
+/** The answer and the log record of a refused event. */
+function refused(event: string, tool: string | undefined, r: Refusal): HookResult {
+  const text = refusalText(r);
   return {
-    pluginId: r.pluginId,
-    text: `Reasonix extension "${r.pluginId}" is required but could not be asked (${shown(r.why)}); refused until it runs again`,
+    answer: refusalAnswer(event, text),
+    record: {
+      event,
+      ...(tool === undefined ? {} : { tool }),
+      decision: REFUSED_DECISION[event] ?? 'block',
+      extension: r.by,
+      reason: text,
+    },
   };
 }
 
-/** Decisions that end the call: block, deny, or a required-class failure. */
-function refusal(r: Ruling): { pluginId: string; text: string } | undefined {
-  if (r.kind === 'required-down') return unreachable(r);
-  if (r.kind !== 'outcome') return undefined;
-  const o = r.outcome;
-  if (o.decision === 'failed')
-    return unreachable({ kind: 'failed', pluginId: o.error?.pluginId ?? 'unknown', why: o.error?.message ?? 'failed' });
-  if (o.decision === 'block' || o.decision === 'deny')
-    return { pluginId: o.blockedBy ?? 'unknown', text: because(o.blockedBy ?? 'unknown', 'blocked this', o.reason) };
-  return undefined;
-}
-
-function replacedBy(r: Ruling): string | undefined {
+function replacedBy(r: PointRuling): string | undefined {
   return r.kind === 'outcome' && r.outcome.decision === 'continue' && r.outcome.changedBy.length
     ? r.outcome.changedBy.join(', ')
     : undefined;
@@ -241,12 +255,8 @@ async function userPromptSubmit(input: UserPromptSubmitInput, ask: Asker): Promi
   const event = 'UserPromptSubmit';
   if (typeof input.prompt !== 'string' || input.prompt === '') return none(event, undefined, 'no prompt text');
   const r = await ask.point('input.receive', { text: input.prompt });
-  const refused = refusal(r);
-  if (refused)
-    return {
-      answer: { decision: 'block', reason: refused.text },
-      record: { event, decision: 'block', extension: refused.pluginId, reason: refused.text },
-    };
+  const refusal = refusalOf('input.receive', r);
+  if (refusal) return refused(event, undefined, refusal);
   const by = replacedBy(r);
   if (by && r.kind === 'outcome') {
     const text = (r.outcome.payload as { text?: string }).text ?? '';
@@ -285,19 +295,11 @@ function argumentsOf(input: PreToolUseInput): string {
   return jsonOf(input.tool_input === undefined ? {} : input.tool_input, 'tool_input');
 }
 
-function deny(tool: string, pluginId: string, text: string): HookResult {
-  return {
-    answer: {
-      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text },
-    },
-    record: { event: 'PreToolUse', tool, decision: 'deny', extension: pluginId, reason: text },
-  };
-}
-
 async function preToolUse(input: PreToolUseInput, ask: Asker, calls?: HookToolCalls): Promise<HookResult> {
-  const r = await rulePreToolUse(input, ask, calls);
+  const tool = toolName(input);
+  const ours = calls?.resolve(tool);
+  const r = await rulePreToolUse(input, tool, ours, ask);
   // Let through (not denied): the MCP call that follows runs only tool.after.
-  const ours = calls?.resolve(toolName(input));
   if (ours && r.record.decision !== 'deny') {
     const updated = (r.answer?.hookSpecificOutput as { updatedInput?: unknown } | undefined)?.updatedInput;
     calls!.ruled(ours.modelName, updated ?? input.tool_input ?? {});
@@ -305,74 +307,39 @@ async function preToolUse(input: PreToolUseInput, ask: Asker, calls?: HookToolCa
   return r;
 }
 
-async function rulePreToolUse(input: PreToolUseInput, ask: Asker, calls?: HookToolCalls): Promise<HookResult> {
-  const tool = toolName(input);
-  const ours = calls?.resolve(tool);
+/**
+ * The tool chain (tools/chain.ts) with the `refuse` rename policy: the agent calls the tool it
+ * chose, and a hook's answer can replace its arguments (updatedInput) but cannot name another tool.
+ */
+async function rulePreToolUse(
+  input: PreToolUseInput,
+  tool: string,
+  ours: ReturnType<HookToolCalls['resolve']>,
+  ask: Asker,
+): Promise<HookResult> {
+  const event = 'PreToolUse';
   // Interceptors see an extension tool by the name Reasonix gives it, not the agent's MCP name.
-  const name = ours?.modelName ?? tool;
-  const args = argumentsOf(input);
-  const before = await ask.point('tool.before', { name, arguments: args });
-  const refusedBefore = refusal(before);
-  if (refusedBefore) return deny(tool, refusedBefore.pluginId, refusedBefore.text);
-  const by = replacedBy(before);
-  let finalArgs = args;
-  let updatedInput: Record<string, unknown> | undefined;
-  if (by && before.kind === 'outcome') {
-    const replaced = before.outcome.payload as { name?: string; arguments?: string };
-    if (replaced.name !== name)
-      return deny(
-        tool,
-        by,
-        `Reasonix extension "${by}" renamed the tool to "${shown(String(replaced.name))}", which an agent hook cannot do; refused`,
-      );
-    finalArgs = replaced.arguments ?? '';
-    try {
-      const parsed: unknown = JSON.parse(finalArgs);
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-      updatedInput = parsed as Record<string, unknown>;
-    } catch {
-      return deny(
-        tool,
-        by,
-        `Reasonix extension "${by}" replaced the arguments with text that is not a JSON object; refused`,
-      );
-    }
+  const ruling = await ruleBefore(
+    ask.ask,
+    { name: ours?.modelName ?? tool, argsText: argumentsOf(input), ...(ours ? { readOnly: ours.readOnly } : {}) },
+    'refuse',
+  );
+  if (ruling.kind === 'refused') return refused(event, tool, ruling.refusal);
+  const out: Record<string, unknown> = { hookEventName: event };
+  let record: DecisionRecord = { event, tool, decision: 'none' };
+  if (ruling.replaced) {
+    out.updatedInput = ruling.replaced.args;
+    const by = ruling.replaced.by.join(', ');
+    record = { event, tool, decision: 'input', extension: by, reason: 'arguments replaced' };
   }
-  const perm = await ask.point('permission.decision', {
-    name,
-    arguments: finalArgs,
-    ...(ours ? { readOnly: ours.readOnly } : {}),
-    hostDecision: 'allow',
-  });
-  const refusedPerm = refusal(perm);
-  if (refusedPerm)
-    return deny(tool, refusedPerm.pluginId, refusedPerm.text.replace('blocked this', 'denied this tool'));
-  const out: Record<string, unknown> = { hookEventName: 'PreToolUse' };
-  let record: DecisionRecord = { event: 'PreToolUse', tool, decision: 'none' };
-  if (updatedInput) {
-    out.updatedInput = updatedInput;
-    record = { event: 'PreToolUse', tool, decision: 'input', extension: by, reason: 'arguments replaced' };
-  }
-  if (perm.kind === 'outcome' && perm.outcome.decision === 'allow') {
-    const who = perm.outcome.blockedBy ?? 'unknown';
+  if (ruling.allowed) {
+    const { by, reason } = ruling.allowed;
     out.permissionDecision = 'allow';
-    out.permissionDecisionReason = because(who, 'allowed this tool', perm.outcome.reason);
-    record = {
-      event: 'PreToolUse',
-      tool,
-      decision: 'allow',
-      extension: who,
-      reason: out.permissionDecisionReason as string,
-    };
+    out.permissionDecisionReason = because(by, 'allowed this tool', reason);
+    record = { event, tool, decision: 'allow', extension: by, reason: out.permissionDecisionReason as string };
   }
   if (Object.keys(out).length === 1)
-    return none(
-      'PreToolUse',
-      tool,
-      before.kind === 'skipped' && perm.kind === 'skipped'
-        ? 'no interceptor at tool.before or permission.decision'
-        : undefined,
-    );
+    return none(event, tool, ruling.asked ? undefined : 'no interceptor at tool.before or permission.decision');
   return { answer: { hookSpecificOutput: out }, record };
 }
 
@@ -395,22 +362,16 @@ async function postToolUse(input: PostToolUseInput, ask: Asker, calls?: HookTool
   const ours = calls?.resolve(tool);
   if (ours && calls!.afterRan(ours.modelName, input.tool_input ?? {}))
     return none(event, tool, 'tool.after ran with the call, in the Reasonix MCP server');
-  const r = await ask.point('tool.after', {
+  const ruling = await ruleAfter(ask.ask, {
     name: ours?.modelName ?? tool,
     arguments: argumentsOf(input),
     result: resultText(input.tool_response),
     isError: isErrorResponse(input.tool_response),
   });
-  const refused = refusal(r);
-  if (refused)
-    return {
-      answer: { decision: 'block', reason: refused.text },
-      record: { event, tool, decision: 'block', extension: refused.pluginId, reason: refused.text },
-    };
-  const by = replacedBy(r);
-  if (by && r.kind === 'outcome') {
-    const result = (r.outcome.payload as { result?: string }).result ?? '';
-    const context = `Reasonix extension "${by}" replaced the result of ${tool}. Agent hooks cannot change a tool result, so use this result instead:\n${result}`;
+  if (ruling.kind === 'refused') return refused(event, tool, ruling.refusal);
+  if (ruling.replaced) {
+    const by = ruling.replaced.by.join(', ');
+    const context = `Reasonix extension "${by}" replaced the result of ${tool}. Agent hooks cannot change a tool result, so use this result instead:\n${ruling.replaced.result}`;
     return {
       answer: { hookSpecificOutput: { hookEventName: event, additionalContext: context } },
       record: {
@@ -422,7 +383,7 @@ async function postToolUse(input: PostToolUseInput, ask: Asker, calls?: HookTool
       },
     };
   }
-  return none(event, tool, r.kind === 'skipped' ? 'no interceptor at tool.after' : undefined);
+  return none(event, tool, ruling.asked ? undefined : 'no interceptor at tool.after');
 }
 
 async function sessionStart(input: HookInput, ask: Asker): Promise<HookResult> {
@@ -430,13 +391,7 @@ async function sessionStart(input: HookInput, ask: Asker): Promise<HookResult> {
   const id = input.session_id ?? input.sessionId;
   const sessionId = typeof id === 'string' && id ? id : 'agent-session';
   const r = await ask.point('agent.before_start', { sessionId });
-  const refused = refusal(r);
-  if (refused) {
-    const text = refused.text.replace('blocked this', 'stopped this agent session');
-    return {
-      answer: { continue: false, stopReason: text },
-      record: { event, decision: 'stop', extension: refused.pluginId, reason: text },
-    };
-  }
+  const refusal = refusalOf('agent.before_start', r);
+  if (refusal) return refused(event, undefined, refusal);
   return none(event, undefined, r.kind === 'skipped' ? 'no interceptor at agent.before_start' : undefined);
 }

@@ -3,3 +3,11 @@
 export { createToolServer, mcpResult, mcpTool, type McpServerHandle, type ToolSource } from './server';
 export { serveToolsOnSocket } from './socket';
 export { MAX_MCP_LINE_BYTES, McpStdioTransport, type McpStdioOptions } from './stdioTransport';
+export {
+  mcpWindowKind,
+  type McpCallRecord,
+  type McpFolderSession,
+  type McpKindDeps,
+  type McpRequest,
+  type WindowMcpOptions,
+} from './windowKind';

@@ -23,7 +23,7 @@ import { MCP_SERVER_NAME, type ToolCallOptions, type ToolCallOutcome, type ToolI
 
 /**
  * What the server serves: one folder's tools. A headless session engine is one as it is; a VS Code
- * window gives a view over whichever session serves the folder now (src/host/hooks/window.ts).
+ * window gives a view over whichever session serves the folder now (windowKind.ts).
  */
 export interface ToolSource {
   tools(): ToolInfo[];

@@ -1,11 +1,9 @@
-// One tool call as the engine makes it (HOST_SPEC_V2 §12 "permission", "interceptors"): the folder's
-// `tool.before` chain with the model-facing name (a replacement of the arguments is what the sidecar
-// receives), then `permission.decision` (the tool's readOnly hint, the host's own decision `allow`:
-// the face has already asked the user where it asks at all), then `extension/tool/call`, then
-// `tool.after` over the result the model would read. The dispatcher decides who takes part; this
-// file only reads its outcomes.
-import type { DispatchOutcome } from '../intercepts';
+// One tool call as the engine makes it: the arguments checked, the tool chain's tool.before and
+// permission.decision (chain.ts, renames followed; a replacement of the arguments is what the
+// sidecar receives), then `extension/tool/call`, then tool.after over the result the model would
+// read. MCP clients, `reasonix-host tool` and Call Tool… all call through here.
 import { redact } from '../redact';
+import { ruleAfter, ruleBefore, type AskPoint, type Refusal } from './chain';
 import { listTools, refName, resolveTool, type ResolvedTool } from './catalog';
 import type { ToolCaller, ToolRun } from './caller';
 import { contentForModel } from './content';
@@ -130,27 +128,39 @@ function resultOf(target: ResolvedTool, content: string, isError: boolean, chang
   };
 }
 
-/** A block, deny or required-class failure at `point`, as the refusal the model reads; else undefined. */
-function refusal(target: ResolvedTool, point: ToolPoint, out: DispatchOutcome): ToolCallOutcome | undefined {
-  if (out.decision !== 'block' && out.decision !== 'deny' && out.decision !== 'failed') return undefined;
-  const by = out.blockedBy ?? out.error?.pluginId ?? 'unknown';
+/**
+ * A refusal as the model reads it (and the MCP client, the CLI): it names the tool, since the
+ * model may have asked for several. Agent hooks word the same refusal for their user (mapping.ts).
+ */
+function refused(target: ResolvedTool, r: Refusal): ToolCallOutcome {
   const tool = target.tool.modelName;
-  const why = out.decision === 'failed' ? out.error?.message : out.reason;
   const verb =
-    out.decision === 'failed'
-      ? `could not be asked about ${tool} at ${point} (${out.error?.reason}), so the call is refused until it runs again`
-      : point === 'tool.after'
-        ? `withheld the result of ${tool}`
-        : out.decision === 'deny'
-          ? `denied ${tool}`
-          : `blocked ${tool}`;
+    r.kind === 'unreachable'
+      ? `could not be asked about ${tool} at ${r.point} (${r.code}), so the call is refused until it runs again`
+      : r.kind === 'not-object'
+        ? `replaced the arguments of ${tool} with text that is not a JSON object`
+        : r.kind === 'renamed'
+          ? `renamed ${tool} to a tool this folder does not offer`
+          : r.point === 'tool.after'
+            ? `withheld the result of ${tool}`
+            : r.kind === 'deny'
+              ? `denied ${tool}`
+              : `blocked ${tool}`;
   return {
     ...identity(target),
     kind: 'refused',
-    point,
-    by,
-    message: `Reasonix extension "${by}" ${verb}${why ? `: ${redact(why)}` : ''}`,
+    point: r.point as ToolPoint,
+    by: r.by,
+    message: `Reasonix extension "${r.by}" ${verb}${r.reason ? `: ${redact(r.reason)}` : ''}`,
   };
+}
+
+/** The engine asks its dispatcher directly (its members, budgets and required class are the dispatcher's). */
+function askerOf(deps: ToolCallDeps, signal: AbortSignal | undefined): AskPoint {
+  return async (point, payload, o) => ({
+    kind: 'outcome',
+    outcome: await deps.dispatch(point, payload, { ...(o.knownTools ? { knownTools: o.knownTools } : {}), signal }),
+  });
 }
 
 /** tool.before (which may replace the arguments or rename the call to another offered tool), then permission. */
@@ -162,39 +172,20 @@ async function beforeCall(
 ): Promise<
   { target: ResolvedTool; args: Record<string, unknown>; text: string; replacedBy?: string } | ToolCallOutcome
 > {
-  let { args, text } = call;
-  const offered = listTools(deps.clients());
-  const known = new Set(offered.map((t) => t.modelName));
-  const before = await deps.dispatch(
-    'tool.before',
-    { name: target.tool.modelName, arguments: text },
-    { knownTools: (name) => known.has(name), signal },
+  const offered = new Map(listTools(deps.clients()).map((t) => [t.modelName, t]));
+  const ruling = await ruleBefore(
+    askerOf(deps, signal),
+    { name: target.tool.modelName, argsText: call.text, readOnly: target.tool.readOnly },
+    { follow: (name) => offered.get(name) },
   );
-  const refused = refusal(target, 'tool.before', before);
-  if (refused) return refused;
-  if (before.changedBy.length) {
-    // The dispatcher let through only non-empty JSON object text and an offered name.
-    text = before.payload.arguments as string;
-    args = JSON.parse(text) as Record<string, unknown>;
-    if (before.payload.name !== target.tool.modelName) {
-      // The dispatcher let through only an offered name, and an offered name is never withheld.
-      const renamed = resolveTool(deps.clients(), before.payload.name);
-      if (renamed && !('withheld' in renamed)) target = renamed;
-    }
+  if (ruling.kind === 'refused') return refused(target, ruling.refusal);
+  if (ruling.name !== target.tool.modelName) {
+    // Only an offered name gets through, and an offered name is never withheld.
+    const renamed = resolveTool(deps.clients(), ruling.name);
+    if (renamed && !('withheld' in renamed)) target = renamed;
   }
-  const perm = await deps.dispatch(
-    'permission.decision',
-    { name: target.tool.modelName, arguments: text, readOnly: target.tool.readOnly, hostDecision: 'allow' },
-    { signal },
-  );
-  return (
-    refusal(target, 'permission.decision', perm) ?? {
-      target,
-      args,
-      text,
-      ...(before.changedBy.length ? { replacedBy: before.changedBy.join(', ') } : {}),
-    }
-  );
+  if (!ruling.replaced) return { target, args: call.args, text: call.text };
+  return { target, args: ruling.replaced.args, text: ruling.argsText, replacedBy: ruling.replaced.by.join(', ') };
 }
 
 /** tool.after sees what the model would read and may replace it (result text and isError). */
@@ -206,13 +197,13 @@ async function afterCall(
   signal: AbortSignal | undefined,
 ): Promise<ToolCallOutcome> {
   const shown = contentForModel(failureText(run.content, run.isError));
-  const after = await deps.dispatch(
-    'tool.after',
-    { name: target.tool.modelName, arguments: argsText, result: shown.content, isError: run.isError },
-    { signal },
-  );
-  const refused = refusal(target, 'tool.after', after);
-  if (refused) return refused;
-  if (!after.changedBy.length) return resultOf(target, run.content, run.isError);
-  return resultOf(target, after.payload.result ?? '', after.payload.isError === true, after.changedBy);
+  const ruling = await ruleAfter(askerOf(deps, signal), {
+    name: target.tool.modelName,
+    arguments: argsText,
+    result: shown.content,
+    isError: run.isError,
+  });
+  if (ruling.kind === 'refused') return refused(target, ruling.refusal);
+  if (!ruling.replaced) return resultOf(target, run.content, run.isError);
+  return resultOf(target, ruling.replaced.result, ruling.replaced.isError, [...ruling.replaced.by]);
 }

@@ -28,3 +28,16 @@ export { contentForModel, MAX_TOOL_CONTENT_CHARS, truncationNote, type ModelCont
 export type { ToolChainDispatch, ToolClient, ToolClientState, ToolFailureReason, ToolPoint } from './ports';
 export { toolClientFor } from './sidecarAdapter';
 export type { ToolCallOptions, ToolCallOutcome, ToolInfo, ToolRef } from './types';
+export {
+  refusalOf,
+  ruleAfter,
+  ruleBefore,
+  type AskPoint,
+  type ChainCall,
+  type ChainOutcome,
+  type LetThrough,
+  type PointRuling,
+  type Refusal,
+  type RenamePolicy,
+} from './chain';
+export { canonicalJson, LEDGER_MAX_ENTRIES, LEDGER_TTL_MS, ToolCallLedger, type LedgerStage } from './callLedger';

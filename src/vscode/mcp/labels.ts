@@ -22,3 +22,16 @@ export function definitionLabels(folders: readonly { name: string; index: number
     keys.indexOf(keys[i]) === keys.lastIndexOf(keys[i]) ? label : `${folders[i].index + 1}-${label}`,
   );
 }
+
+/**
+ * Each folder session with its definition's label, in workspace order: the one place a folder's
+ * label is computed, read by the definitions VS Code lists (provider.ts) and by the hook path that
+ * recognises the tools VS Code names after them (agentHooks.ts), so the two never disagree.
+ */
+export function labelledSessions<S extends { folder: { name: string; index: number } }>(
+  sessions: readonly S[],
+): { session: S; label: string }[] {
+  const all = [...sessions].sort((a, b) => a.folder.index - b.folder.index);
+  const labels = definitionLabels(all.map((s) => s.folder));
+  return all.map((session, i) => ({ session, label: labels[i] }));
+}

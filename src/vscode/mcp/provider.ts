@@ -2,7 +2,7 @@
 // workspace folder whose extensions serve tools. The definition runs the CLI shipped in the
 // extension (`dist/cli.js mcp --window <id>`) with the runtime VS Code already has; that process
 // only relays its stdio to this window's private endpoint, where the folder's running session
-// answers (src/host/hooks/window.ts), so no extension is started twice and the agent's hooks and
+// answers (src/host/mcp/windowKind.ts), so no extension is started twice and the agent's hooks and
 // the MCP call meet in one place. Feature-detected: where VS Code has no MCP server definition API
 // nothing is registered. Untrusted workspaces run no session, so they are offered nothing.
 import * as vscode from 'vscode';
@@ -11,7 +11,7 @@ import type { Logger } from '../../host/log';
 import { lazyModule } from '../lazyModule';
 import type { WindowMcpOptions } from '../../hooksWindow';
 import type { FolderSession, SessionManager } from '../sessions';
-import { definitionLabels } from './labels';
+import { labelledSessions } from './labels';
 import {
   detectMcpApi,
   type McpApi,
@@ -96,9 +96,9 @@ export class McpDefinitions implements McpServerDefinitionProvider, vscode.Dispo
 
   /** The folders serving tools, each with its label (decided over all the window's folders). */
   private served(): { session: FolderSession; label: string }[] {
-    const all = [...this.deps.sessions.sessions()].sort((a, b) => a.folder.index - b.folder.index);
-    const labels = definitionLabels(all.map((s) => s.folder));
-    return toolFolders(all).map((session) => ({ session, label: labels[all.indexOf(session)] }));
+    const all = this.deps.sessions.sessions();
+    const serving = new Set(toolFolders(all));
+    return labelledSessions(all).filter(({ session }) => serving.has(session));
   }
 
   provideMcpServerDefinitions(): McpStdioServerDefinition[] {

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { spawnGroup, type GroupProcess } from './processes';
-import type { Provisioned } from './paths';
+import { repoRoot, type Provisioned } from './paths';
 import { waitFor } from '../../support/wait';
 
 export interface CodeServerOptions {
@@ -56,20 +56,10 @@ export interface CodeServer {
   stop(): Promise<void>;
 }
 
-export function sandboxEnv(sandbox: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const home = join(sandbox, 'home');
-  const dirs = {
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_DATA_HOME: join(home, '.local/share'),
-    XDG_CACHE_HOME: join(home, '.cache'),
-    XDG_RUNTIME_DIR: join(sandbox, 'runtime'),
-  };
-  for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true, mode: 0o700 });
-  // VSCODE_* / ELECTRON_* from a surrounding VS Code would confuse the server; drop them.
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(VSCODE_|ELECTRON_)/.test(k)));
-  return { ...base, ...dirs, ...extra };
-}
+/** HOME and XDG folders inside the sandbox: the one copy, scripts/vscode/sandboxEnv.cjs (the demo uses it too). */
+export const sandboxEnv: (sandbox: string, extra?: Record<string, string>) => NodeJS.ProcessEnv =
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require(join(repoRoot, 'scripts', 'vscode', 'sandboxEnv.cjs')).sandboxEnv;
 
 /** Installs a .vsix into an extensions folder with code-server's own CLI. */
 export async function installVsix(

@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { listWindows } from '../../../src/host/hooks';
+import { listWindows } from '../../../src/host/endpoint';
 import { fixture, hookOutput, runHook, scratch, TestWindow, type PluginDef } from './support';
 
 describe('agent-hooks bridge: the mapping table, row by row (real sidecars, real bridge process)', function () {

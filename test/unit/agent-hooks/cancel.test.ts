@@ -3,15 +3,14 @@
 // the dispatch rejects at once, the pending request is removed (the sidecar's late answer is
 // ignored, logged as nobody waiting), and the plugin goes on serving the next call. Real sidecars.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { answerHookEvent } from '../../../src/host/hooks';
-import { Sidecar } from '../../../src/host/sidecar';
-import { createSessionEngine, type SessionEngine } from '../../../src/host/session';
-import { SurfaceStore } from '../../../src/host/ui';
+import type { SessionEngine } from '../../../src/host/session';
 import type { Logger } from '../../../src/host/log';
+import { startTestEngine } from '../../support/engine';
 import { pluginFolder } from '../../support/plugins';
 import { waitFor } from '../../support/wait';
 import { INTERCEPTOR } from './support';
@@ -32,8 +31,6 @@ describe('agent hooks: a hook that gives up abandons its intercept (issue 26 ite
   /** One plugin at tool.before answering after `delayMs` (its own timeout far beyond that). */
   const start = async (required: boolean, delayMs = 1_500) => {
     base = mkdtempSync(join(tmpdir(), 'rx-hook-cancel-'));
-    const home = join(base, 'home');
-    mkdirSync(home);
     const folder = pluginFolder(join(base, 'slowpoke'), 'slowpoke', {
       command: process.execPath,
       args: [INTERCEPTOR],
@@ -43,27 +40,12 @@ describe('agent hooks: a hook that gives up abandons its intercept (issue 26 ite
       timeoutMillis: 20_000,
       env: { INTERCEPTOR_CONFIG: JSON.stringify({ points: { 'tool.before': { decision: 'block', delayMs } } }) },
     });
-    engine = createSessionEngine(
-      {
-        sessionKey: base,
-        sessionId: 'cancel-test',
-        folderName: 'ws',
-        workspaceRoot: base,
-        home,
-        linked: () => [folder],
-        disabled: () => [],
-        frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
-        maxParallelStarts: 1,
-        startupBudgetMs: 10_000,
-      },
-      {
-        createSidecar: (o) => new Sidecar(o),
-        store: new SurfaceStore(),
-        logger,
-        timeouts: { shutdownRequestMs: 500, exitGraceMs: 200, reapMs: 2000 },
-      },
-    );
-    await engine.start();
+    engine = await startTestEngine({
+      base,
+      plugins: [folder],
+      logger,
+      options: { sessionId: 'cancel-test', maxParallelStarts: 1 },
+    });
   };
   afterEach(async () => {
     await engine?.stop();

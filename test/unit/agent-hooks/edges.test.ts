@@ -7,15 +7,8 @@ import { strict as assert } from 'node:assert';
 import { rmSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
 import { join } from 'node:path';
-import {
-  budgetFor,
-  listWindows,
-  MAX_KEPT,
-  MAX_PENDING,
-  MAX_REQUEST_BYTES,
-  oneLine,
-  openChannel,
-} from '../../../src/host/hooks';
+import { listWindows, MAX_KEPT, MAX_PENDING, MAX_REQUEST_BYTES, openChannel } from '../../../src/host/endpoint';
+import { budgetFor, oneLine } from '../../../src/host/hooks';
 import { countWordsPlugin } from '../../support/plugins';
 import {
   CLI_JS,

@@ -8,14 +8,14 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, sta
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  budgetFor,
   ensurePrivateDir,
   hooksDir,
   hooksDirs,
   listWindows,
   privacyProblem,
   RUNTIME_FILE,
-} from '../../../src/host/hooks';
+} from '../../../src/host/endpoint';
+import { budgetFor } from '../../../src/host/hooks';
 import { fixture, hookOutput, runHook, scratch, TestWindow, type PluginDef } from './support';
 
 const NOBODY = 65534;

@@ -11,17 +11,15 @@ import { join } from 'node:path';
 import {
   containment,
   HOST_PATHS,
-  HookWindow,
-  hookRequestProblem,
   listenEndpoint,
   listWindows,
   MAX_BUFFERED_BYTES,
   MAX_CONNECTIONS,
   newToken,
   PROTOCOL_VERSION,
-  requestLine,
   type PathRules,
-} from '../../../src/host/hooks';
+} from '../../../src/host/endpoint';
+import { HookWindow, hookRequestProblem, requestLine } from '../../../src/host/hooks';
 import { alive } from '../../support/processes';
 import { waitFor } from '../../support/wait';
 import { pluginFolder } from '../../support/plugins';

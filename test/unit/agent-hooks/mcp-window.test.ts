@@ -2,14 +2,14 @@
 // the window whose folder holds its workspace and relays its stdio to the window's endpoint, where
 // the window's running session answers; the official MCP SDK client is the independent peer. And
 // exactly once: an agent's call of such a tool reaches us as hooks (PreToolUse, PostToolUse) and as
-// the MCP call; every interceptor sees it once (src/host/hooks/callLedger.ts).
+// the MCP call; every interceptor sees it once (src/host/tools/callLedger.ts).
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { listWindows, MAX_REQUEST_BYTES, openChannel } from '../../../src/host/hooks';
+import { listWindows, MAX_REQUEST_BYTES, openChannel } from '../../../src/host/endpoint';
 import { countWordsPlugin } from '../../support/plugins';
 import { waitFor } from '../../support/wait';
 import { CLI_JS, runHook, scratch, TestWindow, hookOutput } from './support';

@@ -6,13 +6,13 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { HookWindow, type DecisionRecord, type McpCallRecord } from '../../../src/host/hooks';
+import { HookWindow, type DecisionRecord } from '../../../src/host/hooks';
+import { type McpCallRecord } from '../../../src/host/mcp';
 import * as mcp from '../../../src/host/mcp';
 import { Emitter } from '../../../src/host/emitter';
-import { Sidecar } from '../../../src/host/sidecar';
-import { createSessionEngine, type SessionEngine } from '../../../src/host/session';
-import { SurfaceStore } from '../../../src/host/ui';
+import type { SessionEngine } from '../../../src/host/session';
 import type { Logger } from '../../../src/host/log';
+import { startTestEngine } from '../../support/engine';
 import { pluginFolder } from '../../support/plugins';
 
 export const REPO = resolve(__dirname, '..', '..', '..', '..');
@@ -93,29 +93,12 @@ export class TestWindow {
         env: { INTERCEPTOR_CONFIG: JSON.stringify({ record: recordFile, points: p.points ?? {} }) },
       });
     });
-    const home = join(base, 'home');
-    mkdirSync(home);
-    const engine = createSessionEngine(
-      {
-        sessionKey: folder,
-        sessionId: 'hooks-test',
-        folderName: 'ws',
-        workspaceRoot: folder,
-        home,
-        linked: () => [...linked, ...(extras.plugins ?? [])],
-        disabled: () => [],
-        frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
-        maxParallelStarts: 4,
-        startupBudgetMs: 10_000,
-      },
-      {
-        createSidecar: (o) => new Sidecar(o),
-        store: new SurfaceStore(),
-        logger: quiet,
-        timeouts: { shutdownRequestMs: 500, exitGraceMs: 200, reapMs: 2000 },
-      },
-    );
-    await engine.start();
+    const engine = await startTestEngine({
+      base,
+      plugins: () => [...linked, ...(extras.plugins ?? [])],
+      logger: quiet,
+      options: { sessionKey: folder, sessionId: 'hooks-test', workspaceRoot: folder },
+    });
     const holder: { w?: TestWindow } = {};
     const sessionsChanged = new Emitter<void>();
     engine.onDidChange(() => sessionsChanged.fire());

@@ -1,15 +1,14 @@
 // Issue 11 item 2: provider refs are resolved against the handshake declarations, in the one
 // resolver every front end goes through (the session engine), against the real fixture provider.
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Sidecar } from '../../../src/host/sidecar';
-import { createSessionEngine, type SessionEngine } from '../../../src/host/session';
-import { SurfaceStore } from '../../../src/host/ui';
+import type { SessionEngine } from '../../../src/host/session';
 import type { Logger } from '../../../src/host/log';
 import { runCli } from '../cli/support';
 import { pluginFolder } from '../../support/plugins';
+import { startTestEngine } from '../../support/engine';
 
 const PROVIDER = resolve(__dirname, '../../../../test/fixtures/providers/provider.js');
 const DECLARED = [{ ref: 'plugin/p/fake/echo', model: 'echo', displayName: 'Fake echo' }];
@@ -57,30 +56,7 @@ describe('conformance: provider refs resolve against handshake declarations (iss
   }
 
   async function startEngine(): Promise<SessionEngine> {
-    const home = join(dir, 'home');
-    mkdirSync(home);
-    const linked = [pluginDir()];
-    engine = createSessionEngine(
-      {
-        sessionKey: dir,
-        sessionId: 'session-1',
-        folderName: 'ws',
-        workspaceRoot: dir,
-        home,
-        linked: () => linked,
-        disabled: () => [],
-        frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
-        maxParallelStarts: 4,
-        startupBudgetMs: 10000,
-      },
-      {
-        createSidecar: (o) => new Sidecar(o),
-        store: new SurfaceStore(),
-        logger,
-        timeouts: { shutdownRequestMs: 500, exitGraceMs: 200, reapMs: 2000 },
-      },
-    );
-    await engine.start();
+    engine = await startTestEngine({ base: dir, plugins: [pluginDir()], logger, options: { sessionId: 'session-1' } });
     return engine;
   }
 

@@ -2,14 +2,13 @@
 // reference does, and a blocking or failing `system_prompt` owner fails that build (the old
 // runtime stays on a reload). Real fixture interceptor sidecars behind the composed engine.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Sidecar } from '../../../src/host/sidecar';
-import { createSessionEngine, type SessionEngine } from '../../../src/host/session';
-import { SurfaceStore } from '../../../src/host/ui';
+import type { SessionEngine } from '../../../src/host/session';
 import { GenerationError } from '../../../src/host/generations';
 import { InterceptorRig, type Rule } from './interceptor-rig';
 import { waitFor } from '../../support/wait';
+import { testEngine } from '../../support/engine';
 
 describe('conformance: system_prompt.build at every runtime build (issue 11 item 8)', function () {
   this.timeout(30000);
@@ -23,28 +22,7 @@ describe('conformance: system_prompt.build at every runtime build (issue 11 item
   });
 
   function make(plugins: string[]): SessionEngine {
-    const home = join(rig.dir, 'home');
-    mkdirSync(home, { recursive: true });
-    engine = createSessionEngine(
-      {
-        sessionKey: rig.dir,
-        sessionId: 'session-1',
-        folderName: 'ws',
-        workspaceRoot: rig.dir,
-        home,
-        linked: () => plugins,
-        disabled: () => [],
-        frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
-        maxParallelStarts: 4,
-        startupBudgetMs: 10000,
-      },
-      {
-        createSidecar: (o) => new Sidecar(o),
-        store: new SurfaceStore(),
-        logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
-        timeouts: { shutdownRequestMs: 500, exitGraceMs: 200, reapMs: 2000 },
-      },
-    );
+    engine = testEngine({ base: rig.dir, plugins, options: { sessionId: 'session-1' } });
     return engine;
   }
 

@@ -4,12 +4,12 @@
 // commit), and logs what the host answered. A slow second plugin keeps the build staged long
 // enough to look at what is shown meanwhile.
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { Sidecar } from '../../../src/host/sidecar';
-import { createSessionEngine, type SessionEngine } from '../../../src/host/session';
+import type { SessionEngine } from '../../../src/host/session';
 import { SurfaceStore } from '../../../src/host/ui';
+import { testEngine } from '../../support/engine';
 import { pluginFolder, pluginFolderV2 } from '../../support/plugins';
 import { waitFor } from '../../support/wait';
 import { FAST_TIMEOUTS } from '../generations/helpers';
@@ -59,23 +59,13 @@ describe('conformance: UI of a staged generation during reload (HOST_SPEC_V2 §2
   }
 
   function createEngine(): SessionEngine {
-    const home = path.join(dir, 'home');
-    mkdirSync(home);
-    engine = createSessionEngine(
-      {
-        sessionKey: dir,
-        sessionId: 'session-49',
-        folderName: 'ws',
-        workspaceRoot: dir,
-        home,
-        linked: () => linked,
-        disabled: () => [],
-        frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
-        maxParallelStarts: 4,
-        startupBudgetMs: 10000,
-      },
-      { createSidecar: (o) => new Sidecar(o), store, logger: silent, timeouts: FAST_TIMEOUTS },
-    );
+    engine = testEngine({
+      base: dir,
+      plugins: () => linked,
+      logger: silent,
+      options: { sessionId: 'session-49' },
+      deps: { store, timeouts: FAST_TIMEOUTS },
+    });
     return engine;
   }
 

@@ -2,14 +2,13 @@
 // faces use, against real sidecars: test/fixtures/tools/*.js record every extension/tool/call they
 // receive (TOOLS_RECORD), and the interceptor fixture records what the folder's chain saw.
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { Sidecar } from '../../../src/host/sidecar';
-import { createSessionEngine, type SessionEngine, type ToolCallOutcome } from '../../../src/host/session';
+import type { SessionEngine, ToolCallOutcome } from '../../../src/host/session';
 import { MAX_CONCURRENT_TOOL_CALLS, MAX_TOOL_CONTENT_CHARS, TOOL_CALL_BUDGET_MS } from '../../../src/host/tools';
-import { SurfaceStore } from '../../../src/host/ui';
 import type { Logger } from '../../../src/host/log';
+import { startTestEngine } from '../../support/engine';
 import { pluginFolder, pluginFolderV2 } from '../../support/plugins';
 import { waitFor } from '../../support/wait';
 
@@ -80,30 +79,13 @@ describe('conformance: extension tools (HOST_SPEC_V2 §12)', function () {
     });
 
   const start = async (folders: string[], tools?: { budgetMs?: number; maxConcurrent?: number }) => {
-    const home = path.join(base, 'home');
-    mkdirSync(home, { recursive: true });
-    engine = createSessionEngine(
-      {
-        sessionKey: base,
-        sessionId: 'tools-test',
-        folderName: 'ws',
-        workspaceRoot: base,
-        home,
-        linked: () => folders,
-        disabled: () => [],
-        frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
-        maxParallelStarts: 4,
-        startupBudgetMs: 15_000,
-      },
-      {
-        createSidecar: (o) => new Sidecar(o),
-        store: new SurfaceStore(),
-        logger,
-        timeouts: { shutdownRequestMs: 500, exitGraceMs: 300, reapMs: 2000 },
-        ...(tools ? { tools } : {}),
-      },
-    );
-    await engine.start();
+    engine = await startTestEngine({
+      base,
+      plugins: folders,
+      logger,
+      options: { sessionId: 'tools-test', startupBudgetMs: 15_000 },
+      deps: { timeouts: { shutdownRequestMs: 500, exitGraceMs: 300, reapMs: 2000 }, ...(tools ? { tools } : {}) },
+    });
     return engine;
   };
 

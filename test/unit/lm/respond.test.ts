@@ -2,15 +2,15 @@
 // engine: the showcase sidecar as the model, fixture interceptor sidecars (INTERCEPTOR_CONFIG) on
 // provider.request / provider.response, real crashes and cancellations.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ProviderRequest } from '../../../src/protocol';
-import { Sidecar } from '../../../src/host/sidecar';
-import { createSessionEngine, type SessionEngine } from '../../../src/host/session';
+import type { SessionEngine } from '../../../src/host/session';
 import { SurfaceStore } from '../../../src/host/ui';
 import { silentLogger } from '../../../src/host/log';
 import { LmResponseError, serveRequest, type PartSink } from '../../../src/vscode/lm/respond';
+import { startTestEngine } from '../../support/engine';
 import { waitFor } from '../../support/wait';
 import { pluginFolder, pluginFolderV2 } from '../../support/plugins';
 
@@ -77,30 +77,14 @@ describe('vscode/lm: serving a request through the session engine (real sidecars
     });
 
   async function start(linked: string[]): Promise<SessionEngine> {
-    const home = join(dir, 'home');
-    mkdirSync(home);
     store = new SurfaceStore();
-    engine = createSessionEngine(
-      {
-        sessionKey: dir,
-        sessionId: 'lm-1',
-        folderName: 'ws',
-        workspaceRoot: dir,
-        home,
-        linked: () => linked,
-        disabled: () => [],
-        frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
-        maxParallelStarts: 4,
-        startupBudgetMs: 10_000,
-      },
-      {
-        createSidecar: (o) => new Sidecar(o),
-        store,
-        logger: silentLogger,
-        timeouts: { shutdownRequestMs: 500, exitGraceMs: 200, reapMs: 2000 },
-      },
-    );
-    await engine.start();
+    engine = await startTestEngine({
+      base: dir,
+      plugins: linked,
+      logger: silentLogger,
+      options: { sessionId: 'lm-1' },
+      deps: { store },
+    });
     return engine;
   }
 

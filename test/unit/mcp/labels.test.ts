@@ -4,7 +4,7 @@
 // the hook path must recognise each folder's tool names.
 import * as assert from 'node:assert/strict';
 import { isAgentNameFor, labelKey, MCP_DEFINITION_LABEL } from '../../../src/host/tools';
-import { definitionLabels } from '../../../src/vscode/mcp/labels';
+import { definitionLabels, labelledSessions } from '../../../src/vscode/mcp/labels';
 
 const folders = (...names: string[]) => names.map((name, index) => ({ name, index }));
 const keysUnique = (labels: string[]) => new Set(labels.map(labelKey)).size === labels.length;
@@ -42,5 +42,22 @@ describe('MCP server definition labels, one per folder (issue 38)', () => {
     assert.ok(isAgentNameFor(`mcp_api_reasonix2_${tool}`, tool, [label]));
     assert.ok(!isAgentNameFor(`mcp_web_reasonix__${tool}`, tool, [label]), "another folder's server");
     assert.ok(!isAgentNameFor(`mcp_api_reasonix__${tool}`, tool), 'not the single-folder label');
+  });
+
+  it('one place labels the sessions: in workspace order whatever order they come in, each label the one its folder gets among all', () => {
+    const session = (name: string, index: number) => ({ folder: { name, index }, id: `${name}#${index}` });
+    const shuffled = [session('web', 1), session('api', 2), session('api', 0)];
+    const out = labelledSessions(shuffled);
+    assert.deepEqual(
+      out.map(({ session: s }) => s.id),
+      ['api#0', 'web#1', 'api#2'],
+    );
+    assert.deepEqual(
+      out.map(({ label }) => label),
+      definitionLabels(folders('api', 'web', 'api')),
+    );
+    assert.deepEqual(labelledSessions([session('solo', 0)]), [
+      { session: session('solo', 0), label: MCP_DEFINITION_LABEL },
+    ]);
   });
 });

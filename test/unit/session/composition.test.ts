@@ -1,12 +1,12 @@
 // The composed session engine (shared by the extension and the CLI) over real sidecars.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Sidecar, SidecarFailure } from '../../../src/host/sidecar';
-import { createSessionEngine, type SessionEngine } from '../../../src/host/session';
-import { SurfaceStore } from '../../../src/host/ui';
+import { SidecarFailure } from '../../../src/host/sidecar';
+import type { SessionEngine } from '../../../src/host/session';
 import type { Logger } from '../../../src/host/log';
+import { testEngine } from '../../support/engine';
 import { pluginFolder } from '../../support/plugins';
 
 const FIXTURE = resolve(__dirname, '../../../../test/fixtures/interceptors/interceptor.js');
@@ -48,28 +48,7 @@ describe('session engine composition (real sidecars)', function () {
   }
 
   async function startEngine(linked: string[]): Promise<SessionEngine> {
-    const home = join(dir, 'home');
-    mkdirSync(home);
-    engine = createSessionEngine(
-      {
-        sessionKey: dir,
-        sessionId: 'session-1',
-        folderName: 'ws',
-        workspaceRoot: dir,
-        home,
-        linked: () => linked,
-        disabled: () => [],
-        frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
-        maxParallelStarts: 4,
-        startupBudgetMs: 10000,
-      },
-      {
-        createSidecar: (o) => new Sidecar(o),
-        store: new SurfaceStore(),
-        logger,
-        timeouts: { shutdownRequestMs: 500, exitGraceMs: 200, reapMs: 2000 },
-      },
-    );
+    engine = testEngine({ base: dir, plugins: linked, logger, options: { sessionId: 'session-1' } });
     await engine.start();
     return engine;
   }

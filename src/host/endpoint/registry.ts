@@ -1,9 +1,10 @@
 // The window registry: one `<id>.json` record per running window (its endpoint, token and
 // workspace folders) in the per-user hooks directory, plus the `runtime` file naming the program
-// the shell launcher runs the bridge with. The bridge picks the window whose folder holds `cwd`.
+// the shell launcher runs the bridge with. The bridge and the MCP relay pick the window whose
+// folder holds `cwd` (locateWindow) and check its endpoint before sending it the token.
 import { readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { fileProblem } from './endpoint';
+import { fileProblem, privacyProblem } from './privateDir';
 
 export interface WindowRecord {
   v: number;
@@ -199,4 +200,57 @@ export function pickWindow(
   const newestFirst = [...records].sort((a, b) => b.startedAt - a.startedAt);
   const hit = innermost(newestFirst, (r) => r.folders, cwd);
   return hit && { record: hit.item, folder: hit.folder };
+}
+
+/** Every record in the private directories among `dirs` (one not private is skipped, and said so). */
+function windowsIn(dirs: readonly string[], notes: string[]): { dir: string; record: WindowRecord }[] {
+  const out: { dir: string; record: WindowRecord }[] = [];
+  for (const dir of dirs) {
+    const problem = privacyProblem(dir);
+    if (problem) {
+      if (!/ is missing /.test(problem)) notes.push(`ignored ${dir}: ${problem}`);
+      continue;
+    }
+    for (const record of listWindows(dir)) out.push({ dir, record });
+  }
+  return out;
+}
+
+/** A window found in the registry: its record, the directory it is in, and the folder that matched. */
+export interface LocatedWindow {
+  dir: string;
+  record: WindowRecord;
+  folder: string;
+  /** Why its endpoint must not get the token (endpointProblem), or undefined: then it may be asked. */
+  unreachable?: string;
+}
+
+/**
+ * The window serving `cwd` (innermost folder, then newest window) among the private directories of
+ * `dirs`; with `id`, only that window, and `cwd` must be inside one of its folders. Directories that
+ * are not private are skipped and said so in `notes`. The endpoint is checked on the way.
+ */
+export function locateWindow(
+  dirs: readonly string[],
+  cwd: string,
+  notes: string[],
+  id?: string,
+): LocatedWindow | undefined {
+  const found = windowsIn(dirs, notes).filter((w) => id === undefined || w.record.id === id);
+  const hit = pickWindow(
+    found.map((w) => w.record),
+    cwd,
+  );
+  if (!hit) return undefined;
+  const dir = found.find((w) => w.record === hit.record)!.dir;
+  const unreachable = endpointProblem(dir, hit.record);
+  return { dir, record: hit.record, folder: hit.folder, ...(unreachable ? { unreachable } : {}) };
+}
+
+/** Why the record's endpoint must not get the token, or undefined: ours, a socket, in its directory. */
+export function endpointProblem(dir: string, record: WindowRecord): string | undefined {
+  if (!record.endpoint) return record.problem ?? 'the window has no endpoint';
+  if (process.platform === 'win32') return undefined;
+  if (join(dir, `${record.id}.sock`) !== record.endpoint) return `its endpoint ${record.endpoint} is not in ${dir}`;
+  return fileProblem(record.endpoint, 'socket');
 }

@@ -10,7 +10,7 @@
 // An entry not taken within LEDGER_TTL_MS, or pushed out past LEDGER_MAX_ENTRIES, is forgotten:
 // the call then runs its whole chain on the MCP path (an interceptor may see it twice, never none).
 
-import { depthPast } from '../tools';
+import { depthPast } from './depth';
 
 /** Long enough for a user to read a tool confirmation and answer it. */
 export const LEDGER_TTL_MS = 30 * 60_000;

@@ -1,0 +1,141 @@
+// The `mcp` kind of request on a window's endpoint (issue 24): an MCP client relayed by
+// `reasonix-host mcp` for a folder. The window takes the connection and serves the folder's tools
+// over it with the SDK (loaded on the first connection only). A call the agent's PreToolUse hook
+// has ruled on runs only tool.after here; any other runs the whole chain; either way PostToolUse
+// then leaves tool.after alone (tools/callLedger.ts).
+import type { Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { Disposable } from '../emitter';
+import { innermost, type EndpointRequest, type RequestKind } from '../endpoint';
+import type { Logger } from '../log';
+import { toolListKey, type ToolCallLedger, type ToolCallOutcome } from '../tools';
+import type { ToolSource } from './server';
+
+/** An MCP client relayed by `reasonix-host mcp` (kind "mcp"): the folder whose tools it wants. */
+export interface McpRequest extends EndpointRequest {
+  kind: 'mcp';
+  folder: string;
+}
+
+function mcpRequestProblem(req: EndpointRequest): string | undefined {
+  return typeof req.folder === 'string' && req.folder !== '' ? undefined : 'an mcp request names no folder';
+}
+
+/** One MCP tool call the window served, for the face's log. */
+export interface McpCallRecord {
+  folder: string;
+  tool: string;
+  outcome: ToolCallOutcome;
+  /** Whether the agent's PreToolUse hook had already run tool.before and permission.decision. */
+  ruledByHook: boolean;
+  elapsedMs: number;
+}
+
+/** How the window serves MCP clients (the SDK is loaded on the first connection only). */
+export interface WindowMcpOptions {
+  load(): {
+    serveToolsOnSocket(
+      socket: Socket,
+      source: ToolSource,
+      version: string,
+      note?: (text: string) => void,
+    ): Promise<void>;
+  };
+  /** The version the server reports (the extension's). */
+  version: string;
+  /** Fires whenever a session starts, stops or changes (the tool list is compared on each). */
+  onDidChangeSessions(listener: () => void): Disposable;
+  onCall?(record: McpCallRecord): void;
+}
+
+/** A folder's running session, as far as its tools go. */
+export interface McpFolderSession {
+  folder: string;
+  session: Pick<ToolSource, 'tools' | 'callTool'>;
+  /** Starts the folder's extensions when they wait for a first use (docs/scale.md); awaited before serving. */
+  ready?(): Promise<void>;
+}
+
+export interface McpKindDeps {
+  /** The window's running sessions, now (sessions come and go; an MCP connection outlives them). */
+  sessions(): readonly McpFolderSession[];
+  /** Shared with the window's hook kind: how the two paths recognise one tool call. */
+  ledger: ToolCallLedger;
+  /** Absent: every `mcp` request is refused (this window does not serve tools over MCP). */
+  mcp?: WindowMcpOptions;
+  logger: Logger;
+}
+
+/** The `mcp` kind, and `close` for the connections it keeps (closed with the window). */
+export function mcpWindowKind(deps: McpKindDeps): { kind: RequestKind; close(): void } {
+  const channels = new Set<Socket>();
+  const sessionFor = (folder: string) => deps.sessions().find((s) => s.folder === folder)?.session;
+
+  const toolSource = (folder: string, mcp: WindowMcpOptions): ToolSource => {
+    const tools = () => sessionFor(folder)?.tools() ?? [];
+    return {
+      tools,
+      callTool: async (name, args, opts) => {
+        const t0 = performance.now();
+        // A folder stopped after an idle time (or not started yet) starts before its tool runs.
+        await deps
+          .sessions()
+          .find((s) => s.folder === folder)
+          ?.ready?.();
+        const session = sessionFor(folder);
+        if (!session)
+          return {
+            kind: 'failed',
+            modelName: name,
+            reason: 'not_offered',
+            message: `no Reasonix session serves ${folder} in this window any more; reopen the folder or run Reasonix: Reload Runtime`,
+          };
+        const ruledByHook = deps.ledger.take('ruled', folder, name, args ?? {});
+        const outcome = await session.callTool(name, args, { ...opts, interceptors: ruledByHook ? 'after' : 'engine' });
+        // A failed call never reaches VS Code's PostToolUse (the MCP error is thrown there).
+        if (outcome.kind !== 'failed') deps.ledger.note('afterRan', folder, name, args ?? {});
+        mcp.onCall?.({ folder, tool: name, outcome, ruledByHook, elapsedMs: performance.now() - t0 });
+        return outcome;
+      },
+      onDidChangeTools: (listener) => {
+        let key = toolListKey(tools());
+        return mcp.onDidChangeSessions(() => {
+          const next = toolListKey(tools());
+          if (next === key) return;
+          key = next;
+          listener();
+        });
+      },
+    };
+  };
+
+  /** Takes an MCP connection for the folder that holds the request's `folder`. */
+  const open = async (req: McpRequest): Promise<{ note: string } | { start(socket: Socket): void }> => {
+    const mcp = deps.mcp;
+    if (!mcp) return { note: 'this window does not serve extension tools over MCP' };
+    const hit = innermost(deps.sessions(), (s) => [s.folder], req.folder);
+    if (!hit) return { note: `no running Reasonix session in this window serves ${req.folder}` };
+    const serve = mcp.load().serveToolsOnSocket;
+    return {
+      start: (socket) => {
+        channels.add(socket);
+        socket.once('close', () => channels.delete(socket));
+        const note = (text: string) => deps.logger.warn(`MCP connection for ${hit.folder}: ${text}`);
+        // An MCP client names the folder: its extensions start (if they wait for a first use) before tools are listed.
+        Promise.resolve(hit.item.ready?.())
+          .then(() => serve(socket, toolSource(hit.folder, mcp), mcp.version, note))
+          .catch((err: Error) => {
+            deps.logger.warn(`MCP connection for ${hit.folder} failed: ${err.message}`);
+            socket.destroy();
+          });
+      },
+    };
+  };
+
+  return {
+    kind: { check: mcpRequestProblem, open: (req) => open(req as McpRequest) },
+    close: () => {
+      for (const socket of channels) socket.destroy();
+    },
+  };
+}
