@@ -22,3 +22,13 @@ export {
   type DebugPlan,
   type DebugRuntime,
 } from './debugPlan';
+export {
+  writeScaffold,
+  scaffoldNameFor,
+  scaffoldNameProblem,
+  scaffoldTargetProblem,
+  ScaffoldError,
+  SCAFFOLD_LANGUAGES,
+  type ScaffoldLanguage,
+  type ScaffoldOptions,
+} from './scaffold';
