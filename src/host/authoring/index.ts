@@ -32,3 +32,4 @@ export {
   type ScaffoldLanguage,
   type ScaffoldOptions,
 } from './scaffold';
+export { previewView, type ViewFinding, type ViewPreview } from './viewPreview';
