@@ -3,11 +3,14 @@
 import * as vscode from 'vscode';
 import { Sidecar } from '../host/sidecar';
 import type { SidecarFactory } from '../host/session';
+import type { DebugLaunch } from '../host/sidecar';
 import type { FrameTap } from '../host/wire';
 import type { ExtensionLog } from './logging';
 
 /** Package root → where its sidecars' frames go (a protocol trace, src/vscode/author/traceView.ts). */
 export const frameTaps = new Map<string, FrameTap>();
+/** Package root → its debug start while Debug Extension… holds it (src/vscode/author/debugExtension.ts). */
+export const debugLaunches = new Map<string, DebugLaunch>();
 
 export function realSidecarFactory(log: ExtensionLog): SidecarFactory {
   const debugOn = () => {
@@ -20,5 +23,6 @@ export function realSidecarFactory(log: ExtensionLog): SidecarFactory {
       traceEnabled: () => log.tracesFrames(),
       debugEnabled: debugOn,
       frameTap: () => frameTaps.get(opts.plugin.root),
+      debugLaunch: () => debugLaunches.get(opts.plugin.root),
     });
 }

@@ -10,7 +10,7 @@ import { Enablement } from '../../src/vscode/enablement';
 import { LinkedFolders } from '../../src/vscode/linking';
 import { VsCodePrompts } from '../../src/vscode/prompts';
 import { SessionManager } from '../../src/vscode/sessions';
-import { Sidecar } from '../../src/host/sidecar';
+import { Sidecar, type DebugLaunch } from '../../src/host/sidecar';
 import { silentLogger } from '../../src/host/log';
 import type { FrameTap } from '../../src/host/wire';
 
@@ -37,6 +37,8 @@ export function manager(opts: {
   linked?: LinkedFolders;
   /** Package root → frame tap, as the extension's sidecar factory reads it (protocol trace). */
   taps?: Map<string, FrameTap>;
+  /** Package root → its debug start, as the extension's sidecar factory reads it (Debug Extension…). */
+  debugs?: Map<string, DebugLaunch>;
 }): SessionManager {
   const home = process.env.REASONIX_HOME;
   assert.ok(home, 'REASONIX_HOME is set by the in-host runner');
@@ -45,7 +47,12 @@ export function manager(opts: {
     createEngine: (o) => {
       opts.created?.push(o);
       return createSessionEngine(o, {
-        createSidecar: (so) => new Sidecar({ ...so, frameTap: () => opts.taps?.get(so.plugin.root) }),
+        createSidecar: (so) =>
+          new Sidecar({
+            ...so,
+            frameTap: () => opts.taps?.get(so.plugin.root),
+            debugLaunch: () => opts.debugs?.get(so.plugin.root),
+          }),
         store,
         logger: silentLogger,
       });
