@@ -143,7 +143,6 @@ describe('author tools: New Reasonix Extension… (in a real VS Code)', function
       assert.ok(existsSync(path.join(target, 'test', 'check.test.js')));
       assert.ok(r.linked.list().includes(target), 'linked');
       assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, path.join(target, 'sidecar.js'));
-      await r.m.reload();
       const engine = r.m.sessions()[0].engine;
       await waitFor(() => engine.tools().some((t) => t.pluginId === 'made-here' && t.name === 'greet'), {
         timeoutMs: 20_000,

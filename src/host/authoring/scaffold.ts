@@ -84,8 +84,9 @@ export function writeScaffold(o: ScaffoldOptions): string[] {
         continue;
       }
       const text = fill(fs.readFileSync(source, 'utf8'), o, name.endsWith('.json'));
-      // Executable templates (the sidecars) stay executable; 'wx' never overwrites a file.
-      const mode = fs.statSync(source).mode & 0o111 ? 0o755 : 0o644;
+      // A file starting with #! (the sidecars) is made executable: a packaged extension (a zip)
+      // does not keep the templates' modes. 'wx' never overwrites a file.
+      const mode = text.startsWith('#!') ? 0o755 : 0o644;
       fs.writeFileSync(path.join(o.target, out), text, { flag: 'wx', mode });
       written.push(out.split(path.sep).join('/'));
     }

@@ -76,6 +76,7 @@ export class AuthoringAids implements vscode.Disposable {
             linked: this.deps.linked,
             templates: path.join(this.extensionPath, 'templates', 'scaffold'),
             cli: this.deps.launch.cli,
+            reload: () => s.reload(),
           },
           arg as NewExtensionArgs | undefined,
         );

@@ -2,7 +2,8 @@
 // library), a folder (empty or new: a folder with anything in it is refused before anything is
 // written) and a name, writes the v2 scaffold from the shipped templates (src/host/authoring
 // writeScaffold), links the folder (the author made it here: linking is the trust decision, and
-// this command is that decision) and opens its sidecar. Part of dist/authoring.js.
+// this command is that decision), reloads the runtime as Link Extension Folder… does, and opens its
+// sidecar. Part of dist/authoring.js.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
@@ -26,6 +27,8 @@ export interface NewExtensionDeps {
   templates: string;
   /** The host's CLI as the generated test and launch configuration run it. */
   cli: string;
+  /** Reloads the folder sessions, as Link Extension Folder… does after linking. */
+  reload(): Promise<unknown>;
 }
 
 export interface Created {
@@ -99,6 +102,7 @@ export async function newExtension(deps: NewExtensionDeps, arg?: NewExtensionArg
     return undefined;
   }
   await deps.linked.add(a.folder);
+  await deps.reload();
   const sidecar = files.find((f) => /^sidecar\./.test(f));
   if (sidecar) await vscode.window.showTextDocument(vscode.Uri.file(path.join(a.folder, sidecar)), { preview: false });
   void vscode.window.showInformationMessage(
