@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { scaffoldNameFor, ScaffoldError, writeScaffold, type ScaffoldLanguage } from '../../../src/host/authoring';
 import { CLI } from '../cli/support';
+import { realReasonixBinary, scratchReasonix } from '../../support/reasonix';
 
 const REPO = path.resolve(__dirname, '..', '..', '..', '..');
 const TEMPLATES = path.join(REPO, 'templates', 'scaffold');
@@ -90,6 +91,43 @@ describe('authoring: New Reasonix Extension… (the scaffold)', function () {
       assert.match(own.stdout + own.stderr, language === 'node' ? /# pass 2\b/ : /Ran 2 tests/);
     });
   }
+
+  for (const language of ['node', 'python'] as const)
+    it(`${language}: the real Reasonix 1.38.11 refuses runtime.tools at install, as the generated README says; without the tool its plugin doctor says ok`, () => {
+      const r = scratchReasonix();
+      try {
+        const reasonix = (args: string[]) =>
+          spawnSync(realReasonixBinary(), args, { cwd: r.workspace, env: r.env, encoding: 'utf8', timeout: 30_000 });
+        const withTool = path.join(r.workspace, 'with-tool');
+        writeScaffold({ templates: TEMPLATES, language, target: withTool, name: 'with-tool', reasonixHost: CLI });
+        const refused = reasonix(['plugin', 'install', withTool, '--link', '--yes']);
+        assert.notEqual(refused.status, 0, `1.38.11 took runtime.tools: ${refused.stdout}`);
+        assert.match(refused.stderr + refused.stdout, /tools/);
+        assert.match(
+          readFileSync(path.join(withTool, 'README.md'), 'utf8'),
+          /Reasonix 1\.38\.11.*refuses `runtime\.tools`/s,
+        );
+
+        const cardOnly = path.join(r.workspace, 'card-only');
+        writeScaffold({ templates: TEMPLATES, language, target: cardOnly, name: 'card-only', reasonixHost: CLI });
+        // What the README says to do for 1.38.11: no `tools` member, no "tools" capability.
+        const file = path.join(cardOnly, 'reasonix-plugin.json');
+        const manifest = JSON.parse(readFileSync(file, 'utf8'));
+        delete manifest.runtime.tools;
+        manifest.runtime.capabilities = manifest.runtime.capabilities.filter((c: string) => c !== 'tools');
+        writeFileSync(file, JSON.stringify(manifest, null, 2));
+        const install = reasonix(['plugin', 'install', cardOnly, '--link', '--yes']);
+        assert.equal(install.status, 0, install.stderr + install.stdout);
+        const doctor = reasonix(['plugin', 'doctor', 'card-only']);
+        assert.equal(doctor.status, 0, doctor.stderr + doctor.stdout);
+        assert.match(doctor.stdout, /^ok: /m);
+        // And the host still runs it (the card; no tool served).
+        const check = cli('check', cardOnly, '--json');
+        assert.equal(JSON.parse(check.stdout).ok, true, check.stdout);
+      } finally {
+        r.remove();
+      }
+    });
 
   it('refuses a folder that is not empty, names what is in it, and writes nothing', () => {
     const target = path.join(dir, 'busy');
