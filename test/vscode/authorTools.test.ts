@@ -5,12 +5,13 @@
 // JavaScript debugger attaches and continues it, and stopping the debug session brings the
 // normal start back.
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DebugLaunch } from '../../src/host/sidecar';
-import type { DebugStarted } from '../../src/vscode/author/debugExtension';
+import type { DebugRefused, DebugStarted } from '../../src/vscode/author/debugExtension';
 import type { Created } from '../../src/vscode/author/newExtension';
 import type { ViewPreviewHandle } from '../../src/vscode/author/viewPreview';
 import { registerAuthoring } from '../../src/vscode/author/register';
@@ -197,6 +198,40 @@ describe('author tools: Debug Extension… (in a real VS Code)', function () {
       });
     } finally {
       await vscode.debug.stopDebugging();
+      await r.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a Python extension without debugpy: the message names what to install, and nothing is restarted', async function () {
+    const py = spawnSync('python3', ['-c', 'import debugpy'], { encoding: 'utf8' });
+    if (py.error) assert.fail(`python3 is needed by this test: ${py.error.message}`);
+    const dir = mkdtempSync(path.join(tmpdir(), 'rx-debug-py-'));
+    const target = path.join(dir, 'py-ext');
+    const r = await rig(true);
+    await r.linked.add(dir);
+    try {
+      await r.m.syncFolders([folder(mkdtempSync(path.join(tmpdir(), 'rx-debug-py-ws-')), 0)]);
+      await r.run('reasonix.newExtension', { language: 'python', folder: target, name: 'py-ext' });
+      const engine = r.m.sessions()[0].engine;
+      const row = () => engine.plugins().find((p) => p.pluginId === 'py-ext');
+      await waitFor(() => row()?.state === 'running', { timeoutMs: 20_000, what: 'the Python extension running' });
+      const pid = row()!.pid;
+      const out = (await r.run('reasonix.debugExtension', { pluginId: 'py-ext' })) as DebugRefused | DebugStarted;
+      if (py.status === 0) {
+        // debugpy is installed here: then the Python Debugger extension is what is missing in code-server.
+        assert.ok('refused' in out, JSON.stringify(out));
+        assert.match(out.refused, /install the Python Debugger \(ms-python\.debugpy\) extension/);
+      } else {
+        assert.ok('refused' in out, JSON.stringify(out));
+        assert.match(
+          out.refused,
+          /^Cannot debug py-ext: its runtime lacks the debug server: install debugpy for that Python \(python3 -m pip install debugpy\), then run Debug Extension… again\.$/,
+        );
+      }
+      assert.equal(r.debugs.size, 0, 'no debug start kept');
+      assert.equal(row()?.pid, pid, 'not restarted');
+    } finally {
       await r.dispose();
       rmSync(dir, { recursive: true, force: true });
     }

@@ -17,6 +17,11 @@ export interface DebugArgs {
   pluginId: string;
 }
 
+/** Why it was not debugged (also shown to the user); nothing was restarted for a refusal before the start. */
+export interface DebugRefused {
+  refused: string;
+}
+
 export interface DebugStarted {
   runtime: DebugRuntime;
   port: number;
@@ -81,7 +86,7 @@ export class ExtensionDebugger implements vscode.Disposable {
     return this.debugs.has(root);
   }
 
-  async run(arg?: DebugArgs): Promise<DebugStarted | undefined> {
+  async run(arg?: DebugArgs): Promise<DebugStarted | DebugRefused | undefined> {
     const s = await pickSession(this.sessions, arg?.folder);
     if (!s) return undefined;
     const linked = s.engine.plugins().filter((p) => p.spec && this.isLinked(p.spec.root));
@@ -115,9 +120,10 @@ export class ExtensionDebugger implements vscode.Disposable {
       );
       return undefined;
     }
-    const fail = (why: string) => {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Cannot debug {0}: {1}', spec.id, why));
-      return undefined;
+    const fail = (why: string): DebugRefused => {
+      const refused = vscode.l10n.t('Cannot debug {0}: {1}', spec.id, why);
+      void vscode.window.showErrorMessage(refused);
+      return { refused };
     };
     const cmd = resolveCommand(spec);
     if (!cmd.ok) return fail(cmd.message);
