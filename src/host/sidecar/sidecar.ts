@@ -436,16 +436,18 @@ export class Sidecar {
     const debug = this.opts.debugLaunch?.();
     this._debugging = debug !== undefined;
     if (debug) this.log.info(`starting under a debugger: ${redact([debug.command, ...debug.args].join(' '))}`);
+    // What is actually spawned, for the messages: under a debugger, its interpreter or debug server.
+    const program = debug ? debug.command : cmd.command;
     try {
       child = launch(this.plugin, cmd.command, debug);
     } catch (err) {
-      const message = `could not launch ${cmd.command}: ${(err as Error).message}`;
+      const message = `could not launch ${program}: ${(err as Error).message}`;
       return { ok: false, problem: { stage: 'spawn', reason: 'internal', message }, cause: err };
     }
     const proc = new Proc(child);
     this.proc = proc;
     this.lastContent = proc.content;
-    return { ok: true, proc, command: cmd.command };
+    return { ok: true, proc, command: program };
   }
 
   /**
