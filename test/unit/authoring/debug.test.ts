@@ -17,7 +17,8 @@ import { scriptPlugin } from '../../support/plugins';
 import { FAST, FIXTURES, SESSION, useFleet } from '../sidecar/fixtures';
 
 const SCRIPT = path.join(FIXTURES, 'well-behaved.js');
-const BUDGET = 300;
+// Long enough for a normal start of the fixture on a busy machine, short enough to wait past.
+const BUDGET = 2_000;
 
 function fixture(protocol: 1 | 2, args: string[] = []): PluginSpec {
   const plugin = scriptPlugin(`held-v${protocol}`, SCRIPT, {
@@ -138,7 +139,7 @@ describe('authoring: Debug Extension… (engine)', function () {
       const started = s.start();
       started.catch(() => undefined);
       assert.ok(await waitForListener(port, 10_000), 'the inspector listens');
-      await sleep(BUDGET * 3);
+      await sleep(BUDGET * 2);
       assert.equal(s.state, 'starting', 'held at its first line, past the budget, the start has not failed');
       assert.equal(s.debugging, true);
       const dbg = attachAndContinue(port);
@@ -170,7 +171,7 @@ describe('authoring: Debug Extension… (engine)', function () {
       );
       assert.ok(err instanceof SidecarFailure);
       assert.equal(held.debugging, false);
-      assert.match(err.info.message, new RegExp(`did not answer extension/initialize within ${BUDGET} ms`));
+      assert.match(err.info.message, /did not answer extension\/initialize within 2 s, counted from spawn/);
       await s.restart();
       assert.equal(s.debugging, false, 'a restart after debugging is a normal start');
       assert.equal(s.state, 'running');
@@ -196,7 +197,7 @@ describe('authoring: Debug Extension… (engine)', function () {
       },
     });
     assert.ok(await waitForListener(port, 10_000), 'the inspector listens');
-    await sleep(BUDGET * 3);
+    await sleep(BUDGET * 2);
     assert.equal(made[0]?.state, 'starting');
     const dbg = attachAndContinue(port);
     try {
