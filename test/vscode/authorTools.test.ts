@@ -181,7 +181,8 @@ describe('author tools: Debug Extension… (in a real VS Code)', function () {
       assert.equal(started.runtime, 'node');
       assert.equal(started.configuration.type, 'node');
       assert.equal(started.configuration.port, started.port);
-      assert.deepEqual(r.debugs.get(dir)?.args.slice(0, 1), [`--inspect-brk=127.0.0.1:${started.port}`]);
+      assert.deepEqual(started.launch.args.slice(0, 1), [`--inspect-brk=127.0.0.1:${started.port}`]);
+      assert.equal(r.debugs.size, 0, 'the debug start is used once, by the restart it asked for');
       // VS Code's JavaScript debugger attached and continued it past its first line: it runs.
       await waitFor(() => row()?.state === 'running' && row()?.pid !== before, {
         timeoutMs: 30_000,
@@ -191,7 +192,8 @@ describe('author tools: Debug Extension… (in a real VS Code)', function () {
       assert.ok(vscode.debug.activeDebugSession, 'a debug session is active');
 
       await vscode.debug.stopDebugging();
-      await waitFor(() => !r.debugs.has(dir), { timeoutMs: 20_000, what: 'the debugging mode dropped' });
+      const dbg = r.authoring.aids()!.debugger;
+      await waitFor(() => !dbg.debugging(dir), { timeoutMs: 20_000, what: 'the debugging ended' });
       await waitFor(() => row()?.state === 'running' && row()?.pid !== debugged, {
         timeoutMs: 30_000,
         what: 'the normal start again',

@@ -13,6 +13,7 @@ import { SessionManager } from '../../src/vscode/sessions';
 import { Sidecar, type DebugLaunch } from '../../src/host/sidecar';
 import { silentLogger } from '../../src/host/log';
 import type { FrameTap } from '../../src/host/wire';
+import { takeDebugLaunch } from '../../src/vscode/sidecarFactory';
 
 export class MemoryMemento implements vscode.Memento {
   private readonly data = new Map<string, unknown>();
@@ -37,7 +38,7 @@ export function manager(opts: {
   linked?: LinkedFolders;
   /** Package root → frame tap, as the extension's sidecar factory reads it (protocol trace). */
   taps?: Map<string, FrameTap>;
-  /** Package root → its debug start, as the extension's sidecar factory reads it (Debug Extension…). */
+  /** Package root → its debug start, taken once as the extension's sidecar factory does (Debug Extension…). */
   debugs?: Map<string, DebugLaunch>;
 }): SessionManager {
   const home = process.env.REASONIX_HOME;
@@ -51,7 +52,7 @@ export function manager(opts: {
           new Sidecar({
             ...so,
             frameTap: () => opts.taps?.get(so.plugin.root),
-            debugLaunch: () => opts.debugs?.get(so.plugin.root),
+            debugLaunch: () => (opts.debugs ? takeDebugLaunch(opts.debugs, so.plugin.root) : undefined),
           }),
         store,
         logger: silentLogger,

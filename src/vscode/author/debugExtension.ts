@@ -1,8 +1,9 @@
 // Debug Extension… (issue 42): restarts a linked extension's sidecar under a debugger and attaches
 // VS Code's. The debug start is the engine's (src/host/authoring debugPlan: Node --inspect-brk,
-// Python debugpy, a Go binary under dlv); the sidecar factory reads it from `debugs` at the start,
-// which also lifts the handshake deadline while the debugger holds the sidecar at its first line.
-// When the debug session ends the mode is dropped and the extension restarted normally. Where a
+// Python debugpy, a Go binary under dlv); the sidecar factory takes it from `debugs` for the one
+// start asked for here (a later start, a reload on change or a crash restart, is normal), which also
+// lifts the handshake deadline while the debugger holds the sidecar at its first line. When the
+// debug session ends the extension is restarted normally. Where a
 // tool or a VS Code debugger extension is missing, the message names what to install where.
 // Part of dist/authoring.js.
 import { execFile } from 'node:child_process';
@@ -24,6 +25,8 @@ export interface DebugRefused {
 
 export interface DebugStarted {
   runtime: DebugRuntime;
+  /** What the sidecar was started as. */
+  launch: DebugLaunch;
   port: number;
   configuration: vscode.DebugConfiguration;
 }
@@ -83,7 +86,7 @@ export class ExtensionDebugger implements vscode.Disposable {
 
   /** Whether `root` is being debugged now (tests). */
   debugging(root: string): boolean {
-    return this.debugs.has(root);
+    return this.active.has(root);
   }
 
   async run(arg?: DebugArgs): Promise<DebugStarted | DebugRefused | undefined> {
@@ -174,7 +177,7 @@ export class ExtensionDebugger implements vscode.Disposable {
       await this.end(spec.root, false);
       return fail(vscode.l10n.t('VS Code did not start the {0} debug session.', dbg.name));
     }
-    return { runtime: plan.runtime, port, configuration };
+    return { runtime: plan.runtime, launch: plan.launch, port, configuration };
   }
 
   /** Debugging of `root` ended: dropped, and restarted normally (a failure to start is shown unless `quiet`). */
