@@ -42,7 +42,14 @@ describe('Debug Extension… (UI): a new Node extension stopped at a breakpoint 
 
     await wb.openViewContainer('Reasonix');
     await wb.runCommand('Reasonix: New Reasonix Extension…');
-    await wb.pickQuickItem('Node.js');
+    // The language QuickPick: Node.js is its first item, focused; Enter takes it.
+    const input = wb.quickInput.locator('input').first();
+    await waitFor(async () => ((await input.getAttribute('placeholder')) ?? '').includes('language') || undefined, {
+      timeoutMs: 90_000,
+      what: 'the language QuickPick',
+    });
+    await page.waitForTimeout(500);
+    await input.press('Enter');
     // VS Code's folder dialog in the browser is a quick input holding a path; then the name prompt,
     // which offers the folder's name.
     await wb.fillInputBox(`${target}/`, { submit: true });
