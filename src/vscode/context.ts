@@ -24,7 +24,7 @@ import { lazyModule } from './lazyModule';
 import { VsCodePrompts } from './prompts';
 import { rowsOf } from './rows';
 import { SessionManager } from './sessions';
-import { frameTaps } from './sidecarFactory';
+import { debugLaunches, frameTaps } from './sidecarFactory';
 import { readSettings } from './settings';
 import { StatusBar } from './statusBar';
 import { registerSurfaces, type SurfacesController } from './surfaces';
@@ -122,6 +122,8 @@ export class Ctx implements vscode.Disposable {
       log: this.log,
       sessions: this.sessions,
       taps: frameTaps,
+      debugs: debugLaunches,
+      extensionPath: ext.extensionPath,
       changed: () => tree.refresh(),
     });
     const tree = new SupervisionTree(this.sessions, this.store, {

@@ -10,11 +10,12 @@ import { Enablement } from '../../src/vscode/enablement';
 import { LinkedFolders } from '../../src/vscode/linking';
 import { VsCodePrompts } from '../../src/vscode/prompts';
 import { SessionManager } from '../../src/vscode/sessions';
-import { Sidecar } from '../../src/host/sidecar';
+import { Sidecar, type DebugLaunch } from '../../src/host/sidecar';
 import { silentLogger } from '../../src/host/log';
 import type { FrameTap } from '../../src/host/wire';
 import type { FolderClock } from '../../src/host/folders';
 import type { Settings } from '../../src/vscode/settings';
+import { takeDebugLaunch } from '../../src/vscode/sidecarFactory';
 
 export class MemoryMemento implements vscode.Memento {
   private readonly data = new Map<string, unknown>();
@@ -46,6 +47,8 @@ export function manager(opts: {
   folderClock?: FolderClock;
   slotsDir?: string;
   coalesceMs?: number;
+  /** Package root → its debug start, taken once as the extension's sidecar factory does (Debug Extension…). */
+  debugs?: Map<string, DebugLaunch>;
 }): SessionManager {
   const home = process.env.REASONIX_HOME;
   assert.ok(home, 'REASONIX_HOME is set by the in-host runner');
@@ -54,7 +57,12 @@ export function manager(opts: {
     createEngine: (o) => {
       opts.created?.push(o);
       return createSessionEngine(o, {
-        createSidecar: (so) => new Sidecar({ ...so, frameTap: () => opts.taps?.get(so.plugin.root) }),
+        createSidecar: (so) =>
+          new Sidecar({
+            ...so,
+            frameTap: () => opts.taps?.get(so.plugin.root),
+            debugLaunch: () => (opts.debugs ? takeDebugLaunch(opts.debugs, so.plugin.root) : undefined),
+          }),
         store,
         logger: silentLogger,
       });

@@ -10,3 +10,26 @@ export {
 export { nodeAt, parsePath, parseTree, type JsonNode, type JsonPath } from './jsonTree';
 export { DEV_WATCH_EXCLUDED_DIRS, devChangeOf, RestartThrottle, type DevChange } from './devWatch';
 export { formSteps, readAnswer, type FormStep } from './toolForm';
+export {
+  debugPlan,
+  findOnPath,
+  freePort,
+  waitForListener,
+  DEBUG_HOST,
+  INSTALL_DEBUGPY,
+  INSTALL_DLV,
+  type DebugAttach,
+  type DebugPlan,
+  type DebugRuntime,
+} from './debugPlan';
+export {
+  writeScaffold,
+  scaffoldNameFor,
+  scaffoldNameProblem,
+  scaffoldTargetProblem,
+  ScaffoldError,
+  SCAFFOLD_LANGUAGES,
+  type ScaffoldLanguage,
+  type ScaffoldOptions,
+} from './scaffold';
+export { previewView, type ViewFinding, type ViewPreview } from './viewPreview';

@@ -159,7 +159,10 @@ async function startHolding<S extends SidecarHandle>(
     () => ({ done: true as const }),
     (err: unknown) => ({ done: true as const, err }),
   );
-  const outcome = await Promise.race([started, budget.over.then(() => ({ done: false as const }))]);
+  // A sidecar held by a debugger is waited for: the author, not the budget, decides when it runs.
+  const outcome = sidecar.debugging
+    ? await started
+    : await Promise.race([started, budget.over.then(() => ({ done: false as const }))]);
   if (outcome.done && !('err' in outcome)) {
     // Finishing the handshake in the same tick the budget ran out still counts as started.
     return { plugin, ok: true, sidecar };

@@ -25,6 +25,11 @@ export interface SidecarHandle {
   start(session?: SessionContext): Promise<void>;
   stop(): Promise<void>;
   restart(session?: SessionContext): Promise<void>;
+  /**
+   * Started under a debugger (read right after `start()` is called): the launch budget does not
+   * end its start, since the debugger may hold it at its first line (Debug Extension…).
+   */
+  readonly debugging?: boolean;
   /** The generation only needs to know that something changed; it reads `state` itself. */
   onStateChange(listener: () => void): Disposable;
 }

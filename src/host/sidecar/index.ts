@@ -15,6 +15,6 @@ export {
   checkInitializeResult,
   acceptedUiActions,
 } from './handshake';
-export { resolveCommand, childEnv, launch, killTree } from './spawn';
+export { resolveCommand, childEnv, launch, killTree, type DebugLaunch } from './spawn';
 export { installReaper, type ProcessGuard } from './reaper';
 export { StderrRing, STDERR_TAIL_BYTES } from './stderr';

@@ -48,7 +48,7 @@ import {
   type SessionContextInput,
   type UiHost,
 } from './handshake';
-import { killTree, launch, resolveCommand } from './spawn';
+import { killTree, launch, resolveCommand, type DebugLaunch } from './spawn';
 import { StderrRing } from './stderr';
 import { StderrLines } from './stderrLines';
 
@@ -115,6 +115,12 @@ export interface SidecarOptions {
   debugEnabled?: () => boolean;
   /** Where every frame both ways goes, for a protocol trace (src/host/trace); asked per frame. */
   frameTap?: () => FrameTap | undefined;
+  /**
+   * Asked at each start: when it returns a launch, the process runs under a debugger (Debug
+   * Extension…) and its handshake has no deadline, since the debugger may hold it at its first
+   * line for as long as the author needs; when it returns nothing, the normal start and budget.
+   */
+  debugLaunch?: () => DebugLaunch | undefined;
 }
 
 interface Exit {
@@ -216,6 +222,7 @@ export class Sidecar {
   private startPromise: Promise<void> | undefined;
   private stopPromise: Promise<void> | undefined;
   private _lastStop: StopOutcome | undefined;
+  private _debugging = false;
   private abortStart: ((problem: StartProblem) => void) | undefined;
   private readonly stateChanged = new Emitter<{ state: SidecarState; previous: SidecarState }>((err) =>
     this.log.error(`state listener failed: ${redact(String(err))}`),
@@ -265,6 +272,10 @@ export class Sidecar {
   /** The tools the running process serves (v2): declared in the manifest and named at handshake. */
   get tools(): readonly ToolDecl[] {
     return this._tools;
+  }
+  /** The current (or last) process was launched under a debugger: its handshake had no deadline. */
+  get debugging(): boolean {
+    return this._debugging;
   }
   get lastStop(): StopOutcome | undefined {
     return this._lastStop;
@@ -425,17 +436,22 @@ export class Sidecar {
       };
     }
     let child: ChildProcessWithoutNullStreams;
+    const debug = this.opts.debugLaunch?.();
+    this._debugging = debug !== undefined;
+    if (debug) this.log.info(`starting under a debugger: ${redact([debug.command, ...debug.args].join(' '))}`);
+    // What is actually spawned, for the messages: under a debugger, its interpreter or debug server.
+    const program = debug ? debug.command : cmd.command;
     try {
-      child = launch(this.plugin, cmd.command);
+      child = launch(this.plugin, cmd.command, debug);
     } catch (err) {
       this.proc = undefined; // as when refused: the last process's record is not this start's
-      const message = `could not launch ${cmd.command}: ${(err as Error).message}`;
+      const message = `could not launch ${program}: ${(err as Error).message}`;
       return { ok: false, problem: { stage: 'spawn', reason: 'internal', message }, cause: err };
     }
     const proc = new Proc(child);
     this.proc = proc;
     this.lastContent = proc.content;
-    return { ok: true, proc, command: cmd.command };
+    return { ok: true, proc, command: program };
   }
 
   /**
@@ -448,8 +464,9 @@ export class Sidecar {
       'extension/initialize',
       initializeParams(this.plugin, this._session, this.opts.uiHost, this.contract),
       {
-        // Counted from spawn: the request is written right after launch, before any await.
-        timeoutMs: this.t.handshakeMs,
+        // Counted from spawn: the request is written right after launch, before any await. None
+        // under a debugger: it may hold the sidecar at its first line (Debug Extension…).
+        timeoutMs: this._debugging ? undefined : this.t.handshakeMs,
         timeoutReason: HANDSHAKE_TIMEOUT_REASON,
         // The barrier opens at the valid result's place in the wire (HOST_SPEC §2.4: "after
         // validation the host marks the connection ready"), synchronously, so whether a frame

@@ -59,10 +59,15 @@ export function resolveCommand(plugin: PluginSpec): CommandCheck {
  * The child environment: inherited, then the manifest's, then the host's identity variables and
  * the launch token (reaper.ts), so the manifest can forge neither.
  */
-export function childEnv(plugin: PluginSpec, token?: string): NodeJS.ProcessEnv {
+export function childEnv(
+  plugin: PluginSpec,
+  token?: string,
+  extra?: Readonly<Record<string, string>>,
+): NodeJS.ProcessEnv {
   return {
     ...process.env,
     ...plugin.runtime.env,
+    ...extra,
     REASONIX_PLUGIN_ROOT: plugin.root,
     REASONIX_PLUGIN_NAME: plugin.id,
     REASONIX_PLUGIN_VERSION: plugin.version,
@@ -73,11 +78,23 @@ export function childEnv(plugin: PluginSpec, token?: string): NodeJS.ProcessEnv 
 /** Each launched child's token: what its descendants carry in their environment. */
 const tokens = new WeakMap<ChildProcessWithoutNullStreams, string>();
 
-export function launch(plugin: PluginSpec, command: string): ChildProcessWithoutNullStreams {
+/**
+ * A start under a debugger (Debug Extension…, src/host/authoring/debugPlan.ts builds it): the
+ * program and arguments launched instead of `runtime.command` and `runtime.args` (the checked
+ * command wrapped by its interpreter's debug switch or by a debug server), and variables added to
+ * the child's environment before the host's own.
+ */
+export interface DebugLaunch {
+  command: string;
+  args: readonly string[];
+  env?: Readonly<Record<string, string>>;
+}
+
+export function launch(plugin: PluginSpec, command: string, debug?: DebugLaunch): ChildProcessWithoutNullStreams {
   const token = newLaunchToken();
-  const child = spawn(command, plugin.runtime.args, {
+  const child = spawn(debug ? debug.command : command, debug ? [...debug.args] : plugin.runtime.args, {
     cwd: plugin.root,
-    env: childEnv(plugin, token),
+    env: childEnv(plugin, token, debug?.env),
     shell: false,
     windowsHide: true,
     detached: true,

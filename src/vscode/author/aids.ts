@@ -7,6 +7,9 @@ import { DevRestart } from './devRestart';
 import { ManifestDiagnostics } from './manifestDiagnostics';
 import { TraceRegistry } from './traceView';
 import { call, fire, type CallArgs, type FireArgs } from './tryIt';
+import { ExtensionDebugger, type DebugArgs } from './debugExtension';
+import { newExtension, type NewExtensionArgs } from './newExtension';
+import { ViewPreviews, type PreviewArgs } from './viewPreview';
 import type { TraceTarget } from './traceView';
 import type { AuthoringDeps } from './register';
 
@@ -16,6 +19,10 @@ export class AuthoringAids implements vscode.Disposable {
   private readonly saves: vscode.Disposable;
   /** Show Protocol Trace / Copy Protocol Trace as NDJSON over the linked folders' sidecars. */
   readonly traces: TraceRegistry;
+  /** Preview View…, created on first use. */
+  private previewsMade: ViewPreviews | undefined;
+  /** Debug Extension…, created on first use. */
+  private debuggerMade: ExtensionDebugger | undefined;
 
   constructor(private readonly deps: AuthoringDeps) {
     this.traces = new TraceRegistry(deps.taps);
@@ -42,10 +49,39 @@ export class AuthoringAids implements vscode.Disposable {
     });
   }
 
+  /** The extension's folder: the templates and the webview bundle (tests run from the repository). */
+  private get extensionPath(): string {
+    return this.deps.extensionPath ?? path.resolve(path.dirname(this.deps.launch.cli), '..');
+  }
+
+  get previews(): ViewPreviews {
+    return (this.previewsMade ??= new ViewPreviews(this.extensionPath));
+  }
+
+  get debugger(): ExtensionDebugger {
+    return (this.debuggerMade ??= new ExtensionDebugger(this.deps.sessions, this.deps.debugs ?? new Map(), (root) =>
+      this.deps.linked.list().includes(root),
+    ));
+  }
+
   /** The authoring commands (AUTHORING_COMMANDS, registered at activation by register.ts). */
   run(command: string, arg?: unknown): Promise<unknown> {
     const s = this.deps.sessions;
     switch (command) {
+      case 'reasonix.previewView':
+        return this.previews.show(arg as PreviewArgs | undefined);
+      case 'reasonix.newExtension':
+        return newExtension(
+          {
+            linked: this.deps.linked,
+            templates: path.join(this.extensionPath, 'templates', 'scaffold'),
+            cli: this.deps.launch.cli,
+            reload: () => s.reload(),
+          },
+          arg as NewExtensionArgs | undefined,
+        );
+      case 'reasonix.debugExtension':
+        return this.debugger.run(arg as DebugArgs | undefined);
       case 'reasonix.showProtocolTrace':
         return this.traces.show(arg as TraceTarget | undefined);
       case 'reasonix.copyProtocolTrace':
@@ -66,5 +102,7 @@ export class AuthoringAids implements vscode.Disposable {
     this.traces.dispose();
     this.diagnostics?.dispose();
     this.dev?.dispose();
+    this.previewsMade?.dispose();
+    this.debuggerMade?.dispose();
   }
 }

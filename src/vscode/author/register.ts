@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { lazyModule } from '../lazyModule';
 import type { FrameTap } from '../../host/wire';
+import type { DebugLaunch } from '../../host/sidecar';
 import type { LinkedFolders } from '../linking';
 import type { SessionManager } from '../sessions';
 import type { ExtensionLog } from '../logging';
@@ -22,6 +23,10 @@ export interface AuthoringDeps {
   changed(): void;
   /** Package root → frame tap, read by the sidecar factory (the protocol trace fills it). */
   taps: Map<string, FrameTap>;
+  /** Package root → its debug start while Debug Extension… holds it, read by the sidecar factory. */
+  debugs?: Map<string, DebugLaunch>;
+  /** The extension's folder: the scaffold's templates and the preview's webview bundle (default: beside launch.cli's dist/). */
+  extensionPath?: string;
   /** Restart on change timings (tests shorten them). */
   quietMs?: number;
   minIntervalMs?: number;
@@ -40,6 +45,9 @@ const COMMANDS = [
   'reasonix.copyProtocolTrace',
   'reasonix.fireHookPoint',
   'reasonix.callTool',
+  'reasonix.previewView',
+  'reasonix.newExtension',
+  'reasonix.debugExtension',
 ];
 
 /** `commands: false`: a second instance beside the extension's own (the in-host tests). */

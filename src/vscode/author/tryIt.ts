@@ -27,7 +27,7 @@ export interface CallArgs {
 /** Remembered per hook point for this window: the payload typed last. */
 const lastPayloads = new Map<string, string>();
 
-async function pickSession(sessions: SessionManager, key?: string): Promise<FolderSession | undefined> {
+export async function pickSession(sessions: SessionManager, key?: string): Promise<FolderSession | undefined> {
   const all = sessions.sessions();
   if (key) return all.find((s) => s.key === key || s.folder.uri.fsPath === key);
   if (all.length <= 1) {
