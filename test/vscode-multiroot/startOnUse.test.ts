@@ -90,4 +90,13 @@ describe('a window of ten folders starts each on first use', function () {
     assert.equal(answer.hookSpecificOutput.permissionDecision, 'deny', 'showcase, started by the hook, denied it');
     assert.equal(stateOf(f.name), 'started');
   });
+
+  it('Start Extensions of Folder (the command, as the folder row's inline button runs it) starts that folder', async () => {
+    const f = folders()[8];
+    assert.equal(stateOf(f.name), 'not-started');
+    await vscode.commands.executeCommand('reasonix.startFolder', f.uri.fsPath);
+    assert.equal(stateOf(f.name), 'started');
+    await waitFor(() => runningIn(f.name) === 2, { timeoutMs: 30_000, what: `${f.name}'s two samples running` });
+    assert.equal(stateOf(folders()[9].name), 'not-started', 'the folder after it still waits');
+  });
 });
