@@ -91,7 +91,7 @@ describe('a window of ten folders starts each on first use', function () {
     assert.equal(stateOf(f.name), 'started');
   });
 
-  it('Start Extensions of Folder (the command the folder row's inline button runs) starts that folder', async () => {
+  it('Start Extensions of Folder (the command behind the inline Start button of a folder row) starts that folder', async () => {
     const f = folders()[8];
     assert.equal(stateOf(f.name), 'not-started');
     await vscode.commands.executeCommand('reasonix.startFolder', f.uri.fsPath);
