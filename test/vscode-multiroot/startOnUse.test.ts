@@ -2,7 +2,7 @@
 // folder of the editor the user opens starts first and alone, and gets the file changes made in it
 // before; an agent hook into a folder not started yet starts it and is ruled on by its extensions.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ReasonixApi } from '../../src/vscode/api';
@@ -39,11 +39,12 @@ describe('a window of ten folders starts each on first use', function () {
   it('the folder of the editor the user opens starts alone, with the changes made in it before', async () => {
     const f = folders()[3];
     const root = f.uri.fsPath;
-    mkdirSync(path.join(root, 'src'), { recursive: true });
-    writeFileSync(path.join(root, 'src', 'before-start.ts'), 'export const early = 1;\n');
+    // A file in the folder's root: a new directory and its first file can reach VS Code's watcher as
+    // the directory alone.
+    writeFileSync(path.join(root, 'before-start.ts'), 'export const early = 1;\n');
     await new Promise((r) => setTimeout(r, 1500)); // the watcher reports it while nothing runs
     assert.equal(stateOf(f.name), 'not-started');
-    const doc = await vscode.workspace.openTextDocument(path.join(root, 'src', 'before-start.ts'));
+    const doc = await vscode.workspace.openTextDocument(path.join(root, 'before-start.ts'));
     await vscode.window.showTextDocument(doc);
     await waitFor(() => runningIn(f.name) === 2, { timeoutMs: 30_000, what: `${f.name}'s two samples running` });
     assert.equal(stateOf(f.name), 'started');
@@ -59,7 +60,7 @@ describe('a window of ten folders starts each on first use', function () {
         const card = api
           .surfaces()
           .find((s) => s.folderName === f.name && s.pluginId === 'showcase' && s.surfaceId === 'recent-changes');
-        return card?.kind === 'card' && (card.payload.markdown ?? '').includes('src/before-start.ts');
+        return card?.kind === 'card' && (card.payload.markdown ?? '').includes('before-start.ts');
       },
       { timeoutMs: 20_000, what: 'the Recent changes card to list the change made before the start' },
     );
