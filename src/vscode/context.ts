@@ -1,7 +1,7 @@
 // The extension's context object (rust-analyzer style): everything that lives as long as the
 // extension, plus the sessions, which own their per-run resources and are stopped on deactivate.
 import * as vscode from 'vscode';
-import { SurfaceStore } from '../host/ui';
+import { SurfaceStore, type SurfaceFeed } from '../host/ui';
 import { runAction } from './actions';
 import { AgentHooks } from './agentHooks';
 import { createApi, type ReasonixApi } from './api';
@@ -42,6 +42,7 @@ function agentFeatures(
   sessions: SessionManager,
   log: ExtensionLog,
   isTrusted: () => boolean,
+  store: SurfaceFeed,
 ): { agentHooks: AgentHooks; mcpLaunch: McpLaunch; disposables: vscode.Disposable[] } {
   const mcpLaunch: McpLaunch = {
     runtime: process.execPath,
@@ -52,7 +53,7 @@ function agentFeatures(
     sessions,
     log,
     isTrusted,
-    hasMcpApi() ? windowMcpOptions(sessions, mcpLaunch.version) : undefined,
+    hasMcpApi() ? windowMcpOptions(sessions, mcpLaunch.version, store) : undefined,
   );
   const mcpTools = registerMcpTools({
     sessions,
@@ -106,7 +107,7 @@ export class Ctx implements vscode.Disposable {
       isTrusted,
       showLogs: () => this.log.show(),
     });
-    const agents = agentFeatures(ext, this.sessions, this.log, isTrusted);
+    const agents = agentFeatures(ext, this.sessions, this.log, isTrusted, this.store);
     this.mcpLaunch = agents.mcpLaunch;
     this.agentHooks = agents.agentHooks;
     const models = new ModelDirectory(this.sessions, isTrusted);
