@@ -43,7 +43,7 @@ export interface ToolCallOptions {
   callId?: string;
 }
 
-/** The member of a call's `arguments._meta` that carries the call id (docs/mcp-apps.md). */
+/** The member of a call's `arguments._meta` that carries the call id (docs/webview.md "Views on a tool’s card"). */
 export const CALL_ID_META_KEY = 'reasonix/callId';
 
 interface CallIdentity {

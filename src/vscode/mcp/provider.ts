@@ -149,7 +149,7 @@ export function windowMcpOptions(
   version: string,
   surfaces?: SurfaceFeed,
 ): Omit<WindowMcpOptions, 'onCall'> {
-  // The window's surfaces: views anchored to a call show on its chat card (issue 41, docs/mcp-apps.md).
+  // The window's surfaces: views anchored to a call show on its chat card (issue 41, docs/webview.md).
   return {
     load: mcpModule,
     version,
