@@ -31,6 +31,8 @@ run(process.execPath, [
 const budgets = [
   ['dist/extension.js', 300 * 1024],
   ['dist/webview.js', 250 * 1024],
+  // The page on a tool's card in MCP Apps clients (issue 41): the view renderer inlined.
+  ['dist/mcp-app.html', 200 * 1024],
   // Run on every agent hook: it loads only the bridge (package.json `sideEffects` lets the bundler
   // drop the engine the hooks room index also exports).
   ['dist/hook.js', 30 * 1024],

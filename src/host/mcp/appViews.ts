@@ -102,7 +102,9 @@ export function readCardViews(
     const sub = source.onDidChange(() => {
       if (stateOf(source, callId).token !== after) finish();
     });
+    // A read left waiting when its client goes away never keeps the process alive.
     const timer = setTimeout(finish, waitMs);
+    timer.unref?.();
     signal?.addEventListener('abort', finish, { once: true });
   });
 }

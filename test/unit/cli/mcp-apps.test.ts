@@ -1,7 +1,8 @@
 // Views on a tool's card (issue 41, MCP Apps) from `reasonix-host mcp`, the official MCP SDK client
 // as the peer and real sidecars: test/fixtures/ui/anchored.js (v2, `ui` + `tools`: anchors a view to
 // the call id the host hands it, a second generation after 150 ms, a declared action and a button
-// for an undeclared one) and test/fixtures/tools/tools.js (v2, `tools` only: never anchors).
+// for an undeclared one) and test/fixtures/tools/tools.js (v2, `tools` only: never anchors), beside
+// a protocol v1 UI sidecar (test/fixtures/ui/ui.js, `ui`: no tools, so nothing of it is listed).
 // What is proved: the gate on the client's `io.modelcontextprotocol/ui` extension, which tools get a
 // card (only those whose extension declares `ui`), the minted call id (handed to the sidecar, in the
 // result's `_meta`, never in structuredContent), the page resource, the app-only read (long-poll:
@@ -12,7 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { pluginFolderV2 } from '../../support/plugins';
+import { pluginFolder, pluginFolderV2 } from '../../support/plugins';
 import { CLI, REPO, tempDir } from './support';
 
 const UI_EXTENSION = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
@@ -50,6 +51,11 @@ describe('reasonix-host mcp: a view on its tool’s card (MCP Apps, issue 41)', 
       capabilities: ['tools', 'ui'],
       tools: [countWords],
       env: { ANCHORED_RECORD: join(tmp.dir, 'anchored.jsonl') },
+    }),
+    pluginFolder(join(tmp.dir, 'legacy'), 'legacy', {
+      command: process.execPath,
+      args: [join(REPO, 'test', 'fixtures', 'ui', 'ui.js')],
+      capabilities: ['ui'],
     }),
     pluginFolderV2(join(tmp.dir, 'plain'), 'plain', {
       command: process.execPath,
@@ -112,6 +118,15 @@ describe('reasonix-host mcp: a view on its tool’s card (MCP Apps, issue 41)', 
       ui: { resourceUri: 'ui://reasonix/anchored/count_words' },
     });
     assert.equal(byName.get('ext__plain__count_words')?._meta, undefined, 'a tool that never anchors costs nothing');
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['ext__anchored__count_words', 'ext__plain__count_words', 'reasonix_view_read', 'reasonix_view_action'],
+      'the v1 UI extension serves no tool and gets no card',
+    );
+    assert.deepEqual(
+      (await c.listResources()).resources.map((r) => [r.uri, r.mimeType]),
+      [['ui://reasonix/anchored/count_words', 'text/html;profile=mcp-app']],
+    );
     for (const name of ['reasonix_view_read', 'reasonix_view_action'])
       assert.deepEqual(byName.get(name)?._meta, { ui: { visibility: ['app'] } });
 
