@@ -11,6 +11,7 @@ import { benchActivation } from './activation';
 import { benchAgentHooks } from './agentHooks';
 import { benchLm } from './lm';
 import { benchSurfaces } from './surfaces';
+import { benchCard } from './card';
 import { benchMcp } from './mcp';
 import { benchMarkdownCard } from './markdownCard';
 
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
   if (want('lm')) result.lmOverhead = benchLm(quick);
   settle();
   if (want('surfaces')) result.panelUpdate = await benchSurfaces(quick);
+  if (want('card')) result.cardUpdate = await benchCard(quick);
   settle();
   if (want('markdown')) result.markdownCard = await benchMarkdownCard(quick);
   settle();

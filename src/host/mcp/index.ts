@@ -21,4 +21,4 @@ export {
   type CardViews,
   type ViewSession,
 } from './appViews';
-export { appResourceUri, drawsApps, MCP_APP_MIME, MCP_APPS_EXTENSION } from './appPage';
+export { appPageHtml, appResourceUri, drawsApps, MCP_APP_MIME, MCP_APPS_EXTENSION } from './appPage';
