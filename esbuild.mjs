@@ -2,7 +2,7 @@
 // webview (browser).
 // `--watch` rebuilds on change; `--dev` keeps code unminified with inline source maps.
 import * as esbuild from 'esbuild';
-import { existsSync, mkdirSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 
 const dev = process.argv.includes('--dev');
 const watch = process.argv.includes('--watch');
@@ -173,8 +173,36 @@ if (existsSync('node_modules/@vscode/codicons/dist/codicon.css')) {
   copyFileSync('node_modules/@vscode/codicons/dist/codicon.ttf', 'dist/codicon.ttf');
 }
 
+/**
+ * The page on a tool's card in an MCP Apps host (issue 41): the Surfaces view's renderer
+ * (webview/mcpApp/) and the view's CSS inlined into one HTML document, dist/mcp-app.html, which
+ * the MCP server answers for `resources/read` (src/host/mcp/appPage.ts). An MCP Apps host allows
+ * inline script and style and nothing external, so codicons are small glyphs here.
+ */
+async function buildMcpApp() {
+  if (!existsSync('webview/mcpApp/main.ts')) return;
+  const out = await esbuild.build({
+    ...common,
+    sourcemap: false,
+    entryPoints: ['webview/mcpApp/main.ts'],
+    alias: { 'linkify-it': './webview/logic/linkifyOff.ts' },
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    write: false,
+  });
+  const js = out.outputFiles[0].text.replace(/<\/(script)/gi, '<\\/$1');
+  const css = readFileSync('media/webview.css', 'utf8') + readFileSync('webview/mcpApp/page.css', 'utf8');
+  writeFileSync(
+    'dist/mcp-app.html',
+    `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
+      `<title>Reasonix view</title><style>${css.replace(/<\/(style)/gi, '<\\/$1')}</style></head>` +
+      `<body class="mcp-app"><main id="root"></main><script>${js}</script></body></html>\n`,
+  );
+}
+
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();
 } else {
-  await Promise.all(builds.map((b) => esbuild.build(b)));
+  await Promise.all([...builds.map((b) => esbuild.build(b)), buildMcpApp()]);
 }

@@ -13,6 +13,7 @@ import { benchLm } from './lm';
 import { benchReasonixSurfaces } from './reasonixSurfaces';
 import { benchSurfaces } from './surfaces';
 import { benchSurfacesScale } from './surfacesScale';
+import { benchCard } from './card';
 import { benchMcp } from './mcp';
 import { benchMarkdownCard } from './markdownCard';
 import { benchFolders } from './folders';
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
   if (want('lm')) result.lmOverhead = benchLm(quick);
   settle();
   if (want('surfaces')) result.panelUpdate = await benchSurfaces(quick);
+  if (want('card')) result.cardUpdate = await benchCard(quick);
   settle();
   if (want('reasonixSurfaces')) result.reasonixSurfaceUpdate = await benchReasonixSurfaces(quick);
   settle();

@@ -35,11 +35,13 @@ const manifest = {
   repository: ext.repository,
   keywords: ['reasonix', 'mcp', 'agent', 'extensions', 'sidecar', 'json-rpc'],
   bin: { 'reasonix-host': 'cli.js' },
-  files: ['cli.js', 'README.md', 'LICENSE'],
+  files: ['cli.js', 'mcp-app.html', 'README.md', 'LICENSE'],
   engines: { node: ext.engines.node },
 };
 writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
 copyFileSync(join(root, 'dist', 'cli.js'), join(dir, 'cli.js'));
+// The page MCP Apps clients draw on a tool's card (issue 41), read beside cli.js.
+copyFileSync(join(root, 'dist', 'mcp-app.html'), join(dir, 'mcp-app.html'));
 copyFileSync(join(root, 'docs', 'cli.md'), join(dir, 'README.md'));
 copyFileSync(join(root, 'LICENSE'), join(dir, 'LICENSE'));
 const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', join(root, 'out', 'npm')], dir));

@@ -34,6 +34,8 @@ const budgets = [
   ['dist/webview.js', 250 * 1024],
   // The engine, required when the first folder starts (after start-up), not at activation.
   ['dist/engine.js', 300 * 1024],
+  // The page on a tool's card in MCP Apps clients (issue 41): the view renderer inlined.
+  ['dist/mcp-app.html', 200 * 1024],
   // Run on every agent hook: it loads only the bridge (package.json `sideEffects` lets the bundler
   // drop the engine the hooks room index also exports).
   ['dist/hook.js', 30 * 1024],

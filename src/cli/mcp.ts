@@ -176,11 +176,24 @@ async function relay(hit: LocatedWindow, workspace: string): Promise<number> {
 
 /** Starts the plugins here and serves them on stdio (the MCP SDK is loaded only for this). */
 async function serveHeadless(values: Values): Promise<number> {
-  const { createToolServer, McpStdioTransport } = await import('../host/mcp');
+  const { anchoredViews, createToolServer, McpStdioTransport } = await import('../host/mcp');
   const s = await openToolSession(values);
   try {
     await s.engine.start();
-    const handle = createToolServer(s.engine, packageVersion());
+    // Views anchored to a call show on its card for clients that draw MCP Apps (issue 41).
+    const views = anchoredViews(s.store, () => ({
+      sessionKey: s.workspace,
+      invokeAction: (p, a) => s.engine.invokeAction(p, a),
+    }));
+    const handle = createToolServer(
+      {
+        tools: () => s.engine.tools(),
+        callTool: (name, args, opts) => s.engine.callTool(name, args, opts),
+        onDidChangeTools: (l) => s.engine.onDidChangeTools(l),
+        views,
+      },
+      packageVersion(),
+    );
     // Our own stdio wire under the SDK's server (src/host/mcp/stdioTransport.ts): every bad line is
     // answered, an oversize one skipped with a word here, a closed stdout stops the server quietly.
     const transport = new McpStdioTransport(process.stdin, process.stdout, {

@@ -121,6 +121,7 @@ export class AgentHooks implements vscode.Disposable {
           labelledSessions(this.sessions.sessions()).map(({ session: s, label }) => ({
             folder: s.folder.uri.fsPath,
             session: s.engine,
+            sessionKey: s.key,
             mcpLabel: label,
             ready: () => this.sessions.use(s.key, 'hook'),
           })),

@@ -1,7 +1,7 @@
 // The extension's context object (rust-analyzer style): everything that lives as long as the
 // extension, plus the sessions, which own their per-run resources and are stopped on deactivate.
 import * as vscode from 'vscode';
-import { SurfaceStore } from '../host/ui';
+import { SurfaceStore, type SurfaceFeed } from '../host/ui';
 import { runAction } from './actions';
 import { AgentHooks } from './agentHooks';
 import { createApi, type ReasonixApi } from './api';
@@ -44,6 +44,7 @@ function agentFeatures(
   sessions: SessionManager,
   log: ExtensionLog,
   isTrusted: () => boolean,
+  store: SurfaceFeed,
 ): { agentHooks: AgentHooks; mcpLaunch: McpLaunch; disposables: vscode.Disposable[] } {
   const mcpLaunch: McpLaunch = {
     runtime: process.execPath,
@@ -54,7 +55,7 @@ function agentFeatures(
     sessions,
     log,
     isTrusted,
-    hasMcpApi() ? windowMcpOptions(sessions, mcpLaunch.version) : undefined,
+    hasMcpApi() ? windowMcpOptions(sessions, mcpLaunch.version, store) : undefined,
   );
   const mcpTools = registerMcpTools({
     sessions,
@@ -112,7 +113,7 @@ export class Ctx implements vscode.Disposable {
       showLogs: () => this.log.show(),
       slotsDir: join(ext.globalStorageUri.fsPath, 'session-slots'),
     });
-    const agents = agentFeatures(ext, this.sessions, this.log, isTrusted);
+    const agents = agentFeatures(ext, this.sessions, this.log, isTrusted, this.store);
     this.mcpLaunch = agents.mcpLaunch;
     this.agentHooks = agents.agentHooks;
     const models = new ModelDirectory(this.sessions, isTrusted);

@@ -11,3 +11,14 @@ export {
   type McpRequest,
   type WindowMcpOptions,
 } from './windowKind';
+export {
+  anchoredViews,
+  readCardViews,
+  runCardAction,
+  VIEW_ACTION_TOOL,
+  VIEW_READ_TOOL,
+  type AnchoredViews,
+  type CardViews,
+  type ViewSession,
+} from './appViews';
+export { appPageHtml, appResourceUri, drawsApps, MCP_APP_MIME, MCP_APPS_EXTENSION } from './appPage';

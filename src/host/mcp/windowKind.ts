@@ -9,6 +9,8 @@ import type { Disposable } from '../emitter';
 import { innermost, type EndpointRequest, type RequestKind } from '../endpoint';
 import type { Logger } from '../log';
 import { toolListKey, type ToolCallLedger, type ToolCallOutcome } from '../tools';
+import type { SurfaceFeed } from '../ui';
+import { anchoredViews, type ViewSession } from './appViews';
 import type { ToolSource } from './server';
 
 /** An MCP client relayed by `reasonix-host mcp` (kind "mcp"): the folder whose tools it wants. */
@@ -46,12 +48,16 @@ export interface WindowMcpOptions {
   /** Fires whenever a session starts, stops or changes (the tool list is compared on each). */
   onDidChangeSessions(listener: () => void): Disposable;
   onCall?(record: McpCallRecord): void;
+  /** The window's surfaces: with it, views anchored to a call show on its card in MCP Apps clients (issue 41). */
+  surfaces?: SurfaceFeed;
 }
 
 /** A folder's running session, as far as its tools go. */
 export interface McpFolderSession {
   folder: string;
-  session: Pick<ToolSource, 'tools' | 'callTool'>;
+  session: Pick<ToolSource, 'tools' | 'callTool'> & Partial<Pick<ViewSession, 'invokeAction'>>;
+  /** The key the session's surfaces are stored under (views on cards need it). */
+  sessionKey?: string;
   /** Starts the folder's extensions when they wait for a first use (docs/scale.md); awaited before serving. */
   ready?(): Promise<void>;
 }
@@ -69,12 +75,19 @@ export interface McpKindDeps {
 /** The `mcp` kind, and `close` for the connections it keeps (closed with the window). */
 export function mcpWindowKind(deps: McpKindDeps): { kind: RequestKind; close(): void } {
   const channels = new Set<Socket>();
-  const sessionFor = (folder: string) => deps.sessions().find((s) => s.folder === folder)?.session;
+  const folderSession = (folder: string) => deps.sessions().find((s) => s.folder === folder);
+  const sessionFor = (folder: string) => folderSession(folder)?.session;
+  const viewSession = (folder: string): ViewSession | undefined => {
+    const f = folderSession(folder);
+    const invoke = f?.session.invokeAction?.bind(f.session);
+    return f?.sessionKey !== undefined && invoke ? { sessionKey: f.sessionKey, invokeAction: invoke } : undefined;
+  };
 
   const toolSource = (folder: string, mcp: WindowMcpOptions): ToolSource => {
     const tools = () => sessionFor(folder)?.tools() ?? [];
     return {
       tools,
+      ...(mcp.surfaces ? { views: anchoredViews(mcp.surfaces, () => viewSession(folder)) } : {}),
       callTool: async (name, args, opts) => {
         const t0 = performance.now();
         // A folder stopped after an idle time (or not started yet) starts before its tool runs.

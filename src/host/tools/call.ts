@@ -8,7 +8,7 @@ import { listTools, refName, resolveTool, type ResolvedTool } from './catalog';
 import type { ToolCaller, ToolRun } from './caller';
 import { contentForModel } from './content';
 import type { ToolChainDispatch, ToolClient, ToolPoint } from './ports';
-import type { ToolCallOptions, ToolCallOutcome, ToolRef } from './types';
+import { CALL_ID_META_KEY, type ToolCallOptions, type ToolCallOutcome, type ToolRef } from './types';
 import type { ToolArgumentChecker } from '../arguments';
 
 export interface ToolCallDeps {
@@ -74,7 +74,9 @@ export async function callTool(
         if (bad) return invalid(target, `${bad} (as "${before.replacedBy}" replaced them at tool.before)`);
       }
     }
-    const run = await deps.callerFor(target.client).call(target.tool.name, sent, { signal: opts.signal });
+    const run = await deps
+      .callerFor(target.client)
+      .call(target.tool.name, withCallId(sent, target, opts.callId), { signal: opts.signal });
     if (run.kind === 'failed') return { ...identity(target), ...run };
     return await afterCall(deps, target, sentText, run, opts.signal);
   } catch (err) {
@@ -93,6 +95,20 @@ export async function callTool(
       message: `tool ${target.tool.modelName} could not run: ${redact(String((err as Error)?.message ?? err))}`,
     };
   }
+}
+
+/**
+ * The arguments the sidecar receives: with the caller's call id in `_meta` when the tool's extension
+ * may anchor a view to it (issue 41); any other tool gets the arguments exactly as ruled.
+ */
+function withCallId(
+  args: Record<string, unknown>,
+  target: ResolvedTool,
+  callId: string | undefined,
+): Record<string, unknown> {
+  if (callId === undefined || !target.tool.mayAnchorView) return args;
+  const meta = isPlainObject(args._meta) ? args._meta : {};
+  return { ...args, _meta: { ...meta, [CALL_ID_META_KEY]: callId } };
 }
 
 /** Why `args` cannot go to the sidecar (the checker's words), or undefined; an unchecked schema is told once. */

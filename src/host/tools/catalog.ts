@@ -64,7 +64,7 @@ function vscodeToolPrefix(agentName: string, key: string): string | undefined {
   return undefined;
 }
 
-function info(pluginId: string, t: ToolDecl): ToolInfo {
+function info(pluginId: string, t: ToolDecl, ui = false): ToolInfo {
   return {
     pluginId,
     name: t.name,
@@ -72,6 +72,7 @@ function info(pluginId: string, t: ToolDecl): ToolInfo {
     description: t.description,
     inputSchema: t.inputSchema,
     readOnly: t.readOnly,
+    mayAnchorView: ui,
   };
 }
 
@@ -140,13 +141,13 @@ export function listTools(clients: readonly ToolClient[]): ToolInfo[] {
   const out: ToolInfo[] = [];
   for (const c of clients)
     if (c.state === 'running')
-      for (const t of c.tools) if (!withheld.has(withheldKey(c.pluginId, t.name))) out.push(info(c.pluginId, t));
+      for (const t of c.tools) if (!withheld.has(withheldKey(c.pluginId, t.name))) out.push(info(c.pluginId, t, c.ui));
   return out;
 }
 
 /** Equal keys mean an equal listing (names, descriptions, schemas, hints, in order). */
 export function toolListKey(tools: readonly ToolInfo[]): string {
-  return JSON.stringify(tools.map((t) => [t.modelName, t.description, t.readOnly, t.inputSchema]));
+  return JSON.stringify(tools.map((t) => [t.modelName, t.description, t.readOnly, t.mayAnchorView, t.inputSchema]));
 }
 
 /** A tool of the folder by reference, and the client that serves (or, if down, last served) it. */
@@ -174,7 +175,7 @@ export function resolveTool(
           : ref.pluginId === client.pluginId && ref.name === t.name;
       if (!hit) continue;
       const w = withheld.get(withheldKey(client.pluginId, t.name));
-      return w ? { withheld: w } : { client, tool: info(client.pluginId, t) };
+      return w ? { withheld: w } : { client, tool: info(client.pluginId, t, client.ui) };
     }
   }
   return undefined;

@@ -27,7 +27,7 @@ export { depthPast, MAX_TOOL_ARGUMENT_DEPTH } from './depth';
 export { contentForModel, MAX_TOOL_CONTENT_CHARS, truncationNote, type ModelContent } from './content';
 export type { ToolChainDispatch, ToolClient, ToolClientState, ToolFailureReason, ToolPoint } from './ports';
 export { toolClientFor } from './sidecarAdapter';
-export type { ToolCallOptions, ToolCallOutcome, ToolInfo, ToolRef } from './types';
+export { CALL_ID_META_KEY, type ToolCallOptions, type ToolCallOutcome, type ToolInfo, type ToolRef } from './types';
 export {
   refusalOf,
   ruleAfter,

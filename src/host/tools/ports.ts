@@ -19,6 +19,11 @@ export interface ToolClient {
    */
   readonly tools: readonly ToolDecl[];
   /**
+   * Whether the extension's manifest lists the `ui` capability: its tools may anchor a view to
+   * their call (issue 41), so a caller that can draw one mints a call id for them. Absent: false.
+   */
+  readonly ui?: boolean;
+  /**
    * Resolves only with a schema-valid ToolCallResult (the connection checks every result once);
    * rejects with InvalidResultError, ProtocolError or PeerError, and with RequestTimeoutError once
    * `timeoutMs` has passed. Aborting `signal` abandons the request: it rejects at once. A late

@@ -12,6 +12,7 @@ export function toolClientFor(sidecar: Sidecar): ToolClient {
     get tools() {
       return sidecar.tools;
     },
+    ui: sidecar.plugin.runtime.capabilities.includes('ui'),
     request: (method, params, opts) => sidecar.request(method, params, opts),
     onStateChange: (listener) => sidecar.onStateChange(listener),
   };

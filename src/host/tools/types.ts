@@ -13,6 +13,11 @@ export interface ToolInfo {
   /** From the manifest: a JSON Schema object. */
   inputSchema: Record<string, unknown>;
   readOnly: boolean;
+  /**
+   * Whether the tool's extension declares the `ui` capability, so it may anchor a view to a call
+   * of the tool (`anchor: "tool:<callId>"`, HOST_SPEC_V2 §7.3). Read from the manifest: free.
+   */
+  mayAnchorView: boolean;
 }
 
 /** A tool by its model-facing name, or by plugin id and tool name. */
@@ -29,7 +34,17 @@ export interface ToolCallOptions {
    * given and runs only `tool.after`, so no interceptor sees the call twice. Anything else is refused.
    */
   interceptors?: 'engine' | 'after';
+  /**
+   * The Reasonix call id a caller minted for this call (issue 41: an MCP client that draws views on
+   * a tool's card). Handed to the sidecar only for a tool whose extension may anchor a view
+   * (`mayAnchorView`), as `arguments._meta["reasonix/callId"]`, added after the interceptors have
+   * ruled (they see the model's arguments); the extension anchors its view to `tool:<callId>`.
+   */
+  callId?: string;
 }
+
+/** The member of a call's `arguments._meta` that carries the call id (docs/webview.md "Views on a tool’s card"). */
+export const CALL_ID_META_KEY = 'reasonix/callId';
 
 interface CallIdentity {
   pluginId: string;

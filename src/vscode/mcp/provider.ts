@@ -6,7 +6,7 @@
 // the MCP call meet in one place. Feature-detected: where VS Code has no MCP server definition API
 // nothing is registered. Untrusted workspaces run no session, so they are offered nothing.
 import * as vscode from 'vscode';
-import type { PluginStatus } from '../../host/session';
+import type { PluginStatus, SurfaceFeed } from '../../host/session';
 import type { Logger } from '../../host/log';
 import { lazyModule } from '../lazyModule';
 import type { WindowMcpOptions } from '../../hooksWindow';
@@ -144,6 +144,16 @@ export function hasMcpApi(): boolean {
 const mcpModule = lazyModule<ReturnType<WindowMcpOptions['load']>>('mcp-window.js', 'mcpWindow');
 
 /** How the window's endpoint serves MCP clients. */
-export function windowMcpOptions(sessions: SessionManager, version: string): Omit<WindowMcpOptions, 'onCall'> {
-  return { load: mcpModule, version, onDidChangeSessions: (listener) => sessions.onDidChange(listener) };
+export function windowMcpOptions(
+  sessions: SessionManager,
+  version: string,
+  surfaces?: SurfaceFeed,
+): Omit<WindowMcpOptions, 'onCall'> {
+  // The window's surfaces: views anchored to a call show on its chat card (issue 41, docs/webview.md).
+  return {
+    load: mcpModule,
+    version,
+    onDidChangeSessions: (listener) => sessions.onDidChange(listener),
+    ...(surfaces ? { surfaces } : {}),
+  };
 }

@@ -27,6 +27,7 @@ describe('the reasonix-host npm package', function () {
       'package/LICENSE',
       'package/README.md',
       'package/cli.js',
+      'package/mcp-app.html',
       'package/package.json',
     ]);
     const manifest = JSON.parse(
