@@ -25,7 +25,7 @@ import { VsCodePrompts } from './prompts';
 import { rowsOf } from './rows';
 import { SessionManager } from './sessions';
 import { debugLaunches, frameTaps } from './sidecarFactory';
-import { readSettings } from './settings';
+import { readSettings, toolCardsEnabled } from './settings';
 import { StatusBar } from './statusBar';
 import { registerSurfaces, type SurfacesController } from './surfaces';
 import { surfaceSink, surfacesViewFeed } from './surfacesBridge';
@@ -55,7 +55,10 @@ function agentFeatures(
     sessions,
     log,
     isTrusted,
-    hasMcpApi() ? windowMcpOptions(sessions, mcpLaunch.version, store) : undefined,
+    hasMcpApi()
+      ? // Views on chat cards (issue 41) only when the user turned them on (experimental, read at activation).
+        windowMcpOptions(sessions, mcpLaunch.version, toolCardsEnabled() ? store : undefined)
+      : undefined,
   );
   const mcpTools = registerMcpTools({
     sessions,

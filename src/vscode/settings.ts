@@ -63,6 +63,11 @@ export function ignoredWorkspaceValues(key: string): { file: string; value: bool
   return out;
 }
 
+/** Whether views anchored to a tool call are drawn on its chat card (MCP Apps): experimental, off by default, the user's. */
+export function toolCardsEnabled(): boolean {
+  return userValue(vscode.workspace.getConfiguration('reasonix'), 'chat.toolCards', false);
+}
+
 /** Whether agent hooks govern VS Code's agents: the user's decision only. */
 export function agentHooksEnabled(): boolean {
   return userValue(vscode.workspace.getConfiguration('reasonix'), 'agentHooks.enabled', true);

@@ -138,9 +138,7 @@ export class GroupsView {
     n.live = true;
     this.near.delete(n);
     this.observer.unobserve(n.body);
-    // Off screen it is skipped (content-visibility) at about the height it held, until first shown.
-    n.body.style.setProperty('contain-intrinsic-block-size', `auto ${n.body.style.minHeight || '600px'}`);
-    n.body.style.minHeight = '';
+    n.body.style.minHeight = ''; // drawn: its own height from now on
     this.renderPlugin(n, p, true);
   }
 

@@ -32,14 +32,19 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Creates the lock file holding `pid`; fails (EEXIST) when it exists. */
+function createLock(file: string, pid: number): void {
+  const fd = openSync(file, 'wx', 0o600);
+  try {
+    writeSync(fd, String(pid));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function tryClaim(file: string, pid: number): boolean {
   try {
-    const fd = openSync(file, 'wx', 0o600);
-    try {
-      writeSync(fd, String(pid));
-    } finally {
-      closeSync(fd);
-    }
+    createLock(file, pid);
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -58,12 +63,7 @@ function tryClaim(file: string, pid: number): boolean {
     // someone else took it over first
   }
   try {
-    const fd = openSync(file, 'wx', 0o600);
-    try {
-      writeSync(fd, String(pid));
-    } finally {
-      closeSync(fd);
-    }
+    createLock(file, pid);
     return true;
   } catch {
     return false;
