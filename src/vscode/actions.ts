@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { inert } from '../host/inert';
 import { redact } from '../host/redact';
-import type { ActionResult } from '../host/session';
+import { showActionOutcome, type RunOutcome } from './actionOutcome';
 import type { ActionEntry } from '../host/ui';
 import { stateWord, toDisplayState } from './displayStates';
 import { showLogsLabel } from './failures';
@@ -31,7 +31,7 @@ export function isRunActionArgs(v: unknown): v is RunActionArgs {
   return true;
 }
 
-export type RunOutcome = ActionResult & { ran: boolean };
+export type { RunOutcome } from './actionOutcome';
 
 /**
  * Actions whose source is not a folder session VS Code hosts: a Reasonix session's
@@ -127,15 +127,7 @@ export async function runAction(
     return { ran: false, accepted: false, message: msg };
   }
   try {
-    const result = await session.engine.invokeAction(a.plugin, a.action, a.args);
-    const text = result.message
-      ? `${name}: ${result.message}`
-      : result.accepted
-        ? vscode.l10n.t('{0} done.', name)
-        : vscode.l10n.t('{0} was not accepted.', name);
-    if (result.accepted) void vscode.window.showInformationMessage(inert(text));
-    else void vscode.window.showWarningMessage(inert(text));
-    return { ran: true, ...result };
+    return showActionOutcome(name, await session.engine.invokeAction(a.plugin, a.action, a.args));
   } catch (err) {
     const msg = redact(vscode.l10n.t('{0} failed: {1}', name, (err as Error).message));
     void vscode.window

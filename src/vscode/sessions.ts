@@ -3,13 +3,14 @@
 // In a window of several folders a folder's extensions start when the folder is first used
 // (docs/scale.md): the folder the user is in first, through one start queue for the window.
 // Crashes are reported once each and restarted within the bounded policy.
-import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { inert } from '../host/inert';
 import type { Logger } from '../host/log';
 import { RestartPolicy, StartQueue } from '../host/generations';
+import { splitBatches } from '../host/resources';
 import {
   claimSessionSlot,
+  folderHash,
   FolderStarts,
   PendingChanges,
   type FolderClock,
@@ -31,13 +32,12 @@ export function spawnAllowed(isTrusted: boolean): boolean {
   return isTrusted === true;
 }
 
+const SESSION_ID_PREFIX = 'vscode-';
+
 /** Stable per folder across reloads, opaque to sidecars (a second window on the folder adds `-w2`: sessionSlots). */
 export function sessionIdFor(folder: vscode.Uri): string {
-  return 'vscode-' + createHash('sha256').update(folder.toString()).digest('hex').slice(0, 16);
+  return SESSION_ID_PREFIX + folderHash(folder.toString());
 }
-
-/** Files changed before a folder's extensions started are sent in messages of at most this many paths (HOST_SPEC §8). */
-const PATHS_PER_MESSAGE = 1000;
 
 export interface FolderSession {
   readonly key: string;
@@ -69,8 +69,6 @@ export interface SessionManagerDeps {
 interface Live extends FolderSession {
   subs: vscode.Disposable[];
   restartTimers: Set<NodeJS.Timeout>;
-  /** The engine has been started once (an idle-stopped folder starts again with a reload). */
-  started: boolean;
   /** Changes seen before the extensions started; sent with the first message after. */
   pending: PendingChanges;
   slot?: SessionSlot;
@@ -98,7 +96,7 @@ export class SessionManager implements vscode.Disposable {
     this.policy = deps.restartPolicy ?? new RestartPolicy();
     this.queue = new StartQueue(deps.settings().maxParallelStarts);
     this.starts = new FolderStarts({
-      start: (key, reason) => this.runStart(key, reason),
+      start: (key, reason, again) => this.runStart(key, reason, again),
       stop: (key) => this.idleStop(key),
       mayStop: (key) =>
         !this.live
@@ -117,6 +115,11 @@ export class SessionManager implements vscode.Disposable {
 
   get(key: string): FolderSession | undefined {
     return this.live.get(key);
+  }
+
+  /** Whether the folder's engine was ever started (reload and reconcile leave a waiting folder alone). */
+  private hasStarted(s: Live): boolean {
+    return this.starts.state(s.key) !== 'not-started';
   }
 
   /** Whether the folder's extensions run (multi-root windows start a folder on first use). */
@@ -203,7 +206,7 @@ export class SessionManager implements vscode.Disposable {
   private createSession(folder: vscode.WorkspaceFolder): void {
     const key = folder.uri.toString();
     const settings = this.deps.settings();
-    const slot = this.deps.slotsDir ? claimSessionSlot(this.deps.slotsDir, 'vscode-', key) : undefined;
+    const slot = this.deps.slotsDir ? claimSessionSlot(this.deps.slotsDir, SESSION_ID_PREFIX, key) : undefined;
     const sessionId = slot?.sessionId ?? sessionIdFor(folder.uri);
     const log = this.deps.log;
     if (slot?.problem) log.warn(`[${folder.name}] session id: ${slot.problem}; using ${sessionId}`);
@@ -232,7 +235,6 @@ export class SessionManager implements vscode.Disposable {
       engine,
       subs: [],
       restartTimers: new Set(),
-      started: false,
       pending: new PendingChanges(),
       slot,
     };
@@ -260,14 +262,13 @@ export class SessionManager implements vscode.Disposable {
   }
 
   /** Starts a folder's extensions (FolderStarts decides when): the first time, or again after an idle stop. */
-  private async runStart(key: string, reason: UseReason): Promise<void> {
+  private async runStart(key: string, reason: UseReason, again: boolean): Promise<void> {
     const s = this.live.get(key);
     if (!s || this.disposed) return;
-    if (s.started) {
+    if (again) {
       this.deps.log.info(`[${s.folder.name}] starting again after an idle stop (${reason})`);
       await this.reload(key, true);
     } else {
-      s.started = true;
       await this.startSession(s, reason);
     }
     this.flushPending(s);
@@ -276,8 +277,7 @@ export class SessionManager implements vscode.Disposable {
   /** What changed in the folder before its extensions ran: sent now, in messages of at most 1,000 paths. */
   private flushPending(s: Live): void {
     const { paths, dropped } = s.pending.take();
-    for (let i = 0; i < paths.length; i += PATHS_PER_MESSAGE)
-      s.engine.notifyResourcesChanged(paths.slice(i, i + PATHS_PER_MESSAGE));
+    for (const batch of splitBatches(paths)) s.engine.notifyResourcesChanged(batch); // HOST_SPEC §8: ≤ 1,000 a message
     if (paths.length)
       this.deps.log.info(`[${s.folder.name}] sent ${paths.length} file change(s) from before the extensions started`);
     if (dropped)
@@ -408,8 +408,8 @@ export class SessionManager implements vscode.Disposable {
    */
   async reload(key?: string, restarting = false): Promise<void> {
     if (!spawnAllowed(this.deps.isTrusted())) return;
-    if (key && !restarting && !this.must(key).started) return this.use(key, 'user');
-    const targets = (key ? [this.must(key)] : [...this.live.values()]).filter((s) => s.started);
+    if (key && !restarting && !this.hasStarted(this.must(key))) return this.use(key, 'user');
+    const targets = (key ? [this.must(key)] : [...this.live.values()]).filter((s) => this.hasStarted(s));
     await Promise.all(
       targets.map(async (s) => {
         this.deps.log.info(`[${s.folder.name}] reload requested (generation ${s.engine.generation})`);
@@ -447,7 +447,7 @@ export class SessionManager implements vscode.Disposable {
     if (!spawnAllowed(this.deps.isTrusted())) return;
     await Promise.all(
       (key ? [this.must(key)] : [...this.live.values()])
-        .filter((s) => s.started)
+        .filter((s) => this.hasStarted(s))
         .map(async (s) => {
           try {
             const how = await s.engine.reconcile();

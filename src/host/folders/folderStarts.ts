@@ -35,8 +35,11 @@ export const realClock: FolderClock = {
 };
 
 export interface FolderStartsOptions {
-  /** Starts the folder's extensions (resolves once the start has settled, failed plugins included). */
-  start(key: string, reason: UseReason): Promise<void>;
+  /**
+   * Starts the folder's extensions (resolves once the start has settled, failed plugins included);
+   * `again`: after an idle stop, not the first time.
+   */
+  start(key: string, reason: UseReason, again: boolean): Promise<void>;
   /** Stops them (idle stop); the folder's surfaces stay shown as stopped. */
   stop(key: string): Promise<void>;
   /** Whether the folder may stop for being quiet now (e.g. not while a required extension runs in it). */
@@ -128,9 +131,10 @@ export class FolderStarts implements Disposable {
         continue;
       }
       f.reason = reason;
+      const again = f.state === 'idle-stopped';
       this.move(key, f, 'starting');
       const run = this.opts
-        .start(key, reason)
+        .start(key, reason, again)
         .catch(() => undefined) // the caller reports a failed start; the folder counts as started
         .then(() => {
           if (f.state === 'starting') this.move(key, f, 'started');

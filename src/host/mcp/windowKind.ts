@@ -91,10 +91,7 @@ export function mcpWindowKind(deps: McpKindDeps): { kind: RequestKind; close(): 
       callTool: async (name, args, opts) => {
         const t0 = performance.now();
         // A folder stopped after an idle time (or not started yet) starts before its tool runs.
-        await deps
-          .sessions()
-          .find((s) => s.folder === folder)
-          ?.ready?.();
+        await folderSession(folder)?.ready?.();
         const session = sessionFor(folder);
         if (!session)
           return {

@@ -14,7 +14,7 @@ import {
 } from '../../host/acp';
 import { redact } from '../../host/redact';
 import type { ActionResult } from '../../host/ui';
-import type { RunOutcome } from '../actions';
+import { showActionOutcome, type RunOutcome } from '../actionOutcome';
 import { inert } from '../../host/inert';
 import { ReasonixError } from '../../host/reasonix';
 import { configuredPath } from '../manage/userReasonix';
@@ -383,15 +383,7 @@ function sessionPluginItem(folderName: string, row: SessionPluginRow): vscode.Tr
 /** Runs a session action and shows its outcome as the hosted actions do. */
 async function runShown(name: string, run: () => Promise<ActionResult>): Promise<RunOutcome> {
   try {
-    const result = await run();
-    const text = result.message
-      ? `${name}: ${result.message}`
-      : result.accepted
-        ? vscode.l10n.t('{0} done.', name)
-        : vscode.l10n.t('{0} was not accepted.', name);
-    if (result.accepted) void vscode.window.showInformationMessage(inert(text));
-    else void vscode.window.showWarningMessage(inert(text));
-    return { ran: true, ...result };
+    return showActionOutcome(name, await run());
   } catch (err) {
     const msg = redact(vscode.l10n.t('{0} failed: {1}', name, (err as Error).message));
     void vscode.window.showErrorMessage(inert(msg));

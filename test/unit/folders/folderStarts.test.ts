@@ -9,9 +9,9 @@ function harness(idleMs = 0) {
   const gates = new Map<string, () => void>();
   const c = manualClock();
   const starts = new FolderStarts({
-    start: (key, reason) =>
+    start: (key, reason, again) =>
       new Promise<void>((resolve) => {
-        log.push(`start ${key} (${reason})`);
+        log.push(`start ${key} (${reason}${again ? ', again' : ''})`);
         gates.set(key, resolve);
       }),
     stop: async (key) => void log.push(`stop ${key}`),
@@ -89,6 +89,7 @@ describe('folders: started on first use', () => {
     h.gates.get('b')!();
     await again;
     assert.equal(h.starts.state('b'), 'started');
+    assert.ok(h.log.includes('start b (mcp, again)'), 'told it is a start after an idle stop');
   });
 
   it('with no idle time (the default) nothing ever stops, and no timer runs', async () => {
