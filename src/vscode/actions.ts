@@ -38,7 +38,23 @@ export type { RunOutcome } from './actionOutcome';
  * `/<plugin>:<action>` (issue 44). `entry.folderName` names the source in the picker; `run` shows
  * its own outcome.
  */
-export type OtherActions = () => { entry: ActionEntry; run(): Promise<RunOutcome> }[];
+export interface OtherActions {
+  (): { entry: ActionEntry; run(): Promise<RunOutcome> }[];
+  /** Whether `folder` names one of these sources (its key or name), open but perhaps not listing its actions yet. */
+  names?(folder: string): boolean;
+}
+
+/** How long an action named in a just-opened source may take to be listed (Reasonix sends its commands after the session opens). */
+const LISTED_WITHIN_MS = 10_000;
+
+/** `find()` once it answers, polling until `LISTED_WITHIN_MS` has passed. */
+async function listedSoon<T>(find: () => T | undefined): Promise<T | undefined> {
+  const until = Date.now() + LISTED_WITHIN_MS;
+  for (let hit = find(); ; hit = find()) {
+    if (hit || Date.now() >= until) return hit;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 /** The other source's entry for `a`: named by its folder (its session key or name), else the only one offering it. */
 function findOther(others: OtherActions | undefined, a: RunActionArgs, hostedHasIt: boolean) {
@@ -76,8 +92,15 @@ export async function runAction(
 ): Promise<RunOutcome> {
   const name = `/${a.plugin}:${a.action}`;
   const hostedHasIt = sessions.sessions().some((s) => s.engine.plugins().some((p) => p.pluginId === a.plugin));
-  const other = findOther(others, a, hostedHasIt);
+  let other = findOther(others, a, hostedHasIt);
+  const namesOther = a.folder !== undefined && others?.names?.(a.folder) === true;
+  if (!other && namesOther) other = await listedSoon(() => findOther(others, a, hostedHasIt));
   if (other) return other.run();
+  if (namesOther) {
+    const msg = vscode.l10n.t('Cannot run {0}: the Reasonix session {1} offers no such action.', name, a.folder ?? '');
+    void vscode.window.showWarningMessage(inert(msg));
+    return { ran: false, accepted: false, message: msg };
+  }
   const session = findSession(sessions, a.plugin, a.folder);
   if (!session) {
     const msg =

@@ -19,6 +19,7 @@ import {
   type UseReason,
 } from '../host/folders';
 import { engineModule } from './engineModule';
+import type { PluginSpec } from '../host/plugins';
 import type { FailureInfo, SessionEngine, SessionEngineOptions, UiFrontEnd } from '../host/session';
 import type { Enablement } from './enablement';
 import { describeFailure, showFailure, showLogsLabel } from './failures';
@@ -91,6 +92,8 @@ export class SessionManager implements vscode.Disposable {
   /** The window's one start queue: `reasonix.startup.maxParallel` handshakes across every folder. */
   private readonly queue: StartQueue;
   private readonly starts: FolderStarts;
+  /** What each folder's manifests declared when last read (startsEagerly, reconcileAll). */
+  private readonly declared = new Map<string, readonly PluginSpec[]>();
 
   constructor(private readonly deps: SessionManagerDeps) {
     this.policy = deps.restartPolicy ?? new RestartPolicy();
@@ -174,6 +177,7 @@ export class SessionManager implements vscode.Disposable {
       all.length === 1
         ? all
         : (await Promise.all(all.map(async (s) => ((await this.startsEagerly(s)) ? [s] : [])))).flat();
+    this.changed.fire(); // what the waiting folders declare is known now (their MCP tools: waitingPlugins)
     // The folder the user is in starts first, alone; then the folders that start with the window, through
     // the window's queue (which keeps a folder the user moves into ahead of them). Measured: bench/folders.ts.
     await this.focus(vscode.window.activeTextEditor?.document.uri);
@@ -188,19 +192,39 @@ export class SessionManager implements vscode.Disposable {
   /** Whether a folder of a multi-root window starts with the window rather than on first use. */
   private async startsEagerly(s: Live): Promise<boolean> {
     if (this.deps.settings().startFolders?.(s.folder) === 'all') return true;
+    const required = (await this.readDeclared(s)).filter((p) => p.runtime.required).map((p) => p.id);
+    if (required.length)
+      this.deps.log.info(`[${s.folder.name}] starts with the window: required extension(s) ${required.join(', ')}`);
+    return required.length > 0;
+  }
+
+  /** Reads (and keeps) what a folder's manifests declare, without starting anything. */
+  private async readDeclared(s: Live): Promise<readonly PluginSpec[]> {
     try {
       const found = await engineModule().discoverPlugins({
         home: this.deps.settings().home,
         linked: this.deps.linked.list(),
         disabled: this.deps.enablement.disabled(s.folder.uri),
       });
-      const required = found.plugins.filter((p) => p.runtime.required).map((p) => p.id);
-      if (required.length)
-        this.deps.log.info(`[${s.folder.name}] starts with the window: required extension(s) ${required.join(', ')}`);
-      return required.length > 0;
+      this.declared.set(s.key, found.plugins);
+      return found.plugins;
     } catch {
-      return false; // the engine's own discovery reports the problem when the folder starts
+      return []; // the engine's own discovery reports the problem when the folder starts
     }
+  }
+
+  /**
+   * While a folder waits for its first use (not started, or stopped after an idle time): the
+   * extensions it would run, as their manifests declare them (no process); undefined once it runs.
+   * VS Code's agents list a waiting folder's tools from it (docs/scale.md).
+   */
+  waitingPlugins(key: string): readonly PluginSpec[] | undefined {
+    const s = this.live.get(key);
+    const state = s && this.starts.state(key);
+    if (state === 'not-started') return this.declared.get(key) ?? [];
+    if (state === 'idle-stopped')
+      return s!.engine.plugins().flatMap((p) => (p.spec && p.state !== 'inactive' ? [p.spec] : []));
+    return undefined;
   }
 
   private createSession(folder: vscode.WorkspaceFolder): void {
@@ -445,8 +469,11 @@ export class SessionManager implements vscode.Disposable {
    */
   async reconcileAll(key?: string): Promise<void> {
     if (!spawnAllowed(this.deps.isTrusted())) return;
+    // A folder waiting for its first use starts nothing; what it declares is read again.
+    const targets = key ? [this.must(key)] : [...this.live.values()];
+    await Promise.all(targets.filter((s) => !this.hasStarted(s)).map((s) => this.readDeclared(s)));
     await Promise.all(
-      (key ? [this.must(key)] : [...this.live.values()])
+      targets
         .filter((s) => this.hasStarted(s))
         .map(async (s) => {
           try {
@@ -483,6 +510,7 @@ export class SessionManager implements vscode.Disposable {
     const s = this.live.get(key);
     if (!s) return;
     this.live.delete(key);
+    this.declared.delete(key);
     this.starts.remove(key);
     s.slot?.release();
     s.restartTimers.forEach((t) => clearTimeout(t));

@@ -1,15 +1,31 @@
 // In-host, a window of ten folders (issue 43): the extension starts no folder nobody used; the
 // folder of the editor the user opens starts first and alone, and gets the file changes made in it
-// before; an agent hook into a folder not started yet starts it and is ruled on by its extensions.
+// before; an agent hook into a folder not started yet starts it and is ruled on by its extensions;
+// VS Code starting every MCP server lists each folder's tools without starting it, and a call starts
+// its folder alone.
 import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { isAgentNameFor } from '../../src/host/tools';
 import type { ReasonixApi } from '../../src/vscode/api';
+import { definitionLabels } from '../../src/vscode/mcp/labels';
 import { runHookCommand } from '../support/processes';
 import { waitFor } from '../support/wait';
 
 const EXTENSION_ID = 'reasonix.reasonix-vscode-host';
+const COUNT_WORDS = 'ext__showcase__count_words';
+
+/** `vscode.lm.tools` and `invokeTool` (stable since 1.95; declared here as the types are 1.95's). */
+interface LmTools {
+  readonly tools: readonly { name: string; description: string }[];
+  invokeTool(
+    name: string,
+    options: { input: object; toolInvocationToken: undefined },
+    token: vscode.CancellationToken,
+  ): Thenable<{ content: unknown[] }>;
+}
+const lm = () => vscode.lm as unknown as LmTools;
 
 describe('a window of ten folders starts each on first use', function () {
   this.timeout(90_000);
@@ -90,6 +106,41 @@ describe('a window of ten folders starts each on first use', function () {
     const answer = JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string } };
     assert.equal(answer.hookSpecificOutput.permissionDecision, 'deny', 'showcase, started by the hook, denied it');
     assert.equal(stateOf(f.name), 'started');
+  });
+
+  it("VS Code starting every folder's MCP server starts no folder; the first tool call starts only its own", async () => {
+    const f = folders()[5];
+    const before = folders().map((x) => stateOf(x.name));
+    assert.equal(before[5], 'not-started');
+    const labels = definitionLabels(folders().map((x) => ({ name: x.name, index: x.index })));
+    const toolOf = (i: number) => lm().tools.find((t) => isAgentNameFor(t.name, COUNT_WORDS, [labels[i]]));
+    // What VS Code's chat.mcp.autostart does at an agent's first request: every server it knows starts.
+    await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
+    const tool = await waitFor(() => toolOf(5), {
+      timeoutMs: 30_000,
+      what: `${f.name}'s ${COUNT_WORDS} offered from its manifest: ${lm()
+        .tools.map((t) => t.name)
+        .join(', ')}`,
+      intervalMs: 200,
+    });
+    assert.match(tool.description, /Count the words in a text/);
+    assert.deepEqual(
+      folders().map((x) => stateOf(x.name)),
+      before,
+      'listing the tools of every folder started none of them',
+    );
+    const r = await lm().invokeTool(
+      tool.name,
+      { input: { text: 'lazy folders count words' }, toolInvocationToken: undefined },
+      new vscode.CancellationTokenSource().token,
+    );
+    assert.match(JSON.stringify(r.content), /4 words/);
+    assert.equal(stateOf(f.name), 'started', 'the call started its folder');
+    assert.deepEqual(
+      folders().map((x, i) => (i === 5 ? 'started' : stateOf(x.name))),
+      before.map((s, i) => (i === 5 ? 'started' : s)),
+      'and no other',
+    );
   });
 
   it('Start Extensions of Folder (the command behind the inline Start button of a folder row) starts that folder', async () => {

@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { innermost, WindowEndpoint, PROTOCOL_VERSION, type WindowRecord } from '../endpoint';
 import type { Logger } from '../log';
-import { mcpWindowKind, type WindowMcpOptions } from '../mcp';
+import { mcpWindowKind, type McpFolderSession, type WindowMcpOptions } from '../mcp';
 import { isAgentNameFor, ToolCallLedger, type ToolCallOptions, type ToolCallOutcome, type ToolInfo } from '../tools';
 import { EVENT_POINTS, isAgentHookEvent, pointsOf } from './events';
 import { answerHookEvent, type DecisionRecord, type HookSessionPort, type HookToolCalls } from './mapping';
@@ -32,7 +32,9 @@ export interface HookSessionEntry {
    * Starts the folder's extensions when they are not running yet (folders started on first use):
    * awaited before the session is asked, within the hook's budget.
    */
-  ready?(): Promise<void>;
+  ready?(reason?: 'hook' | 'mcp'): Promise<void>;
+  /** While the folder waits for a first use, what its manifests declare (MCP lists their tools; docs/scale.md). */
+  waiting?: McpFolderSession['waiting'];
 }
 
 export interface HookWindowOptions {

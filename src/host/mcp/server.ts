@@ -30,6 +30,7 @@ import { visibleLine, visibleLines, visibleSchema } from './visible';
 import {
   CALL_ID_META_KEY,
   canonicalJson,
+  MCP_DEFINITION_LABEL,
   MCP_SERVER_NAME,
   type ToolCallOptions,
   type ToolCallOutcome,
@@ -48,6 +49,11 @@ export interface ToolSource {
   onDidChangeTools(listener: () => void): Disposable;
   /** The folder's views anchored to tool calls; absent, no tool gets a card view (issue 41). */
   views?: AnchoredViews;
+  /**
+   * The server's title (default `MCP_DEFINITION_LABEL`). A window serves each folder under its
+   * definition's label: VS Code names a started server's tools after its title, not the label.
+   */
+  title?: string;
 }
 
 /** The MCP error code for a call that could not run, by the engine's failure reason. */
@@ -127,7 +133,7 @@ function str(v: unknown): string | undefined {
 /** The server for one folder's tools; connect it to a transport. */
 export function createToolServer(source: ToolSource, version: string): McpServerHandle {
   const server = new Server(
-    { name: MCP_SERVER_NAME, title: 'Reasonix extension tools', version },
+    { name: MCP_SERVER_NAME, title: source.title ?? MCP_DEFINITION_LABEL, version },
     {
       capabilities: { tools: { listChanged: true }, ...(source.views ? { resources: {} } : {}) },
       instructions:

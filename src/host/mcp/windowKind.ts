@@ -1,14 +1,15 @@
 // The `mcp` kind of request on a window's endpoint (issue 24): an MCP client relayed by
 // `reasonix-host mcp` for a folder. The window takes the connection and serves the folder's tools
-// over it with the SDK (loaded on the first connection only). A call the agent's PreToolUse hook
-// has ruled on runs only tool.after here; any other runs the whole chain; either way PostToolUse
-// then leaves tool.after alone (tools/callLedger.ts).
+// over it with the SDK (loaded on the first connection only); a folder waiting for its first use
+// lists its tools from its manifests and starts on the first call (docs/scale.md). A call the
+// agent's PreToolUse hook has ruled on runs only tool.after here; any other runs the whole chain;
+// either way PostToolUse then leaves tool.after alone (tools/callLedger.ts).
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Disposable } from '../emitter';
 import { innermost, type EndpointRequest, type RequestKind } from '../endpoint';
 import type { Logger } from '../log';
-import { toolListKey, type ToolCallLedger, type ToolCallOutcome } from '../tools';
+import { declaredTools, toolListKey, type DeclaredPlugin, type ToolCallLedger, type ToolCallOutcome } from '../tools';
 import type { SurfaceFeed } from '../ui';
 import { anchoredViews, type ViewSession } from './appViews';
 import type { ToolSource } from './server';
@@ -56,10 +57,18 @@ export interface WindowMcpOptions {
 export interface McpFolderSession {
   folder: string;
   session: Pick<ToolSource, 'tools' | 'callTool'> & Partial<Pick<ViewSession, 'invokeAction'>>;
+  /** The label of the folder's MCP server definition: the server's title (VS Code names the tools after it). */
+  mcpLabel?: string;
   /** The key the session's surfaces are stored under (views on cards need it). */
   sessionKey?: string;
-  /** Starts the folder's extensions when they wait for a first use (docs/scale.md); awaited before serving. */
-  ready?(): Promise<void>;
+  /** Starts the folder's extensions when they wait for a first use (docs/scale.md); awaited before a call. */
+  ready?(reason?: 'hook' | 'mcp'): Promise<void>;
+  /**
+   * While the folder's extensions wait for a first use (not started yet, or stopped after an idle
+   * time): the extensions they would run, from their manifests. Their tools are listed without
+   * starting anything; the first `tools/call` starts the folder. Undefined once the folder runs.
+   */
+  waiting?(): readonly DeclaredPlugin[] | undefined;
 }
 
 export interface McpKindDeps {
@@ -84,14 +93,20 @@ export function mcpWindowKind(deps: McpKindDeps): { kind: RequestKind; close(): 
   };
 
   const toolSource = (folder: string, mcp: WindowMcpOptions): ToolSource => {
-    const tools = () => sessionFor(folder)?.tools() ?? [];
+    const tools = () => {
+      const f = folderSession(folder);
+      const waiting = f?.waiting?.();
+      return waiting ? declaredTools(waiting) : (f?.session.tools() ?? []);
+    };
+    const title = folderSession(folder)?.mcpLabel;
     return {
       tools,
+      ...(title ? { title } : {}),
       ...(mcp.surfaces ? { views: anchoredViews(mcp.surfaces, () => viewSession(folder)) } : {}),
       callTool: async (name, args, opts) => {
         const t0 = performance.now();
         // A folder stopped after an idle time (or not started yet) starts before its tool runs.
-        await folderSession(folder)?.ready?.();
+        await folderSession(folder)?.ready?.('mcp');
         const session = sessionFor(folder);
         if (!session)
           return {
@@ -131,8 +146,10 @@ export function mcpWindowKind(deps: McpKindDeps): { kind: RequestKind; close(): 
         channels.add(socket);
         socket.once('close', () => channels.delete(socket));
         const note = (text: string) => deps.logger.warn(`MCP connection for ${hit.folder}: ${text}`);
-        // An MCP client names the folder: its extensions start (if they wait for a first use) before tools are listed.
-        Promise.resolve(hit.item.ready?.())
+        // An MCP client names the folder. A folder waiting for its first use lists its tools from the
+        // manifests and starts on the first tools/call (VS Code starts every MCP server it knows); one that
+        // is starting is waited for, so the first listing is complete.
+        Promise.resolve(hit.item.waiting?.() ? undefined : hit.item.ready?.('mcp'))
           .then(() => serve(socket, toolSource(hit.folder, mcp), mcp.version, note))
           .catch((err: Error) => {
             deps.logger.warn(`MCP connection for ${hit.folder} failed: ${err.message}`);

@@ -18,7 +18,8 @@ export const MCP_DEFINITION_LABEL = 'Reasonix extension tools';
 /**
  * Whether an agent's name for a tool is ours for `modelName` when served through our MCP server.
  * VS Code names an MCP tool `<prefix><tool>`, dots made underscores, cut at 64 characters, where the
- * prefix is `mcp_`, the server label lower-cased with other characters made `_` and cut (at most 13
+ * prefix is `mcp_`, the server's title (a started server's; our title is its definition's label, else
+ * the label itself) lower-cased with other characters made `_` and cut (at most 13
  * characters, fewer when a number tells servers of the same label apart), and `_`: ours read
  * `mcp_reasonix_exte_` in a single-folder window and `mcp_api_reasonix_` for folder `api` of several
  * (src/vscode/mcp/labels.ts) (VS Code 1.139). Claude Code names it `mcp__<server key>__<tool>` (the
@@ -136,7 +137,7 @@ function withheldSet(clients: readonly CatalogClient[]): Map<string, WithheldToo
 }
 
 /** The tools the running clients serve, in client order, then manifest order; withheld ones left out. */
-export function listTools(clients: readonly ToolClient[]): ToolInfo[] {
+export function listTools(clients: readonly (CatalogClient & Pick<ToolClient, 'ui'>)[]): ToolInfo[] {
   const withheld = withheldSet(clients);
   const out: ToolInfo[] = [];
   for (const c of clients)
@@ -184,4 +185,26 @@ export function resolveTool(
 /** The model-facing name of a ref (for an outcome whose ref resolved to nothing). */
 export function refName(ref: ToolRef): string {
   return typeof ref === 'string' ? ref : modelFacingName(ref.pluginId, ref.name);
+}
+
+/** What `declaredTools` reads of a manifest. */
+export interface DeclaredPlugin {
+  id: string;
+  runtime: { tools: readonly ToolDecl[]; capabilities: readonly string[] };
+}
+
+/**
+ * The tools a folder will list once its extensions run, read from their manifests with no process
+ * (a folder waiting for its first use, docs/scale.md): every declared tool under the same name and
+ * withholding rules as `listTools`. A sidecar that names fewer tools at its handshake lists fewer.
+ */
+export function declaredTools(plugins: readonly DeclaredPlugin[]): ToolInfo[] {
+  return listTools(
+    plugins.map((p) => ({
+      pluginId: p.id,
+      state: 'running' as const,
+      tools: p.runtime.tools,
+      ui: p.runtime.capabilities.includes('ui'),
+    })),
+  );
 }

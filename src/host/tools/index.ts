@@ -9,6 +9,7 @@ export {
   type ToolRun,
 } from './caller';
 export {
+  declaredTools,
   isAgentNameFor,
   labelKey,
   listTools,
@@ -20,6 +21,7 @@ export {
   toolListKey,
   withheldTools,
   type CatalogClient,
+  type DeclaredPlugin,
   type ResolvedTool,
   type WithheldTool,
 } from './catalog';

@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { PluginStatus, SurfaceFeed } from '../../host/session';
 import type { Logger } from '../../host/log';
+import type { PluginSpec } from '../../host/plugins';
 import { lazyModule } from '../lazyModule';
 import type { WindowMcpOptions } from '../../hooksWindow';
 import type { FolderSession, SessionManager } from '../sessions';
@@ -28,11 +29,21 @@ export const MCP_PROVIDER_ID = 'reasonix.tools';
  */
 const SERVING = new Set<PluginStatus['state']>(['idle', 'starting', 'running', 'crashed']);
 
-/** Folders whose extensions serve (or are about to serve) tools, in workspace order. */
-export function toolFolders(sessions: readonly FolderSession[]): FolderSession[] {
-  return sessions
-    .filter((s) => s.engine.plugins().some((p) => (p.spec?.runtime.tools.length ?? 0) > 0 && SERVING.has(p.state)))
-    .sort((a, b) => a.folder.index - b.folder.index);
+/**
+ * Folders whose extensions serve (or are about to serve) tools, in workspace order. A folder waiting
+ * for its first use counts when its manifests declare tools: its server lists them and the first
+ * call starts it (docs/scale.md).
+ */
+export function toolFolders(
+  sessions: readonly FolderSession[],
+  waitingPlugins: (key: string) => readonly PluginSpec[] | undefined = () => undefined,
+): FolderSession[] {
+  const serves = (s: FolderSession) => {
+    const waiting = waitingPlugins(s.key);
+    if (waiting) return waiting.some((p) => p.runtime.tools.length > 0);
+    return s.engine.plugins().some((p) => (p.spec?.runtime.tools.length ?? 0) > 0 && SERVING.has(p.state));
+  };
+  return sessions.filter(serves).sort((a, b) => a.folder.index - b.folder.index);
 }
 
 /** What the bundled CLI is run with and where it is. */
@@ -97,7 +108,7 @@ export class McpDefinitions implements McpServerDefinitionProvider, vscode.Dispo
   /** The folders serving tools, each with its label (decided over all the window's folders). */
   private served(): { session: FolderSession; label: string }[] {
     const all = this.deps.sessions.sessions();
-    const serving = new Set(toolFolders(all));
+    const serving = new Set(toolFolders(all, (key) => this.deps.sessions.waitingPlugins(key)));
     return labelledSessions(all).filter(({ session }) => serving.has(session));
   }
 

@@ -4,6 +4,7 @@
 // stays within its size budget (src/vscode/lazyModule.ts).
 import * as vscode from 'vscode';
 import type { UiFrontEnd } from '../../host/ui';
+import type { OtherActions } from '../actions';
 import type { ExtensionLog } from '../logging';
 import { lazyModule } from '../lazyModule';
 
@@ -51,9 +52,12 @@ export interface ReasonixSessionsDeps {
 const window = lazyModule<typeof import('../../reasonixSessions')>('sessions.js', 'reasonixSessions');
 
 /** The open Reasonix sessions' actions, for Run Extension Action… and `reasonix.runAction`. */
-export function sessionActions(targets: ReadonlyMap<string, SessionSurfaceTarget>) {
-  return () =>
+export function sessionActions(targets: ReadonlyMap<string, SessionSurfaceTarget>): OtherActions {
+  const list = () =>
     [...targets.values()].flatMap((t) => t.listActions().map((entry) => ({ entry, run: () => t.runAction(entry) })));
+  return Object.assign(list, {
+    names: (folder: string) => [...targets].some(([key, t]) => key === folder || t.folderName === folder),
+  });
 }
 
 const COMMANDS = [

@@ -26,7 +26,7 @@ describe('extension tools from a VS Code window over MCP (reasonix-host mcp rela
   let client: Client | undefined;
   let stderr = '';
 
-  const open = async (auditPoints: Record<string, unknown> = {}) => {
+  const open = async (auditPoints: Record<string, unknown> = {}, lazy = false, mcpLabel?: string) => {
     ({ root, dir } = scratch());
     const tools = countWordsPlugin(join(root, 'tools-plugin'), { TOOLS_RECORD: join(root, 'calls.jsonl') });
     win = await TestWindow.open(
@@ -34,7 +34,7 @@ describe('extension tools from a VS Code window over MCP (reasonix-host mcp rela
       join(root, 'ws'),
       [{ name: 'audit', intercepts: ['tool.before', 'permission.decision', 'tool.after'], points: auditPoints }],
       [dir],
-      { plugins: [tools], mcp: true },
+      { plugins: [tools], mcp: true, lazy, mcpLabel },
     );
     return win;
   };
@@ -83,6 +83,7 @@ describe('extension tools from a VS Code window over MCP (reasonix-host mcp rela
       tools.map((t) => [t.name, t.annotations?.readOnlyHint]),
       [[MODEL_NAME, true]],
     );
+    assert.equal(c.getServerVersion()?.title, 'Reasonix extension tools', 'a single folder: the plain label');
     const r = await c.callTool({ name: MODEL_NAME, arguments: { text: 'a b c' } });
     assert.deepEqual(r.content, [{ type: 'text', text: '3' }]);
     assert.equal(r.isError, false);
@@ -95,6 +96,36 @@ describe('extension tools from a VS Code window over MCP (reasonix-host mcp rela
     assert.match(stderr, /serving the tools of .* from the VS Code window \(pid \d+\)/);
     assert.equal(w.mcpCalls.length, 1);
     assert.equal(w.mcpCalls[0].ruledByHook, false);
+  });
+
+  it('a folder waiting for its first use lists its tools from the manifests with nothing started; the first call starts it (issue 43); the server is titled with its label', async () => {
+    const w = await open({}, true, 'api · Reasonix extension tools');
+    const c = await connect();
+    // VS Code names a started server's tools after its title: each folder's is its definition's label.
+    assert.equal(c.getServerVersion()?.title, 'api · Reasonix extension tools');
+    const { tools } = await c.listTools();
+    assert.deepEqual(
+      tools.map((t) => [t.name, t.description, t.annotations?.readOnlyHint]),
+      [[MODEL_NAME, 'Count words', true]],
+    );
+    assert.deepEqual(w.uses, [], 'listing started nothing');
+    assert.ok(
+      w.engine.plugins().every((p) => p.pid === undefined),
+      'no sidecar runs',
+    );
+    const r = await c.callTool({ name: MODEL_NAME, arguments: { text: 'a b c d' } });
+    assert.deepEqual(r.content, [{ type: 'text', text: '4' }]);
+    assert.deepEqual(w.uses, ['mcp'], 'the call started the folder, as an MCP use');
+    const pid = w.engine.plugins().find((p) => p.pluginId === 'tools')?.pid;
+    assert.deepEqual(
+      sidecarCalls().map((x) => x.pid),
+      [pid],
+    );
+    assert.deepEqual(
+      asked(),
+      [`tool.before ${MODEL_NAME}`, `permission.decision ${MODEL_NAME}`, `tool.after ${MODEL_NAME}`],
+      "the started folder's interceptors ruled on the call",
+    );
   });
 
   it('exactly once: a call PreToolUse ruled on runs only tool.after in the window, and PostToolUse asks nobody', async () => {

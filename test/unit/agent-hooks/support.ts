@@ -12,7 +12,8 @@ import * as mcp from '../../../src/host/mcp';
 import { Emitter } from '../../../src/host/emitter';
 import type { SessionEngine } from '../../../src/host/session';
 import type { Logger } from '../../../src/host/log';
-import { startTestEngine } from '../../support/engine';
+import { discoverPlugins } from '../../../src/host/plugins';
+import { startTestEngine, testEngine } from '../../support/engine';
 import { pluginFolder } from '../../support/plugins';
 
 export const REPO = resolve(__dirname, '..', '..', '..', '..');
@@ -54,11 +55,20 @@ export interface WindowExtras {
   plugins?: string[];
   /** Serve MCP clients relayed by `reasonix-host mcp` (issue 24). */
   mcp?: boolean;
+  /**
+   * The folder waits for its first use (issue 43): the engine is not started; the window's entry
+   * declares the manifests' plugins until `ready` (the first use) starts it.
+   */
+  lazy?: boolean;
+  /** The folder's MCP definition label (a folder of a multi-root window); default: none given. */
+  mcpLabel?: string;
 }
 
 export class TestWindow {
   readonly decisions: { record: DecisionRecord; folder?: string; ms: number }[] = [];
   readonly mcpCalls: McpCallRecord[] = [];
+  /** Each first-use start a lazy folder was asked for, by reason (WindowExtras.lazy). */
+  readonly uses: string[] = [];
   readonly recordFile: string;
   private constructor(
     readonly engine: SessionEngine,
@@ -93,20 +103,33 @@ export class TestWindow {
         env: { INTERCEPTOR_CONFIG: JSON.stringify({ record: recordFile, points: p.points ?? {} }) },
       });
     });
-    const engine = await startTestEngine({
+    const engineOptions = {
       base,
       plugins: () => [...linked, ...(extras.plugins ?? [])],
       logger: quiet,
       options: { sessionKey: folder, sessionId: 'hooks-test', workspaceRoot: folder },
-    });
+    };
+    const engine = extras.lazy ? testEngine(engineOptions) : await startTestEngine(engineOptions);
     const holder: { w?: TestWindow } = {};
+    // A lazy folder: what its manifests declare, read without a process, until its first use starts it.
+    const declared = extras.lazy
+      ? (await discoverPlugins({ home: join(base, 'home'), linked: engineOptions.plugins() })).plugins
+      : undefined;
+    let started: Promise<void> | undefined;
+    const lazy = declared && {
+      waiting: () => (started ? undefined : declared),
+      ready: (reason?: string) => {
+        holder.w?.uses.push(reason ?? '');
+        return (started ??= engine.start());
+      },
+    };
     const sessionsChanged = new Emitter<void>();
     engine.onDidChange(() => sessionsChanged.fire());
     const window = await HookWindow.open({
       dirs,
       runtime: process.execPath,
       folders: () => [folder],
-      sessions: () => [{ folder, session: engine }],
+      sessions: () => [{ folder, session: engine, ...lazy, ...(extras.mcpLabel ? { mcpLabel: extras.mcpLabel } : {}) }],
       onDecision: (record, f, ms) => holder.w?.decisions.push({ record, folder: f, ms }),
       mcp: extras.mcp
         ? {
