@@ -11,13 +11,9 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { chromium } from 'playwright-core';
 import { anchoredViews, appPageHtml, createToolServer } from '../src/host/mcp';
 import { waitFor } from '../test/support/wait';
-import { Sidecar } from '../src/host/sidecar';
-import { attachSidecar, SurfaceStore, uiHandlers, UiHub } from '../src/host/ui';
-import type { HostToView } from '../src/webviewProtocol/messages';
-import { surfacesHubOver } from '../test/webview/engine';
 import { Harness } from '../test/webview/harness';
-import { fixtureSpec, ROOT } from '../test/unit/streams/real-support';
 import { round, summarize, type Figure } from './lib/stats';
+import { interleaved, MarkerWatch, openSidebar, publishRaw, uiFixture } from './lib/surfacesPage';
 
 export interface CardUpdateFigure extends Figure {
   updates: number;
@@ -29,43 +25,14 @@ export interface CardUpdateFigure extends Figure {
 
 type Json = Record<string, unknown>;
 interface Hooks {
-  __expect(sel: string, marker: string): void;
-  __seen(marker: string): void;
   toPage(m: unknown): void;
-  toNode(raw: string): void;
-  MutationObserver: new (cb: () => void) => { observe(t: unknown, o: object): void };
-  document: { body: unknown; querySelector(s: string): { textContent: string | null } | null };
-  postMessage(m: unknown, o: string): void;
 }
 const noop = () => undefined;
 const CALL = 'bench-call';
 
-/** In the given frame: one observer; the first mutation after which `sel` shows the marker reports it. */
-const OBSERVE = () => {
-  const w = globalThis as unknown as Hooks & { __want?: { sel: string; marker: string } };
-  w.__expect = (sel, marker) => (w.__want = { sel, marker });
-  new w.MutationObserver(() => {
-    const want = w.__want;
-    if (!want) return;
-    if (w.document.querySelector(want.sel)?.textContent?.includes(want.marker)) {
-      w.__want = undefined;
-      w.__seen(want.marker);
-    }
-  }).observe(w.document.body, { childList: true, subtree: true, characterData: true, attributes: true });
-};
-
 export async function benchCard(quick: boolean): Promise<CardUpdateFigure> {
   const updates = quick ? 40 : 200;
-  const store = new SurfaceStore();
-  const hub = new UiHub({ sessionKey: 'bench', folderName: 'bench', store });
-  const sidecar = new Sidecar({
-    plugin: { ...fixtureSpec('ui', 'ui/ui.js', [], ['ui']), protocol: 2 },
-    session: { sessionId: 'bench-1', workspaceRoot: ROOT, generation: 1 },
-    uiHost: 'desktop',
-    handlers: uiHandlers(hub, 'ui'),
-    timeouts: { shutdownRequestMs: 1000, exitGraceMs: 200, reapMs: 2000 },
-  });
-  attachSidecar(hub, sidecar);
+  const { store, hub, sidecar } = uiFixture();
   const web = await Harness.launch();
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
   const server = createToolServer(
@@ -87,19 +54,13 @@ export async function benchCard(quick: boolean): Promise<CardUpdateFigure> {
     await Promise.all([server.server.connect(a), client.connect(b)]);
 
     // The sidebar.
-    await web.open();
-    let arrived: ((marker: string) => void) | undefined;
-    await web.page.exposeFunction('__seen', (m: string) => arrived?.(m));
-    await web.page.evaluate(OBSERVE);
-    const conn = surfacesHubOver(store).connect({
-      post: (m: HostToView) =>
-        void web.page.evaluate((msg) => (globalThis as unknown as Hooks).postMessage(msg, '*'), m).catch(noop),
-    });
-    await conn.receive({ type: 'ready' });
+    const sidebarWatch = new MarkerWatch();
+    await openSidebar(web, store, sidebarWatch);
 
     // The card: the page from resources/read in an iframe; this process is its host.
     const page = await browser.newPage();
-    await page.exposeFunction('__seen', (m: string) => arrived?.(m));
+    const cardWatch = new MarkerWatch();
+    await cardWatch.expose(page);
     const toPage = (m: Json) => page.evaluate((msg) => (globalThis as unknown as Hooks).toPage(msg), m).catch(noop);
     await page.exposeFunction('toNode', (raw: string) => {
       const m = JSON.parse(raw) as Json;
@@ -123,57 +84,27 @@ export async function benchCard(quick: boolean): Promise<CardUpdateFigure> {
     await waitFor(() => page.frames().length === 2, { timeoutMs: 10_000, what: 'the card frame' });
     const frame = () => page.frames().find((f) => f !== page.mainFrame())!;
     await frame().waitForSelector('main#root');
-    await frame().evaluate(OBSERVE);
+    await cardWatch.observe(frame());
     await toPage({
       jsonrpc: '2.0',
       method: 'ui/notifications/tool-result',
       params: { content: [], _meta: { 'reasonix/callId': CALL } },
     });
 
-    const payload = (marker: string) =>
-      JSON.stringify({
-        anchor: `tool:${CALL}`,
-        body: [
-          { kind: 'text', value: marker, tone: 'ok' },
-          { kind: 'kv', key: 'Region', value: 'eu-west' },
-          { kind: 'meter', label: 'Progress', progress: 0.5 },
-          { kind: 'row', children: [{ kind: 'button', actionId: 'report', label: 'Report' }] },
-        ],
-      });
-    const run = async (where: 'card' | 'sidebar', from: number, to: number): Promise<number[]> => {
-      const samples: number[] = [];
-      for (let i = from; i < to; i++) {
-        const marker = `${where}-marker-${i}`;
-        const target = where === 'card' ? frame() : web.page;
-        await target.evaluate(([sel, m]) => (globalThis as unknown as Hooks).__expect(sel, m), [
-          `section.view`,
-          marker,
-        ] as const);
-        const seen = new Promise<void>((resolve) => (arrived = (m) => m === marker && resolve()));
-        const t0 = process.hrtime.bigint();
-        const published = hub.invokeAction('ui', 'publish-raw', {
-          kind: 'view',
-          surfaceId: 'bench-view',
-          payload: payload(marker),
-        });
-        await seen;
-        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-        const r = await published;
-        if (!r.message?.includes('"accepted":true')) throw new Error(`bench publish refused: ${r.message}`);
-        if (i > 0) samples.push(ms);
-      }
-      return samples;
-    };
-    const card: number[] = [];
-    const sidebar: number[] = [];
-    const rounds = 4;
-    const per = updates / rounds;
-    for (let r = 0; r < rounds; r++) {
-      const from = r === 0 ? 0 : r * per + 1;
-      const to = (r + 1) * per + 1;
-      sidebar.push(...(await run('sidebar', from, to)));
-      card.push(...(await run('card', from, to)));
-    }
+    const payload = (marker: string) => ({
+      anchor: `tool:${CALL}`,
+      body: [
+        { kind: 'text', value: marker, tone: 'ok' },
+        { kind: 'kv', key: 'Region', value: 'eu-west' },
+        { kind: 'meter', label: 'Progress', progress: 0.5 },
+        { kind: 'row', children: [{ kind: 'button', actionId: 'report', label: 'Report' }] },
+      ],
+    });
+    const { card, sidebar } = await interleaved(updates, ['sidebar', 'card'] as const, (where, i) => {
+      const marker = `${where}-marker-${i}`;
+      const [watch, target] = where === 'card' ? [cardWatch, frame()] : [sidebarWatch, web.page];
+      return watch.time(target, 'section.view', marker, () => publishRaw(hub, 'view', 'bench-view', payload(marker)));
+    });
     const c = summarize(card);
     const s = summarize(sidebar);
     const ratio = c.median / s.median;

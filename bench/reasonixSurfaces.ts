@@ -9,14 +9,10 @@
 // ratio = Reasonix / hosted (goal ≤ 1.2).
 import * as path from 'node:path';
 import { ReasonixAcpClient } from '../src/host/acp';
-import { Sidecar } from '../src/host/sidecar';
-import { attachSidecar, SurfaceStore, uiHandlers, UiHub } from '../src/host/ui';
-import type { HostToView } from '../src/webviewProtocol/messages';
 import { FIXTURES } from '../test/support/reasonix';
-import { surfacesHubOver } from '../test/webview/engine';
 import { Harness } from '../test/webview/harness';
-import { fixtureSpec, ROOT } from '../test/unit/streams/real-support';
 import { round, summarize, type Figure } from './lib/stats';
+import { benchCardPayload, interleaved, MarkerWatch, openSidebar, publishRaw, uiFixture } from './lib/surfacesPage';
 
 export interface ReasonixSurfaceFigure extends Figure {
   updates: number;
@@ -26,28 +22,11 @@ export interface ReasonixSurfaceFigure extends Figure {
   hostedP99Ms: number;
 }
 
-interface PageHooks {
-  __expect(sel: string, marker: string): void;
-  __seen(marker: string): void;
-  MutationObserver: new (cb: () => void) => { observe(t: unknown, o: object): void };
-  document: { body: unknown; querySelector(s: string): { textContent: string | null } | null };
-  postMessage(m: unknown, o: string): void;
-}
-
 const noop = () => undefined;
 
 export async function benchReasonixSurfaces(quick: boolean): Promise<ReasonixSurfaceFigure> {
   const updates = quick ? 40 : 200;
-  const store = new SurfaceStore();
-  const hub = new UiHub({ sessionKey: 'bench', folderName: 'bench', store });
-  const sidecar = new Sidecar({
-    plugin: { ...fixtureSpec('ui', 'ui/ui.js', [], ['ui']), protocol: 2 },
-    session: { sessionId: 'bench-1', workspaceRoot: ROOT, generation: 1 },
-    uiHost: 'desktop',
-    handlers: uiHandlers(hub, 'ui'),
-    timeouts: { shutdownRequestMs: 1000, exitGraceMs: 200, reapMs: 2000 },
-  });
-  attachSidecar(hub, sidecar);
+  const { store, hub, sidecar } = uiFixture();
   const client = new ReasonixAcpClient({
     bin: path.join(FIXTURES, 'fake-acp.js'),
     cwd: FIXTURES,
@@ -57,79 +36,18 @@ export async function benchReasonixSurfaces(quick: boolean): Promise<ReasonixSur
   try {
     await sidecar.start();
     const session = await client.openSession({ cwd: FIXTURES, folderName: 'bench · Reasonix session', store });
-    await web.open();
-    const page = web.page;
-    let arrived: ((marker: string) => void) | undefined;
-    await page.exposeFunction('__seen', (marker: string) => arrived?.(marker));
-    await page.evaluate(() => {
-      const w = globalThis as unknown as PageHooks & { __want?: { sel: string; marker: string } };
-      w.__expect = (sel, marker) => (w.__want = { sel, marker });
-      new w.MutationObserver(() => {
-        const want = w.__want;
-        if (!want) return;
-        const el = w.document.querySelector(want.sel);
-        if (el?.textContent?.includes(want.marker)) {
-          w.__want = undefined;
-          w.__seen(want.marker);
-        }
-      }).observe(w.document.body, { childList: true, subtree: true, characterData: true, attributes: true });
+    const watch = new MarkerWatch();
+    await openSidebar(web, store, watch);
+    const { hosted, reasonix } = await interleaved(updates, ['hosted', 'reasonix'] as const, (source, i) => {
+      const marker = `${source}-marker-${i}`;
+      const surfaceId = `bench-${source}`;
+      const payload = benchCardPayload('Bench card', i, updates, marker);
+      return watch.time(web.page, `[data-key*='"${surfaceId}"']`, marker, () =>
+        source === 'reasonix'
+          ? session.prompt(`publish ${JSON.stringify({ surfaceId, kind: 'card', payload })}`)
+          : publishRaw(hub, 'card', surfaceId, payload),
+      );
     });
-    const surfaces = surfacesHubOver(store);
-    const conn = surfaces.connect({
-      post: (m: HostToView) =>
-        void page.evaluate((msg) => (globalThis as unknown as PageHooks).postMessage(msg, '*'), m).catch(noop),
-    });
-    await conn.receive({ type: 'ready' });
-
-    const payloadOf = (i: number, marker: string) => ({
-      title: 'Bench card',
-      text: marker,
-      fields: [
-        { key: 'Step', value: `${i} of ${updates}` },
-        { key: 'Region', value: 'eu-west' },
-      ],
-      progress: i / updates,
-      actions: [
-        { actionId: 'pause', label: 'Pause' },
-        { actionId: 'cancel', label: 'Cancel' },
-      ],
-    });
-    const run = async (source: 'reasonix' | 'hosted', from: number, to: number): Promise<number[]> => {
-      const samples: number[] = [];
-      for (let i = from; i < to; i++) {
-        const marker = `${source}-marker-${i}`;
-        const surfaceId = `bench-${source}`;
-        await page.evaluate(([sel, m]) => (globalThis as unknown as PageHooks).__expect(sel, m), [
-          `[data-key*='"${surfaceId}"']`,
-          marker,
-        ] as const);
-        const seen = new Promise<void>((resolve) => (arrived = (m) => m === marker && resolve()));
-        const t0 = process.hrtime.bigint();
-        const asked =
-          source === 'reasonix'
-            ? session.prompt(`publish ${JSON.stringify({ surfaceId, kind: 'card', payload: payloadOf(i, marker) })}`)
-            : hub.invokeAction('ui', 'publish-raw', {
-                kind: 'card',
-                surfaceId,
-                payload: JSON.stringify(payloadOf(i, marker)),
-              });
-        await seen;
-        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-        await asked;
-        if (i > 0) samples.push(ms);
-      }
-      return samples;
-    };
-    const reasonix: number[] = [];
-    const hosted: number[] = [];
-    const rounds = 4;
-    const per = updates / rounds;
-    for (let r = 0; r < rounds; r++) {
-      const from = r === 0 ? 0 : r * per + 1;
-      const to = (r + 1) * per + 1;
-      hosted.push(...(await run('hosted', from, to)));
-      reasonix.push(...(await run('reasonix', from, to)));
-    }
     const x = summarize(reasonix);
     const h = summarize(hosted);
     const ratio = x.median / h.median;
