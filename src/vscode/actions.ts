@@ -97,7 +97,11 @@ export async function runAction(
   if (!other && namesOther) other = await listedSoon(() => findOther(others, a, hostedHasIt));
   if (other) return other.run();
   if (namesOther) {
-    const msg = vscode.l10n.t('Cannot run {0}: the Reasonix session {1} offers no such action.', name, a.folder ?? '');
+    const msg = vscode.l10n.t(
+      'Cannot run {0}: the Reasonix session {1} offers no such action (Reasonix: Run Extension Action… lists the ones it offers).',
+      name,
+      a.folder ?? '',
+    );
     void vscode.window.showWarningMessage(inert(msg));
     return { ran: false, accepted: false, message: msg };
   }
