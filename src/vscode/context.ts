@@ -212,6 +212,7 @@ export class Ctx implements vscode.Disposable {
     if (ext.extensionMode === vscode.ExtensionMode.Test)
       (this.api as ReasonixApi & { testing?: ReasonixTesting }).testing = {
         setConsent: (c) => (this.consent = c ?? modalConsent),
+        fromSurfacesView: (raw) => this.surfaces?.receiveAsView(raw) ?? Promise.resolve(),
       };
     this.watchPackages();
     this.updateContextKeys();
@@ -288,4 +289,6 @@ export class Ctx implements vscode.Disposable {
 /** Only in Test extension mode (never for users): tests answer the Install and Remove modals. */
 export interface ReasonixTesting {
   setConsent(consent: Consent | undefined): void;
+  /** A message as the Surfaces view sends it (webviewProtocol), through the window's hub. */
+  fromSurfacesView(raw: unknown): Promise<void>;
 }

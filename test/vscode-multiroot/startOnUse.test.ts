@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isAgentNameFor } from '../../src/host/tools';
 import type { ReasonixApi } from '../../src/vscode/api';
+import type { ReasonixTesting } from '../../src/vscode/context';
 import { definitionLabels } from '../../src/vscode/mcp/labels';
 import { runHookCommand } from '../support/processes';
 import { waitFor } from '../support/wait';
@@ -141,6 +142,19 @@ describe('a window of ten folders starts each on first use', function () {
       before.map((s, i) => (i === 5 ? 'started' : s)),
       'and no other',
     );
+  });
+
+  it("opening a folder's group in the Surfaces view starts that folder (the view's folderOpened, through the window's hub)", async () => {
+    const f = folders()[7];
+    assert.equal(stateOf(f.name), 'not-started');
+    const testing = (api as ReasonixApi & { testing: ReasonixTesting }).testing;
+    // A message the hub refuses (not the view's protocol) starts nothing.
+    await testing.fromSurfacesView({ type: 'folderOpened', sessionKey: f.uri.toString(), extra: 1 });
+    assert.equal(stateOf(f.name), 'not-started', 'a refused message is no use');
+    await testing.fromSurfacesView({ type: 'folderOpened', sessionKey: f.uri.toString() });
+    await waitFor(() => runningIn(f.name) === 2, { timeoutMs: 30_000, what: `${f.name}'s two samples running` });
+    assert.equal(stateOf(f.name), 'started');
+    assert.equal(stateOf(folders()[9].name), 'not-started', 'another folder still waits');
   });
 
   it('Start Extensions of Folder (the command behind the inline Start button of a folder row) starts that folder', async () => {

@@ -28,6 +28,11 @@ export interface SurfacesController extends vscode.Disposable {
    * folder (as the surfaces carry it). A sign the folder is in use; fired once per expansion.
    */
   readonly onDidOpenFolderGroup: vscode.Event<string>;
+  /**
+   * Takes one message as a view would send it, through the same hub and checks (the in-host tests'
+   * way to be the webview; the page's own sending is tested in Chromium).
+   */
+  receiveAsView(raw: unknown): Promise<void>;
 }
 
 export function createSurfaces(
@@ -84,6 +89,14 @@ export function createSurfaces(
       );
     },
     onDidOpenFolderGroup: folderOpened.event,
+    async receiveAsView(raw) {
+      const conn = hub().connect({ post: () => undefined });
+      try {
+        await conn.receive(raw);
+      } finally {
+        conn.dispose();
+      }
+    },
     dispose() {
       for (const d of registrations) d.dispose();
       panel?.dispose();
