@@ -113,7 +113,7 @@ export class UiHub {
    * generation's surfaces go stale), held publishes are shown, held prompts go ahead.
    */
   commit(generation: number): void {
-    for (const b of [...this.bindings.stagedAll()]) {
+    for (const b of this.bindings.stagedAll()) {
       const staged = stagedState(b.state);
       if (b.generation !== generation || !staged) continue;
       const { held, commit } = staged;

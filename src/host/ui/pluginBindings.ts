@@ -40,9 +40,21 @@ export interface PluginBinding {
   staged?: Binding;
 }
 
-/** The hub's records, one per bound plugin id; a record with neither binding is not kept. */
+type Which = keyof PluginBinding;
+
+interface Entry extends PluginBinding {
+  /** When each binding of the record was first set since it last had none: the order they are listed in. */
+  since: Partial<Record<Which, number>>;
+}
+
+/**
+ * The hub's records, one per bound plugin id; a record with neither binding is not kept. Current
+ * and staged bindings are each listed in the order they were first set (replacing one keeps its
+ * place, clearing it gives the place up), the order the hub commits and disposes them in.
+ */
 export class PluginBindings {
-  private readonly records = new Map<string, PluginBinding>();
+  private readonly records = new Map<string, Entry>();
+  private seq = 0;
 
   current(pluginId: string): Binding | undefined {
     return this.records.get(pluginId)?.current;
@@ -53,26 +65,44 @@ export class PluginBindings {
   }
 
   /** Sets (or, with undefined, clears) one of the plugin's two bindings. */
-  set(pluginId: string, which: keyof PluginBinding, b: Binding | undefined): void {
-    const r = this.records.get(pluginId) ?? {};
-    if (b) r[which] = b;
-    else delete r[which];
+  set(pluginId: string, which: Which, b: Binding | undefined): void {
+    const r: Entry = this.records.get(pluginId) ?? { since: {} };
+    if (b) {
+      if (!r[which]) r.since[which] = ++this.seq;
+      r[which] = b;
+    } else {
+      delete r[which];
+      delete r.since[which];
+    }
     if (r.current || r.staged) this.records.set(pluginId, r);
     else this.records.delete(pluginId);
   }
 
-  /** Every current binding, in the order the plugins were first bound. */
-  *currents(): IterableIterator<Binding> {
-    for (const r of this.records.values()) if (r.current) yield r.current;
+  /** Every current binding, in the order they were set. */
+  currents(): Binding[] {
+    return this.listed('current');
   }
 
-  /** Every staged binding. */
-  *stagedAll(): IterableIterator<Binding> {
-    for (const r of this.records.values()) if (r.staged) yield r.staged;
+  /** Every staged binding, in the order they were staged. */
+  stagedAll(): Binding[] {
+    return this.listed('staged');
   }
 
-  /** The plugin ids bound, either way. */
+  /** The plugin ids bound: those with a current binding, then those only staged, each in their order. */
   ids(): string[] {
-    return [...this.records.keys()];
+    const current = this.currents().map((b) => b.pluginId);
+    return [
+      ...current,
+      ...this.stagedAll()
+        .map((b) => b.pluginId)
+        .filter((id) => !current.includes(id)),
+    ];
+  }
+
+  private listed(which: Which): Binding[] {
+    return [...this.records.values()]
+      .filter((r) => r[which])
+      .sort((x, y) => (x.since[which] ?? 0) - (y.since[which] ?? 0))
+      .map((r) => r[which] as Binding);
   }
 }

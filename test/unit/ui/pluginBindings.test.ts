@@ -27,15 +27,35 @@ describe('UI hub: one record per bound plugin', () => {
     assert.equal(r.current('p'), live);
     assert.equal(r.staged('p'), next);
     assert.equal(r.staged('q'), undefined);
-    assert.deepEqual(r.ids(), ['p', 'q'], 'one record per plugin, in the order they were first bound');
+    assert.deepEqual(r.ids(), ['p', 'q'], 'one record per plugin');
     assert.deepEqual(
-      [...r.currents()].map((b) => `${b.pluginId}@${b.generation}`),
+      r.currents().map((b) => `${b.pluginId}@${b.generation}`),
       ['p@1', 'q@1'],
     );
     assert.deepEqual(
-      [...r.stagedAll()].map((b) => `${b.pluginId}@${b.generation}`),
+      r.stagedAll().map((b) => `${b.pluginId}@${b.generation}`),
       ['p@2'],
     );
+  });
+
+  it('lists each kind of binding in the order it was set: a replacement keeps its place, a cleared one gives it up', () => {
+    const r = new PluginBindings();
+    r.set('b', 'current', binding('b', 1));
+    r.set('a', 'current', binding('a', 1));
+    r.set('a', 'staged', binding('a', 2, true));
+    r.set('c', 'staged', binding('c', 2, true));
+    r.set('b', 'staged', binding('b', 2, true));
+    r.set('a', 'staged', binding('a', 3, true)); // a new build staged again: a keeps its place
+    const staged = () => r.stagedAll().map((b) => `${b.pluginId}@${b.generation}`);
+    assert.deepEqual(staged(), ['a@3', 'c@2', 'b@2']);
+    r.set('c', 'staged', undefined);
+    r.set('c', 'staged', binding('c', 4, true)); // cleared, then staged again: last
+    assert.deepEqual(staged(), ['a@3', 'b@2', 'c@4']);
+    assert.deepEqual(
+      r.currents().map((b) => b.pluginId),
+      ['b', 'a'],
+    );
+    assert.deepEqual(r.ids(), ['b', 'a', 'c'], 'bound plugins first, then the plugins only staged');
   });
 
   it('drops a record once it holds neither binding, and only then', () => {
