@@ -11,9 +11,10 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { FolderStarts, realClock } from '../src/host/folders';
 import { StartQueue } from '../src/host/generations';
-import { createSessionEngine, type SessionEngine } from '../src/host/session';
+import type { SessionEngine } from '../src/host/session';
 import { Sidecar } from '../src/host/sidecar';
 import { SurfaceStore } from '../src/host/ui';
+import { testEngine } from '../test/support/engine';
 import { quiet, REPO } from './lib/host';
 import { hrtimeMs, lowerIsBetter, round, summarize, type Figure } from './lib/stats';
 
@@ -66,31 +67,28 @@ function openWindow(base: string, n: number, extensions: string[], home: string)
     const key = path.join(base, `folder-${i + 1}`);
     engines.set(
       key,
-      createSessionEngine(
-        {
-          sessionKey: key,
+      testEngine({
+        base: key,
+        plugins: extensions,
+        logger: quiet,
+        options: {
           sessionId: `bench-${i}`,
           folderName: `folder-${i + 1}`,
-          workspaceRoot: key,
           home,
-          linked: () => extensions,
-          disabled: () => [],
-          frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
-          maxParallelStarts: 4,
           startupBudgetMs: 60_000,
           startSlots: queue,
           startPriority: starts.priority(key),
         },
-        {
+        deps: {
           createSidecar: (o) => {
             const s = new Sidecar(o);
             sidecars.push(s);
             return s;
           },
           store,
-          logger: quiet,
+          timeouts: undefined, // the engine's own shutdown timeouts, as a window runs it
         },
-      ),
+      }),
     );
     starts.add(key);
   }

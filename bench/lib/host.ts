@@ -2,9 +2,9 @@
 import * as path from 'node:path';
 import type { PluginSpec, ProtocolVersion, RuntimeBlock } from '../../src/host/plugins/types';
 import type { Logger } from '../../src/host/log';
-import { createSessionEngine, type SessionEngine } from '../../src/host/session';
+import type { SessionEngine } from '../../src/host/session';
 import { Sidecar, type HostHandlers, type SidecarTimeouts } from '../../src/host/sidecar';
-import { SurfaceStore } from '../../src/host/ui';
+import { testEngine } from '../../test/support/engine';
 import { scriptPlugin } from '../../test/support/plugins';
 
 // out/bench/lib → repo root
@@ -47,27 +47,18 @@ export const quiet: Logger = { trace() {}, debug() {}, info() {}, warn() {}, err
  * Sidecar it creates is also pushed to `created` (a floor over the same child: bench/lib/sameChild.ts).
  */
 export function folderEngine(ws: string, home: string, plugins: string[], created: Sidecar[] = []): SessionEngine {
-  return createSessionEngine(
-    {
-      sessionKey: ws,
-      sessionId: 'bench',
-      folderName: 'ws',
-      workspaceRoot: ws,
-      home,
-      linked: () => plugins,
-      disabled: () => [],
-      frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
-      maxParallelStarts: 4,
-      startupBudgetMs: 30_000,
-    },
-    {
+  return testEngine({
+    base: ws,
+    plugins,
+    logger: quiet,
+    options: { sessionId: 'bench', home, startupBudgetMs: 30_000 },
+    deps: {
       createSidecar: (o) => {
         const s = new Sidecar(o);
         created.push(s);
         return s;
       },
-      store: new SurfaceStore(),
-      logger: quiet,
+      timeouts: undefined, // the engine's own shutdown timeouts, as a window runs it
     },
-  );
+  });
 }

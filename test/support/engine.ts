@@ -31,9 +31,9 @@ export interface TestEngineOptions {
   deps?: Partial<CompositionDeps>;
 }
 
-/** The engine, not started yet. */
+/** The engine, not started yet (its home, `base/home` or `options.home`, is made if missing). */
 export function testEngine(o: TestEngineOptions): SessionEngine {
-  const home = path.join(o.base, 'home');
+  const home = o.options?.home ?? path.join(o.base, 'home');
   mkdirSync(home, { recursive: true });
   const plugins = o.plugins;
   return createSessionEngine(

@@ -2,9 +2,13 @@
 // workspace folders) in the per-user hooks directory, plus the `runtime` file naming the program
 // the shell launcher runs the bridge with. The bridge and the MCP relay pick the window whose
 // folder holds `cwd` (locateWindow) and check its endpoint before sending it the token.
-import { readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { innermost } from '../folderMatch';
 import { fileProblem, privacyProblem } from './privateDir';
+
+// Which folder holds a path is shared with the rooms that pick a folder's session (hooks/, mcp/).
+export { containment, HOST_PATHS, innermost, type PathRules } from '../folderMatch';
 
 export interface WindowRecord {
   v: number;
@@ -128,68 +132,6 @@ export function removeStaleWindows(dir: string): void {
       // being written by another window: leave it
     }
   }
-}
-
-/** How paths are compared: the platform's path rules and whether its file systems ignore case. */
-export interface PathRules {
-  resolve(p: string): string;
-  relative(from: string, to: string): string;
-  isAbsolute(p: string): boolean;
-  sep: string;
-  caseInsensitive: boolean;
-}
-
-export const HOST_PATHS: PathRules = {
-  resolve,
-  relative,
-  isAbsolute,
-  sep,
-  caseInsensitive: process.platform === 'win32' || process.platform === 'darwin',
-};
-
-/**
- * Depth of `folder` when it contains `path` (itself included), else -1. Decided on path segments:
- * the relative path leaves the folder only when it is `..` or starts with `..` and a separator,
- * so a folder named `..cache` inside is inside (issue 28 item 3).
- */
-export function containment(folder: string, path: string, rules: PathRules = HOST_PATHS): number {
-  const norm = (p: string) => (rules.caseInsensitive ? rules.resolve(p).toLowerCase() : rules.resolve(p));
-  const f = norm(folder);
-  const rel = rules.relative(f, norm(path));
-  const leaves = rel === '..' || rel.startsWith(`..${rules.sep}`) || (rules.sep === '\\' && rel.startsWith('../'));
-  if (rel === '' || (!leaves && !rules.isAbsolute(rel))) return f.length;
-  return -1;
-}
-
-/** A path and, when it is a link (or under one), its real path too: a folder matches either way. */
-function spellings(p: string): string[] {
-  try {
-    const real = realpathSync(p);
-    return real === p ? [p] : [p, real];
-  } catch {
-    return [p]; // need not exist for the match
-  }
-}
-
-/** The folder (of any session list) that holds `cwd` most closely: the innermost wins. */
-export function innermost<T>(
-  items: readonly T[],
-  folderOf: (item: T) => readonly string[],
-  cwd: string,
-): { item: T; folder: string } | undefined {
-  let best: { item: T; folder: string; depth: number } | undefined;
-  const candidates = spellings(cwd);
-  for (const item of items) {
-    for (const folder of folderOf(item)) {
-      for (const f of spellings(folder)) {
-        for (const path of candidates) {
-          const depth = containment(f, path);
-          if (depth >= 0 && (!best || depth > best.depth)) best = { item, folder, depth };
-        }
-      }
-    }
-  }
-  return best && { item: best.item, folder: best.folder };
 }
 
 /** The window serving `cwd`: innermost folder first, then the most recently started window. */

@@ -41,19 +41,12 @@ export const MAX_KEPT = 32;
 export const MAX_CONNECTIONS = 256;
 /** Request bytes held across every connection at once: a flood cannot grow the window's memory. */
 export const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
-/** The most a request may say it waits (the slow family's budget with room to spare). */
+/** The most a request may say it waits (the slow family's budget with room to spare; hooks/request.ts checks it). */
 export const MAX_BUDGET_MS = 60_000;
 /** A connection that has not proved its token within this long is dropped (slow clients). */
 export const TOKEN_WAIT_MS = 2_000;
 /** The whole request line must be in within this long of connecting (a 32 MiB line takes well under 1 s). */
 export const LINE_WAIT_MS = 10_000;
-
-/** Why `budgetMs` is not a usable wait, or undefined. */
-export function budgetProblem(budgetMs: unknown): string | undefined {
-  return typeof budgetMs === 'number' && Number.isFinite(budgetMs) && budgetMs > 0 && budgetMs <= MAX_BUDGET_MS
-    ? undefined
-    : `invalid budgetMs ${JSON.stringify(budgetMs) ?? String(budgetMs)}: must be a number of milliseconds in 1..${MAX_BUDGET_MS}`;
-}
 
 /** What every connection of one endpoint shares: the bytes held, the pending and kept connections. */
 interface Shared {

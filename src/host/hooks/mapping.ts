@@ -15,20 +15,21 @@ import {
   unheardAnswer,
   unheardText,
 } from './events';
-import { depthPast, refusalOf, ruleAfter, ruleBefore, type AskPoint, type PointRuling, type Refusal } from '../tools';
+import {
+  DeadlineAsker,
+  depthPast,
+  refusalOf,
+  ruleAfter,
+  ruleBefore,
+  type PointRuling,
+  type Refusal,
+  type Unheard,
+} from '../tools';
 
-/**
- * A VS Code window's view of the extension tools its MCP server serves for the folder (issue 24):
- * an agent's call of one reaches us twice, as hooks and as the MCP call; the ledger behind this
- * makes every interceptor see it once (src/host/tools/callLedger.ts).
- */
-export interface HookToolCalls {
-  /** The extension tool an agent's tool name stands for (`mcp_reasonix_ext__p__t`), if any. */
-  resolve(agentToolName: string): { modelName: string; readOnly: boolean } | undefined;
-  /** PreToolUse ran tool.before and permission.decision for this call and let it through. */
-  ruled(modelName: string, args: unknown): void;
-  /** Whether the MCP path settled this call, tool.after included (taken once). */
-  afterRan(modelName: string, args: unknown): boolean;
+/** The extension tool an agent's tool name stands for (`mcp_reasonix_ext__p__t`), as its window resolved it. */
+export interface HookTool {
+  modelName: string;
+  readOnly: boolean;
 }
 
 /** What the mapping needs from one folder's session: the dispatcher's walk and its member list. */
@@ -62,13 +63,26 @@ export interface DecisionRecord {
 export interface HookResult {
   answer: HookAnswer;
   record: DecisionRecord;
+  /**
+   * PreToolUse of an extension tool (`tool`) that tool.before and permission.decision let through:
+   * the arguments the agent's MCP call will carry, for the window's call ledger (tools/callLedger.ts).
+   */
+  ruled?: { modelName: string; args: unknown };
 }
 
+/**
+ * A VS Code window's knowledge of the extension tools its MCP server serves for the folder (issue
+ * 24): an agent's call of one reaches us twice, as hooks and as the MCP call; the window's ledger
+ * makes every interceptor see it once. The window resolves the tool and reads its ledger before it
+ * asks, and notes `ruled` after, so the mapping calls nothing back.
+ */
 export interface AnswerOptions {
   /** Epoch ms by which the answer must exist (the bridge's budget, minus its margin). */
   deadlineAt?: number;
-  /** Extension tools served through the window's MCP server (absent: every tool is foreign). */
-  toolCalls?: HookToolCalls;
+  /** The extension tool the event is about (absent: the tool is foreign, or no MCP server serves it). */
+  tool?: HookTool;
+  /** PostToolUse: the MCP path settled this call, tool.after included (the ledger's entry was taken). */
+  afterRan?: boolean;
 }
 
 /**
@@ -102,17 +116,26 @@ export async function answerHookEvent(
   opts: AnswerOptions = {},
 ): Promise<HookResult> {
   const deadlineAt = opts.deadlineAt ?? Date.now() + budgetFor(event);
-  const ask = new Asker(session, deadlineAt);
+  const ask = new DeadlineAsker(session, deadlineAt);
+  const unheard = () => ask.unheard.map(unheardOf);
   try {
     switch (event) {
       case 'UserPromptSubmit':
-        return unheardRule(event, await userPromptSubmit(input as UserPromptSubmitInput, ask), ask.unheard);
-      case 'PreToolUse':
-        return unheardRule(event, await preToolUse(input as PreToolUseInput, ask, opts.toolCalls), ask.unheard);
+        return unheardRule(event, await userPromptSubmit(input as UserPromptSubmitInput, ask), unheard());
+      case 'PreToolUse': {
+        const r = unheardRule(event, await rulePreToolUse(input as PreToolUseInput, ask, opts.tool), unheard());
+        // Let through (not denied): the MCP call that follows runs only tool.after.
+        if (!opts.tool || r.record.decision === 'deny') return r;
+        const updated = (r.answer?.hookSpecificOutput as { updatedInput?: unknown } | undefined)?.updatedInput;
+        return {
+          ...r,
+          ruled: { modelName: opts.tool.modelName, args: updated ?? (input as PreToolUseInput).tool_input ?? {} },
+        };
+      }
       case 'PostToolUse':
-        return unheardRule(event, await postToolUse(input as PostToolUseInput, ask, opts.toolCalls), ask.unheard);
+        return unheardRule(event, await postToolUse(input as PostToolUseInput, ask, opts), unheard());
       case 'SessionStart':
-        return unheardRule(event, await sessionStart(input, ask), ask.unheard);
+        return unheardRule(event, await sessionStart(input, ask), unheard());
       default:
         // Stop, PreCompact, SubagentStart/Stop, SessionEnd, ErrorOccurred: no Reasonix point
         // means the same thing (compaction.prepare carries messages the hook does not have).
@@ -142,55 +165,13 @@ function cannotSend(event: string, session: HookSessionPort, why: string): HookR
   return unheardRule(event, none(event, undefined, why), unheard);
 }
 
-/**
- * Asks one point within the event's deadline. Who takes part, and who is required, is the
- * dispatcher's answer (interceptorsAt), never derived here; a dispatch that runs out of time is
- * cancelled through its signal, so no intercept keeps running for a hook that gave up.
- */
-class Asker {
-  /** "guard (intercept_timeout: …)" for every optional member not heard at any point asked. */
-  readonly unheard: string[] = [];
-
-  constructor(
-    private readonly session: HookSessionPort,
-    private readonly deadlineAt: number,
-  ) {}
-
-  /** The chain's AskPoint (tools/chain.ts): the hook's deadline instead of the caller's signal. */
-  readonly ask: AskPoint = (point, payload) => this.point(point, payload);
-
-  async point(point: string, payload: unknown): Promise<PointRuling> {
-    const members = this.session.interceptorsAt(point);
-    if (members.length === 0) return { kind: 'skipped' };
-    // A required member that is not running cannot be asked: the operation fails closed.
-    const down = members.find((m) => m.required && !m.running);
-    if (down) return { kind: 'required-down', pluginId: down.pluginId, why: `it is ${down.state ?? 'not running'}` };
-    const timeout = new AbortController();
-    const timer = setTimeout(
-      () => timeout.abort(new Error(`no answer within the ${point} budget`)),
-      Math.max(0, this.deadlineAt - Date.now()),
-    );
-    try {
-      const outcome = await this.session.dispatch(point, payload, { signal: timeout.signal });
-      for (const m of outcome.skipped ?? []) this.unheard.push(`${m.pluginId} (${m.reason}: ${shown(m.message)})`);
-      return { kind: 'outcome', outcome };
-    } catch (err) {
-      if (!timeout.signal.aborted) throw err;
-      const required = members.find((m) => m.required);
-      if (required)
-        return { kind: 'required-down', pluginId: required.pluginId, why: `no answer within the ${point} budget` };
-      // No optional member was heard in time: say so (never an allow by silence).
-      for (const m of members)
-        this.unheard.push(`${m.pluginId} (intercept_timeout: no answer within the ${point} budget)`);
-      return { kind: 'skipped' };
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-}
-
 function none(event: string, tool: string | undefined, note?: string): HookResult {
   return { answer: undefined, record: { event, tool, decision: 'none', note } };
+}
+
+/** "guard (intercept_timeout: …)": one optional member not heard, its words made safe to show. */
+function unheardOf(u: Unheard): string {
+  return `${u.pluginId} (${u.reason}: ${u.ours ? u.message : shown(u.message)})`;
 }
 
 /**
@@ -251,7 +232,7 @@ function replacedBy(r: PointRuling): string | undefined {
     : undefined;
 }
 
-async function userPromptSubmit(input: UserPromptSubmitInput, ask: Asker): Promise<HookResult> {
+async function userPromptSubmit(input: UserPromptSubmitInput, ask: DeadlineAsker): Promise<HookResult> {
   const event = 'UserPromptSubmit';
   if (typeof input.prompt !== 'string' || input.prompt === '') return none(event, undefined, 'no prompt text');
   const r = await ask.point('input.receive', { text: input.prompt });
@@ -295,29 +276,13 @@ function argumentsOf(input: PreToolUseInput): string {
   return jsonOf(input.tool_input === undefined ? {} : input.tool_input, 'tool_input');
 }
 
-async function preToolUse(input: PreToolUseInput, ask: Asker, calls?: HookToolCalls): Promise<HookResult> {
-  const tool = toolName(input);
-  const ours = calls?.resolve(tool);
-  const r = await rulePreToolUse(input, tool, ours, ask);
-  // Let through (not denied): the MCP call that follows runs only tool.after.
-  if (ours && r.record.decision !== 'deny') {
-    const updated = (r.answer?.hookSpecificOutput as { updatedInput?: unknown } | undefined)?.updatedInput;
-    calls!.ruled(ours.modelName, updated ?? input.tool_input ?? {});
-  }
-  return r;
-}
-
 /**
  * The tool chain (tools/chain.ts) with the `refuse` rename policy: the agent calls the tool it
  * chose, and a hook's answer can replace its arguments (updatedInput) but cannot name another tool.
  */
-async function rulePreToolUse(
-  input: PreToolUseInput,
-  tool: string,
-  ours: ReturnType<HookToolCalls['resolve']>,
-  ask: Asker,
-): Promise<HookResult> {
+async function rulePreToolUse(input: PreToolUseInput, ask: DeadlineAsker, ours?: HookTool): Promise<HookResult> {
   const event = 'PreToolUse';
+  const tool = toolName(input);
   // Interceptors see an extension tool by the name Reasonix gives it, not the agent's MCP name.
   const ruling = await ruleBefore(
     ask.ask,
@@ -356,12 +321,11 @@ function isErrorResponse(response: unknown): boolean {
   return r.is_error === true || r.isError === true || r.success === false;
 }
 
-async function postToolUse(input: PostToolUseInput, ask: Asker, calls?: HookToolCalls): Promise<HookResult> {
+async function postToolUse(input: PostToolUseInput, ask: DeadlineAsker, opts: AnswerOptions): Promise<HookResult> {
   const event = 'PostToolUse';
   const tool = toolName(input);
-  const ours = calls?.resolve(tool);
-  if (ours && calls!.afterRan(ours.modelName, input.tool_input ?? {}))
-    return none(event, tool, 'tool.after ran with the call, in the Reasonix MCP server');
+  const ours = opts.tool;
+  if (ours && opts.afterRan) return none(event, tool, 'tool.after ran with the call, in the Reasonix MCP server');
   const ruling = await ruleAfter(ask.ask, {
     name: ours?.modelName ?? tool,
     arguments: argumentsOf(input),
@@ -386,7 +350,7 @@ async function postToolUse(input: PostToolUseInput, ask: Asker, calls?: HookTool
   return none(event, tool, ruling.asked ? undefined : 'no interceptor at tool.after');
 }
 
-async function sessionStart(input: HookInput, ask: Asker): Promise<HookResult> {
+async function sessionStart(input: HookInput, ask: DeadlineAsker): Promise<HookResult> {
   const event = 'SessionStart';
   const id = input.session_id ?? input.sessionId;
   const sessionId = typeof id === 'string' && id ? id : 'agent-session';

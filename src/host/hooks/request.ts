@@ -1,6 +1,6 @@
 // The `hook` kind of request on the window endpoint: what the bridge sends (the hook input spliced
 // in as the text it arrived in) and what the window checks before it answers.
-import { budgetProblem, requestLineOf, type EndpointReply, type EndpointRequest } from '../endpoint';
+import { MAX_BUDGET_MS, requestLineOf, type EndpointReply, type EndpointRequest } from '../endpoint';
 import type { HookInput } from './events';
 
 /** An agent hook to answer (kind "hook"). */
@@ -14,6 +14,13 @@ export interface HookRequest extends EndpointRequest {
 
 /** The window's answer to a hook request. */
 export type HookReply = EndpointReply;
+
+/** Why `budgetMs` is not a usable wait, or undefined. */
+export function budgetProblem(budgetMs: unknown): string | undefined {
+  return typeof budgetMs === 'number' && Number.isFinite(budgetMs) && budgetMs > 0 && budgetMs <= MAX_BUDGET_MS
+    ? undefined
+    : `invalid budgetMs ${JSON.stringify(budgetMs) ?? String(budgetMs)}: must be a number of milliseconds in 1..${MAX_BUDGET_MS}`;
+}
 
 /** The hook kind's own check: a usable budget. */
 export function hookRequestProblem(req: EndpointRequest): string | undefined {

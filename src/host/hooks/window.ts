@@ -5,12 +5,13 @@
 // record says, per folder, who takes part at the guarded points. The VS Code face supplies the
 // sessions and logs the decisions; nothing here imports vscode.
 import { performance } from 'node:perf_hooks';
-import { innermost, WindowEndpoint, PROTOCOL_VERSION, type WindowRecord } from '../endpoint';
+import { WindowEndpoint, PROTOCOL_VERSION, type WindowRecord } from '../endpoint';
+import { innermost } from '../folderMatch';
 import type { Logger } from '../log';
 import { mcpWindowKind, type McpFolderSession, type WindowMcpOptions } from '../mcp';
 import { isAgentNameFor, ToolCallLedger, type ToolCallOptions, type ToolCallOutcome, type ToolInfo } from '../tools';
-import { EVENT_POINTS, isAgentHookEvent, pointsOf } from './events';
-import { answerHookEvent, type DecisionRecord, type HookSessionPort, type HookToolCalls } from './mapping';
+import { EVENT_POINTS, isAgentHookEvent, pointsOf, type PreToolUseInput } from './events';
+import { answerHookEvent, type AnswerOptions, type DecisionRecord, type HookSessionPort } from './mapping';
 import { hookRequestProblem, type HookReply, type HookRequest } from './request';
 
 /** A folder session as the window needs it: hook dispatch and its extension tools. */
@@ -167,32 +168,41 @@ export class HookWindow {
         note: `no running Reasonix session in this window serves ${cwd || 'an event without cwd'}`,
       };
     }
-    // budgetMs was checked where the request was read (endpoint/server.ts budgetProblem).
+    // budgetMs was checked where the request was read (request.ts budgetProblem, the kind's check).
     const deadlineAt = Date.now() + req.budgetMs - ANSWER_MARGIN_MS;
     await untilReady(hit.item, deadlineAt);
     const r = await answerHookEvent(req.event, input, hit.item.session, {
       deadlineAt,
-      toolCalls: this.opts.mcp ? this.toolCalls(hit.folder, hit.item) : undefined,
+      ...(this.opts.mcp ? this.toolOptions(req.event, input, hit.folder, hit.item) : {}),
     });
+    if (r.ruled) this.ledger.note('ruled', hit.folder, r.ruled.modelName, r.ruled.args);
     this.opts.onDecision?.(r.record, hit.folder, performance.now() - t0);
     return r.answer ? { v: PROTOCOL_VERSION, answer: r.answer } : { v: PROTOCOL_VERSION, note: r.record.note };
   }
 
-  /** The hook path's view of the tools this window's MCP server serves for `folder`. */
-  private toolCalls(folder: string, { session, mcpLabel }: HookSessionEntry): HookToolCalls {
+  /**
+   * For a tool event, the extension tool this window's MCP server serves for `folder` that the
+   * agent's tool name stands for, and (PostToolUse) whether the MCP path settled the call: read here,
+   * before the mapping asks, so the mapping never calls back into the window.
+   */
+  private toolOptions(
+    event: string,
+    input: PreToolUseInput,
+    folder: string,
+    { session, mcpLabel }: HookSessionEntry,
+  ): Pick<AnswerOptions, 'tool' | 'afterRan'> {
+    if ((event !== 'PreToolUse' && event !== 'PostToolUse') || typeof input.tool_name !== 'string') return {};
     const labels = mcpLabel ? [mcpLabel] : undefined;
-    return {
-      resolve: (agentName) => {
-        // VS Code cuts `mcp_<label>_<name>` at 64 characters, so two long names may read alike to it:
-        // then the hook cannot tell which tool the agent means and rules on neither; the MCP call,
-        // which carries the exact name, runs the whole chain instead (issue 45 item 1).
-        const hits = session.tools().filter((tool) => isAgentNameFor(agentName, tool.modelName, labels));
-        const t = hits.length === 1 ? hits[0] : undefined;
-        return t && { modelName: t.modelName, readOnly: t.readOnly };
-      },
-      ruled: (modelName, args) => this.ledger.note('ruled', folder, modelName, args),
-      afterRan: (modelName, args) => this.ledger.take('afterRan', folder, modelName, args),
-    };
+    const agentName = input.tool_name;
+    // VS Code cuts `mcp_<label>_<name>` at 64 characters, so two long names may read alike to it:
+    // then the hook cannot tell which tool the agent means and rules on neither; the MCP call,
+    // which carries the exact name, runs the whole chain instead (issue 45 item 1).
+    const hits = session.tools().filter((tool) => isAgentNameFor(agentName, tool.modelName, labels));
+    const t = hits.length === 1 ? hits[0] : undefined;
+    if (!t) return {};
+    const tool = { modelName: t.modelName, readOnly: t.readOnly };
+    if (event === 'PreToolUse') return { tool };
+    return { tool, afterRan: this.ledger.take('afterRan', folder, t.modelName, input.tool_input ?? {}) };
   }
 
   async close(): Promise<void> {

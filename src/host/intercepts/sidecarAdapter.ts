@@ -18,7 +18,8 @@ export function interceptClientFor(sidecar: Sidecar, registration: number): Inte
       return sidecar.state;
     },
     nextInterceptSeq: () => sidecar.nextInterceptSeq(),
-    request: (method, params, opts) => sidecar.request(method, params, opts),
+    // The sidecar's own method, bound: a call goes from the room straight to the sidecar (no frame here).
+    request: sidecar.request.bind(sidecar),
     sendEvent: (params) => sidecar.sendEvent(params),
   };
 }

@@ -7,7 +7,8 @@
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Disposable } from '../emitter';
-import { innermost, type EndpointRequest, type RequestKind } from '../endpoint';
+import type { EndpointRequest, RequestKind } from '../endpoint';
+import { innermost } from '../folderMatch';
 import type { Logger } from '../log';
 import { declaredTools, toolListKey, type DeclaredPlugin, type ToolCallLedger, type ToolCallOutcome } from '../tools';
 import type { SurfaceFeed } from '../ui';

@@ -559,12 +559,14 @@ class ComposedSession implements SessionEngine {
 
   callTool(ref: ToolRef, args?: unknown, opts?: ToolCallOptions): Promise<ToolCallOutcome> {
     const m = (this.toolCallsModule ??= (this.deps.toolCalls ?? compiledToolCalls)());
+    const clients = this.toolClients();
+    const callers = new Map([...this.records.values()].map((r) => [r.tools, r.caller]));
     return m.callTool(
       {
-        clients: () => this.toolClients(),
-        callerFor: (c) => [...this.records.values()].find((r) => r.tools === c)?.caller as ToolCaller,
-        dispatch: (point, payload, o) => this.dispatcher().dispatch(point, payload, o),
-        argumentChecker: () => m.toolArgumentChecker,
+        clients,
+        callers,
+        dispatcher: () => this.dispatcher(),
+        argumentChecker: m.toolArgumentChecker,
         uncheckedSchema: (note) => this.warnOnce(note),
       },
       ref,

@@ -252,6 +252,15 @@ export class Sidecar {
   get readyAt(): number | undefined {
     return this._readyAt;
   }
+
+  /**
+   * Resolves once the last process started has exited and its pipes are closed (at once when none
+   * was started): by then its exit and its end of the connection have both been seen, so nothing
+   * more can come of that process (a crash is reported once, whichever of the two came first).
+   */
+  processClosed(): Promise<void> {
+    return this.proc?.closed ?? Promise.resolve();
+  }
   get session(): SessionContextInput {
     return { ...this._session };
   }

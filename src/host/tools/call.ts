@@ -3,21 +3,27 @@
 // sidecar receives), then `extension/tool/call`, then tool.after over the result the model would
 // read. MCP clients, `reasonix-host tool` and Call Tool… all call through here.
 import { redact } from '../redact';
-import { ruleAfter, ruleBefore, type AskPoint, type Refusal } from './chain';
+import { dispatchAsker, ruleAfter, ruleBefore, type Refusal } from './chain';
 import { listTools, refName, resolveTool, type ResolvedTool } from './catalog';
 import type { ToolCaller, ToolRun } from './caller';
 import { contentForModel } from './content';
-import type { ToolChainDispatch, ToolClient, ToolPoint } from './ports';
+import type { ToolChainDispatcher, ToolClient, ToolPoint } from './ports';
 import { CALL_ID_META_KEY, type ToolCallOptions, type ToolCallOutcome, type ToolRef } from './types';
 import type { ToolArgumentChecker } from '../arguments';
 
+/**
+ * What the session hands a call, as data where it can be (so the call never enters the session again
+ * on its way to the sidecar): the clients and their call queues as the call began, the checker.
+ */
 export interface ToolCallDeps {
-  /** Every client of the published generation, running or not. */
-  clients(): readonly ToolClient[];
-  callerFor(client: ToolClient): ToolCaller;
-  dispatch: ToolChainDispatch;
-  /** The input-schema check (issue 45 item 7), loaded on the first call that needs it. */
-  argumentChecker(): ToolArgumentChecker;
+  /** Every client of the published generation when the call began, running or not. */
+  clients: readonly ToolClient[];
+  /** Each client's call queue (its ToolCaller). */
+  callers: ReadonlyMap<ToolClient, ToolCaller>;
+  /** The folder's current dispatcher, read at each point (a reload between them is followed). */
+  dispatcher(): ToolChainDispatcher;
+  /** The input-schema check (issue 45 item 7), loaded by the session on the first call. */
+  argumentChecker: ToolArgumentChecker;
   /** Told when a tool's schema cannot be compiled and its arguments go unchecked (logged once). */
   uncheckedSchema?(note: string): void;
 }
@@ -40,7 +46,7 @@ export async function callTool(
   opts: ToolCallOptions = {},
 ): Promise<ToolCallOutcome> {
   const mode = opts.interceptors ?? 'engine';
-  const found = resolveTool(deps.clients(), ref);
+  const found = resolveTool(deps.clients, ref);
   if (found && 'withheld' in found) {
     const { problem, ...who } = found.withheld;
     return { ...who, kind: 'failed', reason: 'not_offered', message: redact(problem) };
@@ -74,8 +80,8 @@ export async function callTool(
         if (bad) return invalid(target, `${bad} (as "${before.replacedBy}" replaced them at tool.before)`);
       }
     }
-    const run = await deps
-      .callerFor(target.client)
+    const run = await deps.callers
+      .get(target.client)!
       .call(target.tool.name, withCallId(sent, target, opts.callId), { signal: opts.signal });
     if (run.kind === 'failed') return { ...identity(target), ...run };
     return await afterCall(deps, target, sentText, run, opts.signal);
@@ -113,7 +119,7 @@ function withCallId(
 
 /** Why `args` cannot go to the sidecar (the checker's words), or undefined; an unchecked schema is told once. */
 function argumentProblem(deps: ToolCallDeps, target: ResolvedTool, args: Record<string, unknown>): string | undefined {
-  const r = deps.argumentChecker().check(target.tool, args);
+  const r = deps.argumentChecker.check(target.tool, args);
   if (r.unchecked) deps.uncheckedSchema?.(r.unchecked);
   return r.refusal && redact(r.refusal);
 }
@@ -171,14 +177,6 @@ function refused(target: ResolvedTool, r: Refusal): ToolCallOutcome {
   };
 }
 
-/** The engine asks its dispatcher directly (its members, budgets and required class are the dispatcher's). */
-function askerOf(deps: ToolCallDeps, signal: AbortSignal | undefined): AskPoint {
-  return async (point, payload, o) => ({
-    kind: 'outcome',
-    outcome: await deps.dispatch(point, payload, { ...(o.knownTools ? { knownTools: o.knownTools } : {}), signal }),
-  });
-}
-
 /** tool.before (which may replace the arguments or rename the call to another offered tool), then permission. */
 async function beforeCall(
   deps: ToolCallDeps,
@@ -188,16 +186,16 @@ async function beforeCall(
 ): Promise<
   { target: ResolvedTool; args: Record<string, unknown>; text: string; replacedBy?: string } | ToolCallOutcome
 > {
-  const offered = new Map(listTools(deps.clients()).map((t) => [t.modelName, t]));
+  const offered = new Map(listTools(deps.clients).map((t) => [t.modelName, t]));
   const ruling = await ruleBefore(
-    askerOf(deps, signal),
+    dispatchAsker(deps.dispatcher, signal),
     { name: target.tool.modelName, argsText: call.text, readOnly: target.tool.readOnly },
     { follow: (name) => offered.get(name) },
   );
   if (ruling.kind === 'refused') return refused(target, ruling.refusal);
   if (ruling.name !== target.tool.modelName) {
     // Only an offered name gets through, and an offered name is never withheld.
-    const renamed = resolveTool(deps.clients(), ruling.name);
+    const renamed = resolveTool(deps.clients, ruling.name);
     if (renamed && !('withheld' in renamed)) target = renamed;
   }
   if (!ruling.replaced) return { target, args: call.args, text: call.text };
@@ -213,7 +211,7 @@ async function afterCall(
   signal: AbortSignal | undefined,
 ): Promise<ToolCallOutcome> {
   const shown = contentForModel(failureText(run.content, run.isError));
-  const ruling = await ruleAfter(askerOf(deps, signal), {
+  const ruling = await ruleAfter(dispatchAsker(deps.dispatcher, signal), {
     name: target.tool.modelName,
     arguments: argsText,
     result: shown.content,

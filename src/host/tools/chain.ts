@@ -12,11 +12,12 @@
 //     name another offered tool, and the call goes to that tool.
 //   - an agent hook (hooks/mapping.ts, PreToolUse/PostToolUse): policy `refuse`. The agent calls
 //     the tool it chose; a hook answer can replace arguments (updatedInput) but has no way to name
-//     another tool, so a rename is refused rather than silently ignored.
+//     another tool, so a rename is refused rather than silently ignored. It asks through a
+//     DeadlineAsker (the hook's deadline), which calls the session from here.
 // A refusal has one shape (`Refusal`); each face words it for its reader (call.ts for the model,
 // mapping.ts for the agent's user).
 import type { HookPayloadMap } from '../intercepts';
-import type { ToolPoint } from './ports';
+import type { ToolChainDispatcher, ToolPoint } from './ports';
 
 /** What a dispatched point came to, as the engine's dispatcher and the session both report it. */
 export interface ChainOutcome {
@@ -42,6 +43,84 @@ export type AskPoint = <P extends ToolPoint>(
   payload: HookPayloadMap[P],
   opts: { knownTools?: (name: string) => boolean },
 ) => Promise<PointRuling>;
+
+/** An optional member that could not be heard: its failure's reason and words (`ours`: the caller's own words). */
+export interface Unheard {
+  pluginId: string;
+  reason: string;
+  message: string;
+  ours?: boolean;
+}
+
+/** What a caller that asks within a deadline needs of the folder's session: the dispatcher's walk and members. */
+export interface RulingSession {
+  dispatch(
+    point: string,
+    payload: unknown,
+    opts?: { signal?: AbortSignal },
+  ): Promise<ChainOutcome & { skipped?: readonly Unheard[] }>;
+  interceptorsAt(point: string): readonly { pluginId: string; required: boolean; running: boolean; state?: string }[];
+}
+
+/**
+ * Asks points of the session within one deadline (an agent hook's): who takes part, and who is
+ * required, is the dispatcher's answer (interceptorsAt), never derived here; a dispatch that runs
+ * out of time is cancelled through its signal, so no intercept keeps running for a caller that gave
+ * up. The chain calls the session from here, so the caller's room is not entered again.
+ */
+export class DeadlineAsker {
+  /** Every optional member not heard at any point asked. */
+  readonly unheard: Unheard[] = [];
+
+  constructor(
+    private readonly session: RulingSession,
+    private readonly deadlineAt: number,
+  ) {}
+
+  /** The chain's AskPoint: the deadline instead of a caller's signal. */
+  readonly ask: AskPoint = (point, payload) => this.point(point, payload);
+
+  async point(point: string, payload: unknown): Promise<PointRuling> {
+    const members = this.session.interceptorsAt(point);
+    if (members.length === 0) return { kind: 'skipped' };
+    // A required member that is not running cannot be asked: the operation fails closed.
+    const down = members.find((m) => m.required && !m.running);
+    if (down) return { kind: 'required-down', pluginId: down.pluginId, why: `it is ${down.state ?? 'not running'}` };
+    const timeout = new AbortController();
+    const budget = `no answer within the ${point} budget`;
+    const timer = setTimeout(() => timeout.abort(new Error(budget)), Math.max(0, this.deadlineAt - Date.now()));
+    try {
+      const outcome = await this.session.dispatch(point, payload, { signal: timeout.signal });
+      this.unheard.push(...(outcome.skipped ?? []));
+      return { kind: 'outcome', outcome };
+    } catch (err) {
+      if (!timeout.signal.aborted) throw err;
+      const required = members.find((m) => m.required);
+      if (required) return { kind: 'required-down', pluginId: required.pluginId, why: budget };
+      // No optional member was heard in time: say so (never an allow by silence).
+      for (const m of members)
+        this.unheard.push({ pluginId: m.pluginId, reason: 'intercept_timeout', message: budget, ours: true });
+      return { kind: 'skipped' };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/**
+ * The engine's way to ask: the folder's current dispatcher, directly (its members, budgets and
+ * required class are the dispatcher's), under the caller's signal. `dispatcher` is read at each
+ * point, so a reload between tool.before and tool.after is followed.
+ */
+export function dispatchAsker(dispatcher: () => ToolChainDispatcher, signal: AbortSignal | undefined): AskPoint {
+  return async (point, payload, o) => ({
+    kind: 'outcome',
+    outcome: await dispatcher().dispatch(point, payload, {
+      ...(o.knownTools ? { knownTools: o.knownTools } : {}),
+      signal,
+    }),
+  });
+}
 
 /**
  * `follow`: a tool.before replacement may name another tool the caller offers (`follow` answers

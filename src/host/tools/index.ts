@@ -27,10 +27,19 @@ export {
 } from './catalog';
 export { depthPast, MAX_TOOL_ARGUMENT_DEPTH } from './depth';
 export { contentForModel, MAX_TOOL_CONTENT_CHARS, truncationNote, type ModelContent } from './content';
-export type { ToolChainDispatch, ToolClient, ToolClientState, ToolFailureReason, ToolPoint } from './ports';
+export type {
+  ToolChainDispatch,
+  ToolChainDispatcher,
+  ToolClient,
+  ToolClientState,
+  ToolFailureReason,
+  ToolPoint,
+} from './ports';
 export { toolClientFor } from './sidecarAdapter';
 export { CALL_ID_META_KEY, type ToolCallOptions, type ToolCallOutcome, type ToolInfo, type ToolRef } from './types';
 export {
+  DeadlineAsker,
+  dispatchAsker,
   refusalOf,
   ruleAfter,
   ruleBefore,
@@ -41,5 +50,7 @@ export {
   type PointRuling,
   type Refusal,
   type RenamePolicy,
+  type RulingSession,
+  type Unheard,
 } from './chain';
 export { canonicalJson, LEDGER_MAX_ENTRIES, LEDGER_TTL_MS, ToolCallLedger, type LedgerStage } from './callLedger';

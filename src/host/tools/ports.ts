@@ -47,6 +47,11 @@ export type ToolChainDispatch = <P extends ToolPoint>(
   opts: DispatchOptions,
 ) => Promise<DispatchOutcome<P>>;
 
+/** The folder's current dispatcher, as a tool call asks it (its bound method, so the ask goes straight to it). */
+export interface ToolChainDispatcher {
+  dispatch: ToolChainDispatch;
+}
+
 /** Why a tool call could not run (the call failed; the tool never answered with a result). */
 export type ToolFailureReason =
   /** A protocol reason: the sidecar crashed or stopped (`provider_interrupted`), answered with an

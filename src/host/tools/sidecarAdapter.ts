@@ -13,7 +13,8 @@ export function toolClientFor(sidecar: Sidecar): ToolClient {
       return sidecar.tools;
     },
     ui: sidecar.plugin.runtime.capabilities.includes('ui'),
-    request: (method, params, opts) => sidecar.request(method, params, opts),
+    // The sidecar's own method, bound: a call goes from the room straight to the sidecar (no frame here).
+    request: sidecar.request.bind(sidecar),
     onStateChange: (listener) => sidecar.onStateChange(listener),
   };
 }

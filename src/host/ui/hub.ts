@@ -28,7 +28,8 @@ import { redact } from '../redact';
 import { ACTION_ID, actionName, declareActions, type ActionSet } from './actions';
 import { SurfaceBudget, type SurfaceLimits } from './budget';
 import { decodePublishPayload, decodeRequestPayload } from './decode';
-import { isLive, nextBindingState, stagedState, type BindingEvent, type BindingState } from './binding';
+import { stagedState, type BindingState } from './binding';
+import { move, PluginBindings, type Binding, type Shown } from './pluginBindings';
 import type { ActionEntry, ActionResult, UiClient, UiFrontEnd } from './ports';
 import type { NotificationSurface, SurfaceStore } from './store';
 
@@ -45,32 +46,6 @@ export interface UiHubOptions {
   surfaceLimits?: SurfaceLimits;
 }
 
-interface Binding {
-  pluginId: string;
-  sessionId: string;
-  generation: number;
-  client?: UiClient;
-  /** Staged, live, crashed, stopped or retired: moved only by `move` (binding.ts's table). */
-  state: BindingState<Shown>;
-  /** Aborts prompts of this binding when its connection is gone: aborted on leaving staged or live. */
-  life: AbortController;
-  actions?: { source: string; set: ActionSet };
-  /** The user was told once that this plugin hit its surface limit. */
-  overBudgetWarned?: boolean;
-}
-
-/** A decoded publish and the byte length of the frame that carried it (what the budget counts). */
-interface Shown {
-  content: SurfacePayload;
-  bytes: number;
-}
-
-/** Moves `b` through its lifecycle; its prompts are dropped when it leaves staged and live. */
-function move(b: Binding, event: BindingEvent): void {
-  b.state = nextBindingState(b.state, event, b.pluginId);
-  if (!isLive(b.state)) b.life.abort();
-}
-
 export interface BindOptions {
   /**
    * Bind as staged (a build not yet published) with this policy for its UI calls (the sidecar's
@@ -80,8 +55,8 @@ export interface BindOptions {
 }
 
 export class UiHub {
-  private readonly bindings = new Map<string, Binding>();
-  private readonly stagedBindings = new Map<string, Binding>();
+  /** One record per bound plugin: its current binding and a build's staged one (pluginBindings.ts). */
+  private readonly bindings = new PluginBindings();
   private frontEnd: UiFrontEnd | undefined;
   private readonly frontEndWaiters = new Set<() => void>();
   private readonly heldNotifications: NotificationSurface[] = [];
@@ -122,12 +97,12 @@ export class UiHub {
   bind(pluginId: string, sessionId: string, generation: number, client?: UiClient, opts: BindOptions = {}): void {
     const life = new AbortController();
     if (opts.staged) {
-      const previous = this.stagedBindings.get(pluginId);
+      const previous = this.bindings.staged(pluginId);
       if (previous) move(previous, 'retire');
       let commit!: () => void;
       const committed = new Promise<void>((resolve) => (commit = resolve));
       const state: BindingState<Shown> = { kind: 'staged', policy: opts.staged, held: new Map(), committed, commit };
-      this.stagedBindings.set(pluginId, { pluginId, sessionId, generation, client, state, life });
+      this.bindings.set(pluginId, 'staged', { pluginId, sessionId, generation, client, state, life });
       return;
     }
     this.install({ pluginId, sessionId, generation, client, state: { kind: 'live' }, life });
@@ -138,11 +113,11 @@ export class UiHub {
    * generation's surfaces go stale), held publishes are shown, held prompts go ahead.
    */
   commit(generation: number): void {
-    for (const b of [...this.stagedBindings.values()]) {
+    for (const b of this.bindings.stagedAll()) {
       const staged = stagedState(b.state);
       if (b.generation !== generation || !staged) continue;
       const { held, commit } = staged;
-      this.stagedBindings.delete(b.pluginId);
+      this.bindings.set(b.pluginId, 'staged', undefined);
       move(b, 'commit');
       this.install(b);
       for (const [surfaceId, shown] of held) {
@@ -161,7 +136,7 @@ export class UiHub {
 
   /** The plugin's connection crashed: later UI calls from it fail, its prompts are dropped, its surfaces go stale. */
   markCrashed(pluginId: string, generation?: number): void {
-    const staged = this.stagedBindings.get(pluginId);
+    const staged = this.bindings.staged(pluginId);
     if (staged && generation !== undefined && staged.generation === generation) {
       // Crashed before its build was published: what it published meanwhile is not lost, it is
       // shown stale if the build is published (a build that fails drops it with the binding).
@@ -186,10 +161,10 @@ export class UiHub {
   /** Forgets the plugin; later calls from it are `internal` errors. */
   unbind(pluginId: string): void {
     this.dropStaged(pluginId, undefined);
-    const b = this.bindings.get(pluginId);
+    const b = this.bindings.current(pluginId);
     if (!b) return;
     move(b, 'retire');
-    this.bindings.delete(pluginId);
+    this.bindings.set(pluginId, 'current', undefined);
     this.store.markPluginStale(this.opts.sessionKey, pluginId);
   }
 
@@ -297,7 +272,7 @@ export class UiHub {
   /** Declared actions of every live plugin in this session, for the command palette. */
   listActions(): ActionEntry[] {
     const out: ActionEntry[] = [];
-    for (const b of this.bindings.values()) {
+    for (const b of this.bindings.currents()) {
       if (b.state.kind === 'crashed' || !b.client || b.client.state !== 'running') continue;
       for (const a of this.actionsOf(b).actions) {
         out.push({
@@ -315,7 +290,7 @@ export class UiHub {
 
   /** Drops every binding and wakes held prompts (they answer cancelled). */
   dispose(): void {
-    for (const id of new Set([...this.bindings.keys(), ...this.stagedBindings.keys()])) this.unbind(id);
+    for (const id of this.bindings.ids()) this.unbind(id);
     this.budget.dispose();
   }
 
@@ -336,8 +311,8 @@ export class UiHub {
 
   /** The binding a call belongs to: the staged one when it names the staged generation, else the current one. */
   private gate(pluginId: string, p: { sessionId: string; generation: number }): Binding {
-    const staged = this.stagedBindings.get(pluginId);
-    const b = staged && !this.isStale(staged, p) ? staged : (this.bindings.get(pluginId) ?? staged);
+    const staged = this.bindings.staged(pluginId);
+    const b = staged && !this.isStale(staged, p) ? staged : (this.bindings.current(pluginId) ?? staged);
     if (!b) throw new ProtocolError('internal', `plugin ${pluginId} is not bound to this session`);
     if (b.state.kind === 'crashed' || b.state.kind === 'staged-crashed')
       throw new ProtocolError('provider_interrupted', `plugin ${pluginId} crashed`);
@@ -346,7 +321,7 @@ export class UiHub {
 
   /** The plugin's current binding with its client, when that client runs: what an action or a submit goes to. */
   private running(pluginId: string): { b: Binding; client: UiClient } {
-    const b = this.bindings.get(pluginId);
+    const b = this.bindings.current(pluginId);
     if (!b) throw new ProtocolError('internal', `plugin ${pluginId} is not loaded in this session`);
     if (b.state.kind === 'crashed') throw new ProtocolError('provider_interrupted', `plugin ${pluginId} crashed`);
     const client = b.client;
@@ -374,7 +349,7 @@ export class UiHub {
 
   /** Makes `b` the plugin's current binding, retiring the previous one. */
   private install(b: Binding): void {
-    const old = this.bindings.get(b.pluginId);
+    const old = this.bindings.current(b.pluginId);
     if (old) {
       move(old, 'retire');
       if (old.generation !== b.generation || old.sessionId !== b.sessionId) {
@@ -382,21 +357,21 @@ export class UiHub {
         this.store.clearStale(this.opts.sessionKey, b.pluginId);
       }
     }
-    this.bindings.set(b.pluginId, b);
+    this.bindings.set(b.pluginId, 'current', b);
   }
 
   /** Drops the staged binding of `generation` (any when undefined): its build failed or it stopped first. */
   private dropStaged(pluginId: string, generation: number | undefined): boolean {
-    const b = this.stagedBindings.get(pluginId);
+    const b = this.bindings.staged(pluginId);
     if (!b || (generation !== undefined && b.generation !== generation)) return false;
     move(b, 'retire');
-    this.stagedBindings.delete(pluginId);
+    this.bindings.set(pluginId, 'staged', undefined);
     return true;
   }
 
   /** The current binding, when it is the one of `generation` (any when undefined). */
   private bound(pluginId: string, generation: number | undefined): Binding | undefined {
-    const b = this.bindings.get(pluginId);
+    const b = this.bindings.current(pluginId);
     return b && (generation === undefined || b.generation === generation) ? b : undefined;
   }
 

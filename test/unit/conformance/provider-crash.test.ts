@@ -6,9 +6,8 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { createSessionEngine, type SessionEngine } from '../../../src/host/session';
-import { Sidecar } from '../../../src/host/sidecar';
-import { SurfaceStore } from '../../../src/host/ui';
+import type { SessionEngine } from '../../../src/host/session';
+import { testEngine } from '../../support/engine';
 import { pluginFolderV2 } from '../../support/plugins';
 import { alive } from '../../support/processes';
 import { waitFor } from '../../support/wait';
@@ -45,27 +44,13 @@ describe('a provider that crashes after start leaves its consumers Inactive (iss
       },
       { requires: [{ ...KEY, versionRange: '>=1.0.0,<2.0.0' }] },
     );
-    const home = path.join(dir, 'home');
-    engine = createSessionEngine(
-      {
-        sessionKey: dir,
-        sessionId: 'crash-10',
-        folderName: 'ws',
-        workspaceRoot: dir,
-        home,
-        linked: () => [provider, consumer],
-        disabled: () => [],
-        frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
-        maxParallelStarts: 4,
-        startupBudgetMs: 10000,
-      },
-      {
-        createSidecar: (o) => new Sidecar(o),
-        store: new SurfaceStore(),
-        logger: { trace() {}, debug() {}, info() {}, warn: (m) => warnings.push(m), error: () => undefined },
-        timeouts: FAST_TIMEOUTS,
-      },
-    );
+    engine = testEngine({
+      base: dir,
+      plugins: [provider, consumer],
+      logger: { trace() {}, debug() {}, info() {}, warn: (m) => warnings.push(m), error: () => undefined },
+      options: { sessionId: 'crash-10' },
+      deps: { timeouts: FAST_TIMEOUTS },
+    });
   });
   afterEach(async () => {
     await engine.stop();

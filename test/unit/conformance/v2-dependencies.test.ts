@@ -11,10 +11,8 @@ import {
   startGeneration,
   type RuntimeGeneration,
 } from '../../../src/host/generations';
-import { Sidecar } from '../../../src/host/sidecar';
 import type { CapabilityDecl, PluginSpec, RuntimeBlock } from '../../../src/host/plugins/types';
-import { createSessionEngine } from '../../../src/host/session';
-import { SurfaceStore } from '../../../src/host/ui';
+import { testEngine } from '../../support/engine';
 import { pluginFolderV2, scriptPlugin } from '../../support/plugins';
 import { liveDescendants } from '../../support/orphans';
 import { countingFactory, FAST_TIMEOUTS } from '../generations/helpers';
@@ -125,32 +123,19 @@ describe('conformance: dependencies between a folder’s extensions (HOST_SPEC_V
       env: { FIX_ORDER_LOG: log },
     });
     const info: string[] = [];
-    const engine = createSessionEngine(
-      {
-        sessionKey: dir,
-        sessionId: 'session-19',
-        folderName: 'ws',
-        workspaceRoot: dir,
-        home,
-        linked: () => [consumer, other],
-        disabled: () => [],
-        frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
-        maxParallelStarts: 4,
-        startupBudgetMs: 10000,
+    const engine = testEngine({
+      base: dir,
+      plugins: [consumer, other],
+      logger: {
+        trace() {},
+        debug() {},
+        info: (m) => info.push(m),
+        warn: (m) => info.push(m),
+        error: (m) => info.push(m),
       },
-      {
-        createSidecar: (o) => new Sidecar(o),
-        store: new SurfaceStore(),
-        logger: {
-          trace() {},
-          debug() {},
-          info: (m) => info.push(m),
-          warn: (m) => info.push(m),
-          error: (m) => info.push(m),
-        },
-        timeouts: FAST_TIMEOUTS,
-      },
-    );
+      options: { sessionId: 'session-19', home },
+      deps: { timeouts: FAST_TIMEOUTS },
+    });
     try {
       await engine.start(); // the session starts although a required plugin cannot run
       const status = engine.plugins().find((p) => p.pluginId === 'consumer');

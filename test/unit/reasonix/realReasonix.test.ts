@@ -6,10 +6,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ReasonixCli, ReasonixError, reasonixVersion } from '../../../src/host/reasonix';
 import { discoverPlugins } from '../../../src/host/plugins';
-import { createSessionEngine, type SessionEngine } from '../../../src/host/session';
-import { Sidecar } from '../../../src/host/sidecar';
-import { SurfaceStore } from '../../../src/host/ui';
+import type { SessionEngine } from '../../../src/host/session';
 import { silentLogger } from '../../../src/host/log';
+import { testEngine } from '../../support/engine';
 import { realReasonixBinary, scratchReasonix, type ScratchReasonix } from '../../support/reasonix';
 
 const packagesFile = (s: ScratchReasonix) => path.join(s.reasonixHome, 'plugin-packages.json');
@@ -103,21 +102,13 @@ describe('the real Reasonix 1.38.11: plugin management', function () {
         found.plugins.map((p) => [p.id, p.protocol, p.source]),
         [['greeter', 2, 'installed']],
       );
-      engine = createSessionEngine(
-        {
-          sessionKey: s.workspace,
-          sessionId: 'session-1',
-          folderName: 'workspace',
-          workspaceRoot: s.workspace,
-          home: s.reasonixHome,
-          linked: () => [],
-          disabled: () => [],
-          frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
-          maxParallelStarts: 4,
-          startupBudgetMs: 10000,
-        },
-        { createSidecar: (o) => new Sidecar(o), store: new SurfaceStore(), logger: silentLogger },
-      );
+      engine = testEngine({
+        base: s.workspace,
+        plugins: [],
+        logger: silentLogger,
+        options: { sessionId: 'session-1', folderName: 'workspace', home: s.reasonixHome },
+        deps: { timeouts: undefined }, // the engine's own shutdown timeouts, as the faces run it
+      });
       await engine.start();
       assert.equal(engine.plugins().find((p) => p.pluginId === 'greeter')?.state, 'running');
     });

@@ -5,10 +5,9 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Sidecar } from '../../../src/host/sidecar';
-import { createSessionEngine, type FailureInfo, type SessionEngine } from '../../../src/host/session';
-import { SurfaceStore } from '../../../src/host/ui';
+import type { FailureInfo, SessionEngine } from '../../../src/host/session';
 import { silentLogger } from '../../../src/host/log';
+import { testEngine } from '../../support/engine';
 import { pluginFolder, pluginFolderV2 } from '../../support/plugins';
 
 const UI = resolve(__dirname, '../../../../test/fixtures/ui/ui.js');
@@ -62,26 +61,7 @@ for (const protocol of [1, 2] as const) {
     }
 
     async function start(): Promise<SessionEngine> {
-      engine = createSessionEngine(
-        {
-          sessionKey: dir,
-          sessionId: 'session-1',
-          folderName: 'ws',
-          workspaceRoot: dir,
-          home,
-          linked: () => [],
-          disabled: () => [],
-          frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
-          maxParallelStarts: 4,
-          startupBudgetMs: 10000,
-        },
-        {
-          createSidecar: (o) => new Sidecar(o),
-          store: new SurfaceStore(),
-          logger: silentLogger,
-          timeouts: { shutdownRequestMs: 500, exitGraceMs: 200, reapMs: 2000 },
-        },
-      );
+      engine = testEngine({ base: dir, plugins: [], logger: silentLogger, options: { sessionId: 'session-1', home } });
       engine.onStartFailure((f) => failures.push(f));
       await engine.start();
       return engine;

@@ -2,13 +2,13 @@
 // sidecar, so a reload that fails leaves the running provider's streams working (the stream hub
 // used to be kept per plugin id and replaced by the failed build's), with v1 and v2 providers.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Sidecar } from '../../../src/host/sidecar';
-import { createSessionEngine, type SessionEngine } from '../../../src/host/session';
-import { SurfaceStore } from '../../../src/host/ui';
+import type { SessionEngine } from '../../../src/host/session';
 import { silentLogger } from '../../../src/host/log';
+import { testEngine } from '../../support/engine';
+import type { Sidecar } from '../../../src/host/sidecar';
 import { pluginFolder, pluginFolderV2 } from '../../support/plugins';
 import { PluginRecords, type PluginRecord } from '../../../src/host/session/pluginRecord';
 
@@ -38,28 +38,7 @@ describe('session records: one per wired sidecar', function () {
   }
 
   async function startEngine(linked: string[]): Promise<SessionEngine> {
-    const home = join(dir, 'home');
-    mkdirSync(home);
-    engine = createSessionEngine(
-      {
-        sessionKey: dir,
-        sessionId: 'session-1',
-        folderName: 'ws',
-        workspaceRoot: dir,
-        home,
-        linked: () => linked,
-        disabled: () => [],
-        frontEnd: { notify() {}, prompt: async () => ({ cancelled: true }) },
-        maxParallelStarts: 4,
-        startupBudgetMs: 10000,
-      },
-      {
-        createSidecar: (o) => new Sidecar(o),
-        store: new SurfaceStore(),
-        logger: silentLogger,
-        timeouts: { shutdownRequestMs: 500, exitGraceMs: 200, reapMs: 2000 },
-      },
-    );
+    engine = testEngine({ base: dir, plugins: linked, logger: silentLogger, options: { sessionId: 'session-1' } });
     await engine.start();
     return engine;
   }

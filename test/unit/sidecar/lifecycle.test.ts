@@ -336,12 +336,21 @@ describe('sidecar: shutdown and crash (§2.6, §2.7)', () => {
   });
 
   it('on a crash mid-intercept: the pending call fails, onCrash fires once, later calls fail fast, no restart (case 30)', async () => {
-    const s = fleet.make({ plugin: pluginFor('well-behaved.js', { env: { FIX_INTERCEPT: 'hang' } }) });
+    const rx = ctx.scratch.file('rx');
+    const s = fleet.make({ plugin: pluginFor('well-behaved.js', { env: { FIX_INTERCEPT: 'hang', FIX_RECORD: rx } }) });
     const crashes: FailureInfo[] = [];
     s.onCrash((i) => crashes.push(i));
     await s.start();
     const pending = s.request('extension/intercept', INTERCEPT);
-    await new Promise((r) => setTimeout(r, 20));
+    // Mid-intercept: the sidecar has read the call it will never answer.
+    await waitFor(
+      () => ctx.scratch.records('rx').some((f) => (f as { method?: string }).method === 'extension/intercept'),
+      {
+        timeoutMs: 5000,
+        what: 'the sidecar to read the intercept',
+        intervalMs: 5,
+      },
+    );
     process.kill(s.pid as number, 'SIGKILL');
     await assert.rejects(pending, (e: ProtocolError) => e.reason === 'provider_interrupted');
     await waitFor(() => crashes.length === 1, { timeoutMs: 5000, what: 'crashes.length === 1', intervalMs: 5 });
@@ -357,7 +366,10 @@ describe('sidecar: shutdown and crash (§2.6, §2.7)', () => {
     );
     assert.ok(Date.now() - t0 < 100, 'fails fast');
     assert.equal(s.sendEvent({ event: 'session.start', payload: {} }), false);
-    await new Promise((r) => setTimeout(r, 100));
+    // Both ways a crash is seen (the process's exit, the end of its connection) have come once the
+    // process is closed; one turn of the event loop runs whatever they started.
+    await s.processClosed();
+    await new Promise((r) => setImmediate(r));
     assert.equal(crashes.length, 1, 'exactly once');
     assert.equal(s.state, 'crashed', 'no automatic restart');
     await s.restart();
