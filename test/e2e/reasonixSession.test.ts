@@ -122,6 +122,14 @@ describe('A Reasonix session in VS Code (UI, the real Reasonix)', function () {
     const companion = companionCard(frame, group);
     await waitForText(companion, 'runs inside your Reasonix session, or in VS Code', 60_000);
     assert.equal(await cardField(companion, 'Workspace'), 'workspace');
+    // One set of cards: VS Code's copy of the companion stops, and its cards leave with it.
+    const companions = frame
+      .locator('article.surface.card')
+      .filter({ has: frame.locator('h3.surface-title', { hasText: /^\s*Companion\s*$/ }) });
+    await waitFor(async () => (await companions.count()) === 1 || undefined, {
+      timeoutMs: 30_000,
+      what: 'one Companion card (the session’s)',
+    });
     // The status with progress settles; the notification is in the group too.
     await waitForText(group, /Companion is ready\s*2 actions, model plugin\/companion\/echo\/echo-1/, 30_000);
     // The Extensions view: the session, its extension running in Reasonix, VS Code's copy stopped.
@@ -227,7 +235,13 @@ describe('A Reasonix session in VS Code (UI, the real Reasonix)', function () {
       'the turn failing with Reasonix named',
     );
     assert.doesNotMatch(await chat(wb), /Echo: [^\n]*word399/, 'the turn stopped mid-way');
-    await wb.waitForNotification('Reasonix stopped', 30_000);
+    await shoot(wb, 'reasonix-killed-chat');
+    const note = await wb.waitForNotification('Reasonix stopped', 30_000);
+    // What happened and what to do, without Reasonix's start-up warnings (the log has them).
+    assert.match(
+      await textOf(note.locator('.notification-list-item-message')),
+      /^Reasonix stopped: Reasonix was stopped by SIGKILL\. Its sessions are closed; open them again with "Open Reasonix Session"/,
+    );
     await shoot(wb, 'reasonix-killed');
     // VS Code's hosting: the showcase still runs with the same process, its cards still there.
     const pidOf = (row: string) => /pid (\d+)/.exec(row)?.[1];
