@@ -140,6 +140,11 @@ describe('A Reasonix session in VS Code (UI, the real Reasonix)', function () {
       30_000,
     );
     await rowMatching(wb, /^companion.*running in Reasonix/, 'the companion in the session', 30_000);
+    // The group's heading at the top of the view, so the shot shows whose cards these are.
+    await group
+      .locator('.folder-header')
+      .first()
+      .evaluate((e) => (e as { scrollIntoView(o: object): void }).scrollIntoView({ block: 'start' }));
     await shoot(wb, 'session-opened');
   });
 
@@ -235,6 +240,7 @@ describe('A Reasonix session in VS Code (UI, the real Reasonix)', function () {
       'the turn failing with Reasonix named',
     );
     assert.doesNotMatch(await chat(wb), /Echo: [^\n]*word399/, 'the turn stopped mid-way');
+    await wb.page.keyboard.press('Escape'); // the toasts would cover the chat's answer
     await shoot(wb, 'reasonix-killed-chat');
     const note = await wb.waitForNotification('Reasonix stopped', 30_000);
     // What happened and what to do, without Reasonix's start-up warnings (the log has them).
