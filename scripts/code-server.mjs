@@ -86,13 +86,23 @@ function signalGroup(pid, signal) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** Adds the keys a settings file lacks (what a person set is kept); creates it when missing. */
+function addSettings(file, wanted) {
+  mkdirSync(dirname(file), { recursive: true });
+  const settings = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  writeFileSync(file, JSON.stringify({ ...wanted, ...settings }, null, 2));
+}
+
 /**
  * A calm first start with VS Code's chat on in agent mode without a sign-in (anonymous access), and
  * F9 / Shift+F9 bound to sample agent turns with the showcase's echo model: one calls a Reasonix
  * tool, one a tool the showcase blocks. Kept afterwards, so what a person changes survives the next
- * demo; keys it lacks (a profile from an older demo) are added.
+ * demo; keys it lacks (a profile from an older demo) are added. `machineSettings` (reasonix.path,
+ * reasonix.sessions.model) go where VS Code reads machine-scoped settings: the server's Machine
+ * settings for code-server (a remote window ignores them in the user settings), the user settings
+ * for desktop VS Code (`remote: false`).
  */
-export function writeDemoProfile(userDataDir) {
+export function writeDemoProfile(userDataDir, { machineSettings = {}, remote = true } = {}) {
   const dir = join(userDataDir, 'User');
   mkdirSync(dir, { recursive: true });
   const settingsFile = join(dir, 'settings.json');
@@ -108,7 +118,8 @@ export function writeDemoProfile(userDataDir) {
   };
   // Earlier demos turned AI features off; agent mode is part of the demo now.
   if (!('chat.allowAnonymousAccess' in settings)) delete settings['chat.disableAIFeatures'];
-  writeFileSync(settingsFile, JSON.stringify({ ...wanted, ...settings }, null, 2));
+  writeFileSync(settingsFile, JSON.stringify({ ...wanted, ...(remote ? {} : machineSettings), ...settings }, null, 2));
+  if (remote) addSettings(join(userDataDir, 'Machine', 'settings.json'), machineSettings);
   const keysFile = join(dir, 'keybindings.json');
   if (!existsSync(keysFile)) writeFileSync(keysFile, JSON.stringify(DEMO_KEYBINDINGS, null, 2));
 }
@@ -136,9 +147,10 @@ export async function startCodeServer({
   userDataDir,
   extensionsDir,
   env = {},
+  machineSettings = {},
   readyTimeoutMs = 90_000,
 }) {
-  writeDemoProfile(userDataDir);
+  writeDemoProfile(userDataDir, { machineSettings });
   const logFile = join(sandbox, 'code-server.log');
   const fd = openSync(logFile, 'w');
   const child = spawn(

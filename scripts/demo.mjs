@@ -12,11 +12,12 @@
 // Until step 1 has run only Node built-ins may be imported here: the two scripts imported below
 // use nothing else, which is what lets `npm run demo` work before `npm ci`.
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { prepareHome } from './prepare-home.mjs';
+import { DEFAULT_PLUGINS, prepareHome } from './prepare-home.mjs';
 import { ProvisionError, provision } from './vscode/provision.mjs';
 import { EXTENSION_ID, freePort, installExtension, startCodeServer, writeDemoProfile } from './code-server.mjs';
 
@@ -52,11 +53,11 @@ function run(what, cmd, args) {
   if (r.status !== 0) fail(`${what}: \`${[cmd, ...args].join(' ')}\` exited ${r.status ?? r.signal}`);
 }
 
-/** The `code` command on PATH, if any (desktop VS Code's launcher). */
-function findCode() {
+/** A command on PATH, if any (`code`: desktop VS Code's launcher; `reasonix`: the user's Reasonix). */
+function findOnPath(name, winExt = '.cmd') {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
-    const file = join(dir, process.platform === 'win32' ? 'code.cmd' : 'code');
+    const file = join(dir, process.platform === 'win32' ? `${name}${winExt}` : name);
     try {
       accessSync(file, constants.X_OK);
       return file;
@@ -96,12 +97,41 @@ function options() {
   }
 }
 
+/**
+ * The samples in the demo's home: the showcase and hello for VS Code, and the companion, which the
+ * real Reasonix (1.38.x refuses the showcase's runtime.tools and hello's v1 manifest) runs in a
+ * Reasonix session as well.
+ */
+const DEMO_PLUGINS = [...DEFAULT_PLUGINS, 'companion'];
+/** The companion's echo model: a Reasonix session's turns run offline with it. */
+const SESSION_MODEL = 'plugin/companion/echo/echo-1';
+
+/**
+ * Machine-scoped settings for Reasonix sessions: the session's model, and reasonix.path naming the
+ * pinned Reasonix in node_modules when PATH has no `reasonix` (a fresh machine with only `npm ci`).
+ */
+function sessionSettings() {
+  const settings = { 'reasonix.sessions.model': SESSION_MODEL };
+  if (findOnPath('reasonix')) return settings;
+  const exe = `reasonix${process.platform === 'win32' ? '.exe' : ''}`;
+  try {
+    const require = createRequire(join(root, 'package.json'));
+    settings['reasonix.path'] = require.resolve(`@reasonix/cli-${process.platform}-${process.arch}/bin/${exe}`);
+  } catch {
+    say(
+      `  no reasonix on PATH and no @reasonix/cli-${process.platform}-${process.arch} in node_modules: Reasonix sessions will say how to install it`,
+    );
+  }
+  return settings;
+}
+
 const WHAT_TO_TRY = [
   'Open the Reasonix view in the activity bar: the showcase status line, its cards, the Notes form.',
   'Run "Reasonix: Run Extension Action…" from the Command Palette (Ctrl+Shift+P) and pick /showcase:pick-theme, /showcase:reset-notes or /hello:say-hello.',
   'Edit and save a file (src/greeting.js): the "Recent changes" card lists it.',
   'Fill in the Notes form and submit it: the "Your notes" card shows what you sent.',
   'Run "Reasonix: Show Logs" to see every sidecar start, frame and stop.',
+  'A Reasonix session: in the Reasonix view, open the Extensions view\'s "…" menu and choose "Open Reasonix Session". The real Reasonix runs the companion sample: its card, status and notification appear in the Surfaces view under "workspace · Reasonix session" (VS Code\'s own copy of it stops meanwhile). Press "Pick a color…" on its card (a QuickPick), run /companion:ping from "Run Extension Action…", and type "@reasonix hello" in the Chat view: its Companion Echo model answers offline.',
   'Agent mode: press F9 (with the editor area focused) for a chat turn in which the "Showcase Echo" model calls the showcase\'s count_words tool through the Reasonix MCP server; Shift+F9 asks for a call the showcase blocks, and the chat shows its reason. Or open the Chat view, pick Agent and "Showcase Echo", and send: call mcp_reasonix_exte_ext__showcase__count_words {"text":"hello"}',
 ];
 
@@ -148,9 +178,17 @@ async function main() {
   run('packaging', process.execPath, [join(root, 'scripts', 'package.mjs'), state.vsix]);
 
   stepLine('prepare the Reasonix home and the demo workspace');
-  await prepareHome({ home: state.home, workspace: state.workspace, log: (line) => say(`  ${line}`) });
+  await prepareHome({
+    home: state.home,
+    workspace: state.workspace,
+    plugins: DEMO_PLUGINS,
+    log: (line) => say(`  ${line}`),
+  });
+  state.machineSettings = sessionSettings();
+  const rx = state.machineSettings['reasonix.path'];
+  say(`  Reasonix sessions: ${rx ? `reasonix.path → ${rx}` : 'the reasonix on PATH'}, model ${SESSION_MODEL}`);
 
-  const code = opts.check || opts.server ? undefined : findCode();
+  const code = opts.check || opts.server ? undefined : findOnPath('code');
   if (code) return openDesktop(code, state);
   return openCodeServer(opts, state);
 }
@@ -158,7 +196,7 @@ async function main() {
 /** Desktop VS Code with its own profile: the demo never touches your extensions or settings. */
 function openDesktop(code, state) {
   const profile = ['--extensions-dir', state.extensions, '--user-data-dir', state.userData];
-  writeDemoProfile(state.userData);
+  writeDemoProfile(state.userData, { machineSettings: state.machineSettings, remote: false });
   stepLine(`install the extension into desktop VS Code (${code})`);
   run('installing the .vsix', code, [...profile, '--install-extension', state.vsix, '--force']);
   stepLine('open the demo workspace');
@@ -195,6 +233,7 @@ async function openCodeServer(opts, state) {
     userDataDir: state.userData,
     extensionsDir: state.extensions,
     env: { REASONIX_HOME: state.home },
+    machineSettings: state.machineSettings,
   });
   serverUp = true;
   // Slashes left readable; everything else that could end the query is escaped.
@@ -204,7 +243,9 @@ async function openCodeServer(opts, state) {
     const problems = await verify(server, url, state);
     await server.stop();
     if (problems.length) fail(problems.join('; '));
-    say(`check passed: ${server.url}/healthz answers, the workbench loads, ${EXTENSION_ID} is installed; stopped`);
+    say(
+      `check passed: ${server.url}/healthz answers, the workbench loads, ${EXTENSION_ID} is installed, Reasonix sessions are set up; stopped`,
+    );
     return 0;
   }
 
@@ -244,8 +285,13 @@ async function verify(server, url, state) {
     problems.push(`${installed[0]} has no dist/extension.js`);
   const packages = JSON.parse(readFileSync(join(state.home, 'plugin-packages.json'), 'utf8'));
   const names = (packages.plugins ?? []).map((p) => p.name);
-  if (!names.includes('showcase') || !names.includes('hello'))
+  if (DEMO_PLUGINS.some((n) => !names.includes(n)))
     problems.push(`the Reasonix home lists ${names.join(', ') || 'nothing'}`);
+  // Reasonix sessions read machine-scoped settings: a remote window reads the server's Machine settings.
+  const machineFile = join(state.userData, 'Machine', 'settings.json');
+  const machine = existsSync(machineFile) ? JSON.parse(readFileSync(machineFile, 'utf8')) : {};
+  if (machine['reasonix.sessions.model'] !== SESSION_MODEL)
+    problems.push(`${machineFile} does not set reasonix.sessions.model to ${SESSION_MODEL}`);
   return problems;
 }
 

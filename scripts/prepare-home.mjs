@@ -86,6 +86,11 @@ Things to try:
 3. Edit and save any file here (for example \`src/greeting.js\`), create one, or delete one: the
    **Recent changes** card lists the paths the host reported.
 4. Fill in the **Notes** form and submit it: the **Your notes** card shows what you sent.
+5. A Reasonix session (when the home also lists examples/companion, as \`npm run demo\`'s does):
+   in the **Extensions** view's **…** menu choose **Open Reasonix Session**. Reasonix runs the
+   *companion* sample; its card, status and notification appear under **<folder> · Reasonix
+   session**. Its **Pick a color…** button asks in a QuickPick; \`@reasonix hello\` in the Chat
+   view is answered by its Companion Echo model.
 `,
   'src/greeting.js': `// Edit me and save: the showcase's "Recent changes" card lists this file.
 function greet(name) {

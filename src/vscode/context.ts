@@ -191,7 +191,11 @@ export class Ctx implements vscode.Disposable {
             (this.sessions.get(key)?.engine.plugins() ?? [])
               .filter((p) => p.state === 'running')
               .map((p) => p.pluginId),
-          stop: (key, id) => this.sessions.stopPlugin(key, id),
+          // Its cards leave with it: the session shows the same extension's live ones (no two sets).
+          stop: async (key, id) => {
+            await this.sessions.stopPlugin(key, id);
+            this.store.clearStale(key, id);
+          },
           start: (key, id) => this.sessions.startPlugin(key, id),
         },
         changed: () => tree.refresh(),

@@ -3,7 +3,7 @@
 // (support/hooks.ts) fails a test that leaves any process behind.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './support/paths';
@@ -66,7 +66,7 @@ describe('npm run demo (scripts/demo.mjs)', function () {
     }
     assert.match(
       out,
-      /check passed: http:\/\/127\.0\.0\.1:\d+\/healthz answers, the workbench loads, reasonix\.reasonix-vscode-host is installed; stopped/,
+      /check passed: http:\/\/127\.0\.0\.1:\d+\/healthz answers, the workbench loads, reasonix\.reasonix-vscode-host is installed, Reasonix sessions are set up; stopped/,
     );
   });
 
@@ -115,6 +115,16 @@ describe('npm run demo (scripts/demo.mjs)', function () {
     >;
     assert.equal(settings['chat.allowAnonymousAccess'], true);
     assert.equal(settings['chat.disableAIFeatures'], undefined);
+    // A Reasonix session with the companion's offline model, and the pinned Reasonix when PATH has none
+    // (desktop VS Code reads machine-scoped settings from the user settings).
+    assert.equal(settings['reasonix.sessions.model'], 'plugin/companion/echo/echo-1');
+    const rx = settings['reasonix.path'];
+    if (rx !== undefined) assert.ok(existsSync(rx as string), `reasonix.path ${String(rx)} exists`);
+    const home = JSON.parse(readFileSync(join(d, 'home', 'plugin-packages.json'), 'utf8')) as {
+      plugins: { name: string }[];
+    };
+    assert.deepEqual(home.plugins.map((p) => p.name).sort(), ['companion', 'hello', 'showcase']);
+    assert.match(run.output(), /Open Reasonix Session/);
     const keys = JSON.parse(readFileSync(join(d, 'user-data', 'User', 'keybindings.json'), 'utf8')) as {
       key: string;
       command: string;

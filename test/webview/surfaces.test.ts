@@ -114,6 +114,15 @@ describe('Surfaces webview (Chromium)', function () {
     assert.equal(await h.page.locator(`${sel(c)} .result`).textContent(), 'Rebuilt 3 targets');
   });
 
+  it('says "Running <label>…" while an action runs, with one ellipsis when the label ends in one', async () => {
+    const c = card({ title: 'Colors', actions: [{ actionId: 'pick', label: 'Pick a color…' }] });
+    await h.send(snapshot([c]));
+    await h.page.locator(`${sel(c)} vscode-button`).click();
+    const m = (await h.waitForPosted((x) => x.type === 'runAction')) as Extract<ViewToHost, { type: 'runAction' }>;
+    assert.equal((await h.page.locator(`${sel(c)} .result`).textContent())?.trim(), 'Running Pick a color…');
+    await h.send({ type: 'actionResult', requestId: m.requestId, key: m.key, actionId: 'pick', accepted: true });
+  });
+
   it('keeps hostile payloads inert: no script, no handlers, only http(s)/mailto links, only https images', async () => {
     const evil = '<img src=x onerror="window.__pwned=1">';
     const markdown = [

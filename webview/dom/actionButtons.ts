@@ -41,7 +41,8 @@ export class ActionRunner {
     const requestId = newId('a');
     this.running.add(actionId);
     button.setAttribute('aria-busy', 'true');
-    this.result.busy(text('running', label));
+    // "Pick a color…" runs as "Running Pick a color…", not "…Pick a color……".
+    this.result.busy(text('running', label.replace(/(?:…|\.\.\.)$/, '')));
     this.ctx.expect(requestId, (r) => {
       this.running.delete(actionId);
       button.removeAttribute('aria-busy');

@@ -204,9 +204,20 @@ export class ReasonixAcpClient {
   private request<R>(method: string, params: object): Promise<R> {
     const conn = this.conn;
     if (!conn) return Promise.reject(this.failure ?? new AcpError('running', 'exit', 'Reasonix is not running'));
-    return conn.agent.request<R>(method, params).catch((err: unknown) => {
+    return conn.agent.request<R>(method, params).catch(async (err: unknown) => {
+      // No JSON-RPC error code: the connection closed under the request (Reasonix exited or was
+      // killed mid-turn), and its stdout can close before its exit is seen. The exit is the reason.
+      if (!this.failure && typeof (err as { code?: unknown })?.code !== 'number') await this.exitSeen();
       throw this.failure ?? this.refused(method, err);
     });
+  }
+
+  /** Resolves once the process's exit was seen, or after `ms` (the exit then is not the reason). */
+  private exitSeen(ms = 1000): Promise<unknown> {
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([this.proc?.exit, new Promise((r) => (timer = setTimeout(r, ms)))]).finally(() =>
+      clearTimeout(timer),
+    );
   }
 
   private refused(method: string, err: unknown): AcpError {
@@ -329,7 +340,7 @@ export class ReasonixAcpClient {
     } catch (err) {
       if (err instanceof AcpError) throw err;
       // The connection closed under the request: the exit is the reason.
-      await Promise.race([this.proc?.exit, new Promise((r) => setTimeout(r, 200))]);
+      await this.exitSeen(200);
       throw this.failure ?? this.fail(this.refused(stage, err));
     } finally {
       clearTimeout(timer);

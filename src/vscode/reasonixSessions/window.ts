@@ -329,7 +329,9 @@ export class SessionsWindow {
   private showFailure(err: unknown, folderName?: string): void {
     const e = err instanceof AcpError ? err : undefined;
     const what = e ? e.message : String((err as Error)?.message ?? err);
-    const said = e?.said ? ` (${e.said.slice(0, 300)})` : '';
+    // Killed by a signal, its stderr tail (start-up warnings) says nothing about why; the log keeps it.
+    const killed = e?.kind === 'exit' && / by SIG[A-Z0-9]+$/.test(e.message);
+    const said = e?.said && !killed ? ` (${e.said.slice(0, 300)})` : '';
     void vscode.window
       .showErrorMessage(
         inert(

@@ -121,6 +121,20 @@ describe('a Reasonix over ACP that misbehaves', function () {
       );
     });
 
+    it('dies mid-turn (stdout closed before the exit is seen): the turn fails with the exit, not a refusal', async () => {
+      const { session, chat } = await open();
+      await assert.rejects(
+        session.prompt('die-mid-turn'),
+        (err: unknown) =>
+          err instanceof AcpError &&
+          err.kind === 'exit' &&
+          /^Reasonix exited with code 3/.test(err.message) &&
+          !/refused/.test(err.message),
+      );
+      assert.deepEqual(chat, ['partial answer']);
+      assert.equal(client.state, 'failed');
+    });
+
     it("the agent's tool permission request names the tool and its input and answers with the option chosen", async () => {
       const { session, chat } = await open();
       await session.prompt('ask-tool');
