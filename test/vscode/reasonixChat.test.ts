@@ -40,14 +40,13 @@ describe('@reasonix in VS Code’s chat (the real Reasonix)', function () {
 
   /** One turn typed into VS Code's chat view; resolves when the response is complete. */
   async function ask(query: string): Promise<ChatOutcome> {
-    // Ask mode: agent mode routes every turn to VS Code's own agent, participants are not offered there.
+    // Ask mode, the chat mode participants are made for, whatever the profile used last.
     const r = await vscode.commands.executeCommand<ChatOutcome | undefined>('workbench.action.chat.open', {
       mode: 'ask',
       query,
       blockOnResponse: true,
     });
     assert.ok(r, `VS Code's chat answered "${query}"`);
-    console.log(`chat: ${query} → ${JSON.stringify(r).slice(0, 400)}`);
     return r;
   }
 

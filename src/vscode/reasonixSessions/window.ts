@@ -56,6 +56,8 @@ interface Tracked {
 
 export class SessionsWindow implements ChatSessions {
   private client: ReasonixAcpClient | undefined;
+  /** The settings the client started with (clientFor). */
+  private clientConfig = '';
   /** Sessions opened from the Extensions view, by folder URI. */
   private readonly open = new Map<string, ReasonixSession>();
   /** Every open session (Extensions view and chat conversations), by session key. */
@@ -123,7 +125,7 @@ export class SessionsWindow implements ChatSessions {
   ): Promise<{ session?: ReasonixSession; error?: string }> {
     let client: ReasonixAcpClient;
     try {
-      client = this.clientFor(folder);
+      client = await this.clientFor(folder);
     } catch (err) {
       this.explainMissing(err);
       return { error: String((err as Error)?.message ?? err) };
@@ -231,17 +233,33 @@ export class SessionsWindow implements ChatSessions {
     this.client = undefined;
   }
 
-  private clientFor(folder: vscode.WorkspaceFolder): ReasonixAcpClient {
-    if (this.client && this.client.state !== 'failed') return this.client;
+  /**
+   * The window's `reasonix acp`, started with the settings as they are now. When reasonix.path,
+   * reasonix.home or reasonix.sessions.model changed since it started, it is stopped first (its
+   * sessions close; a conversation's next turn loads its session in the new one).
+   */
+  private async clientFor(folder: vscode.WorkspaceFolder): Promise<ReasonixAcpClient> {
     const binary = locateReasonix({ configured: configuredPath(this.d.log) });
+    const home = this.d.home();
+    const args = sessionArgs();
+    const config = JSON.stringify([binary.path, home, args]);
+    if (this.client && this.client.state !== 'failed' && this.clientConfig === config) return this.client;
+    if (this.client && this.client.state !== 'failed') {
+      this.d.log.info('Reasonix settings changed (path, home or sessions.model): its ACP process restarts');
+      await this.conversations.dispose();
+      this.open.clear();
+      for (const t of [...this.tracked.values()]) this.untrack(t.session);
+      await this.client.dispose();
+    }
     const client = new ReasonixAcpClient({
       bin: binary.path,
       cwd: folder.uri.fsPath,
-      env: { ...process.env, REASONIX_HOME: this.d.home() },
-      args: sessionArgs(),
+      env: { ...process.env, REASONIX_HOME: home },
+      args,
       logger: this.d.log,
       documents: editorDocuments,
     });
+    this.clientConfig = config;
     client.onDidFail((err) => {
       this.open.clear();
       for (const t of [...this.tracked.values()]) {
