@@ -15,9 +15,10 @@ import { redact } from '../redact';
 import type { SurfaceStore, UiFrontEnd } from '../ui';
 import { AcpError, type AcpStage } from './errors';
 import { CLIENT_META, EXTENSION_SURFACE_UPDATE } from './extensionSurface';
+import { SessionFiles, type DocumentAccess } from './files';
 import { AcpProcess } from './process';
 import type { PermissionAsker, PermissionRequestLike } from './prompts';
-import { ReasonixSession, type SessionPeer } from './session';
+import { ReasonixSession, type NewSessionLike, type SessionPeer } from './session';
 
 /** One ACP line at most (the SDK's bound; the same 8 MiB the extension wire allows). */
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
@@ -37,6 +38,11 @@ export interface AcpClientOptions {
   initializeTimeoutMs?: number;
   /** `session/new` answer budget (default 60 s: its extensions start first). */
   sessionTimeoutMs?: number;
+  /**
+   * The editor's documents: with them `fs.readTextFile`/`fs.writeTextFile` are advertised and
+   * Reasonix's file tools read and write through them, inside each session's folder (files.ts).
+   */
+  documents?: DocumentAccess;
 }
 
 export type ClientState = 'stopped' | 'starting' | 'running' | 'failed';
@@ -48,6 +54,11 @@ export interface OpenSessionOptions {
   store: SurfaceStore;
   frontEnd?: UiFrontEnd;
   permissions?: PermissionAsker;
+  /**
+   * Reopen this persisted session (`session/load`, when Reasonix advertises `loadSession`) instead
+   * of a new one. Its replayed transcript is not delivered (the chat that asks already shows it).
+   */
+  load?: string;
 }
 
 export class ReasonixAcpClient {
@@ -61,12 +72,16 @@ export class ReasonixAcpClient {
   private early: { sessionId: string; msg: AnyMessage }[] = [];
   /** Sessions whose last update was a structured surface: their next text chunk is its fallback. */
   private readonly fallbackDue = new Set<string>();
+  /** A session being loaded: its standard updates are the replayed transcript, not delivered. */
+  private replaying: string | undefined;
   private openQueue: Promise<unknown> = Promise.resolve();
   private readonly log: Logger;
   private readonly failed = new Emitter<AcpError>();
   readonly onDidFail = this.failed.event;
   /** What `initialize` answered in `agentCapabilities._meta` (the vendor capabilities). */
   agentMeta: Record<string, unknown> = {};
+  /** Whether `initialize` advertised `loadSession`. */
+  canLoad = false;
 
   constructor(private readonly o: AcpClientOptions) {
     this.log = o.logger ?? silentLogger;
@@ -167,12 +182,17 @@ export class ReasonixAcpClient {
       this.o.initializeTimeoutMs ?? 15_000,
       conn.agent.request('initialize', {
         protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, _meta: CLIENT_META },
+        clientCapabilities: {
+          fs: { readTextFile: !!this.o.documents, writeTextFile: !!this.o.documents },
+          terminal: false,
+          _meta: CLIENT_META,
+        },
         clientInfo: { name: 'reasonix-vscode', version: '1' },
       }),
     );
     const meta = init.agentCapabilities?._meta;
     this.agentMeta = meta && typeof meta === 'object' ? (meta as Record<string, unknown>) : {};
+    this.canLoad = init.agentCapabilities?.loadSession === true;
     this._state = 'running';
     this.log.info(`Reasonix ACP is running (pid ${proc.child.pid}, protocol ${init.protocolVersion})`);
   }
@@ -182,11 +202,28 @@ export class ReasonixAcpClient {
     const conn = this.conn;
     if (!conn) throw this.failure ?? new AcpError('session', 'exit', 'Reasonix is not running');
     this.early = [];
-    const r = await this.bounded(
-      'session',
-      this.o.sessionTimeoutMs ?? 60_000,
-      conn.agent.request('session/new', { cwd: opts.cwd, mcpServers: [] }),
-    );
+    let r: NewSessionLike;
+    if (opts.load) {
+      if (!this.canLoad)
+        throw new AcpError('session', 'unsupported', 'this Reasonix does not offer session/load over ACP');
+      this.replaying = opts.load;
+      try {
+        const loaded = await this.bounded(
+          'session',
+          this.o.sessionTimeoutMs ?? 60_000,
+          conn.agent.request('session/load', { sessionId: opts.load, cwd: opts.cwd, mcpServers: [] }),
+        );
+        r = { ...loaded, sessionId: opts.load };
+      } finally {
+        this.replaying = undefined;
+      }
+    } else {
+      r = await this.bounded(
+        'session',
+        this.o.sessionTimeoutMs ?? 60_000,
+        conn.agent.request('session/new', { cwd: opts.cwd, mcpServers: [] }),
+      );
+    }
     const peer: SessionPeer = {
       request: (method, params) => this.request(method, params),
       notify: (method, params) => (this.conn ? this.conn.agent.notify(method, params) : Promise.resolve()),
@@ -252,6 +289,28 @@ export class ReasonixAcpClient {
       if (!s) return { outcome: { outcome: 'cancelled' } };
       return s.onPermission(params as PermissionRequestLike, signal);
     });
+    const documents = this.o.documents;
+    if (documents) {
+      // Reasonix's file tools, through the editor's documents, inside the session's folder only.
+      const served = async <R>(sessionId: string, what: string, run: (f: SessionFiles) => Promise<R>): Promise<R> => {
+        const s = this.bySessionId.get(sessionId);
+        if (!s) throw acp.RequestError.sessionNotFound(sessionId);
+        try {
+          return await run(new SessionFiles(s.cwd, documents));
+        } catch (err) {
+          const e = err as { code?: unknown; message?: unknown };
+          if (e.code !== -32002)
+            this.log.warn(`Reasonix ${what} refused in ${s.folderName}: ${redact(String(e.message ?? err))}`);
+          throw err;
+        }
+      };
+      app.onRequest('fs/read_text_file', ({ params }) =>
+        served(params.sessionId, 'fs/read_text_file', (f) => f.read(params)),
+      );
+      app.onRequest('fs/write_text_file', ({ params }) =>
+        served(params.sessionId, 'fs/write_text_file', (f) => f.write(params)),
+      );
+    }
     return app.connect({ readable: raw.readable.pipeThrough(filter), writable: raw.writable });
   }
 
@@ -278,6 +337,8 @@ export class ReasonixAcpClient {
         const c = p?.update?.content as { type?: unknown; text?: unknown } | undefined;
         if (c?.type === 'text' && typeof c.text === 'string' && c.text.startsWith('\n\n')) return true;
       }
+      // A loading session's transcript replay: the chat that asked shows it already.
+      if (sessionId && sessionId === this.replaying) return true;
       // Standard updates for a session still opening wait with the vendor ones (order kept).
       if (sessionId && !this.bySessionId.has(sessionId) && this.holdEarly(sessionId, msg)) return true;
       return false;

@@ -7,6 +7,7 @@ export {
   type ClientState,
   type OpenSessionOptions,
 } from './client';
+export { insideFolder, MAX_READ_CHARS, SessionFiles, sliceLines, type DocumentAccess } from './files';
 export { AcpError, type AcpFailureKind, type AcpStage } from './errors';
 export { CLIENT_META, EXTENSION_SURFACE_UPDATE, readExtensionSurface, type ExtensionSurface } from './extensionSurface';
 export { readExtensionPrompt, type ExtensionPrompt, type PermissionAsker, type ToolPermission } from './prompts';

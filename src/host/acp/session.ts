@@ -134,7 +134,8 @@ export class ReasonixSession {
     this.modes = r.modes;
     this.configOptions = r.configOptions;
     this.chosen = { ...readModes(r.modes), configOptions: readConfigOptions(r.configOptions) };
-    this.sessionKey = `${SESSION_KEY_PREFIX}${o.cwd}`;
+    // One key per ACP session: a folder may have several (its Extensions-view session, chats).
+    this.sessionKey = `${SESSION_KEY_PREFIX}${o.cwd}#${r.sessionId}`;
     this.log = o.logger ?? silentLogger;
     this.hub = new UiHub({
       sessionKey: this.sessionKey,

@@ -79,7 +79,16 @@ export function registerReasonixSessions(d: ReasonixSessionsDeps): vscode.Dispos
           return window().sessionsWindow(d).chat(request, context, response, token);
         })
       : undefined;
-  if (participant) participant.iconPath = new vscode.ThemeIcon('hubot');
+  if (participant) {
+    participant.iconPath = new vscode.ThemeIcon('hubot');
+    // `/mode`, `/model`, `/approval` without a value answer with the choices as followups (chat.ts).
+    participant.followupProvider = {
+      provideFollowups: (result) => {
+        const f = (result.metadata as { followups?: unknown } | undefined)?.followups;
+        return Array.isArray(f) ? (f as vscode.ChatFollowup[]) : [];
+      },
+    };
+  }
   return [
     ...(participant ? [participant] : []),
     ...COMMANDS.map((name) =>

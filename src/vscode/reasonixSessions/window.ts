@@ -1,13 +1,13 @@
 // The window's Reasonix sessions (issue 44): one `reasonix acp` process, a session per folder
-// opened from the Extensions view (no chat: its extensions run, nothing else), its surfaces in the
-// Surfaces view under the session, its prompts through the same front end, the agent's tool
-// permission requests as a modal naming the tool and its input, its state in the status bar.
+// opened from the Extensions view (no chat: its extensions run, nothing else) and one per
+// `@reasonix` conversation (chat.ts), each one's surfaces in the Surfaces view under that session,
+// its prompts through the same front end, the agent's tool permission requests as a modal naming
+// the tool and its input, its file reads and writes through the editor's documents (documents.ts),
+// the state of the session last used in the status bar.
 import * as vscode from 'vscode';
 import {
   AcpError,
-  planMarkdown,
   ReasonixAcpClient,
-  TurnRenderer,
   type ReasonixSession,
   type SessionPluginRow,
   type ToolPermission,
@@ -20,6 +20,8 @@ import { ReasonixError } from '../../host/reasonix';
 import { configuredPath } from '../manage/userReasonix';
 import { locateReasonix } from '../../host/reasonix';
 import type { ReasonixSessionsDeps } from './register';
+import { ReasonixChat, type ChatSessions } from './chat';
+import { editorDocuments } from './documents';
 
 let current: SessionsWindow | undefined;
 
@@ -45,9 +47,23 @@ export async function askToolPermission(req: ToolPermission): Promise<string | u
   return req.options.find((o) => o.name === chosen)?.optionId;
 }
 
-export class SessionsWindow {
+/** A tracked session: its folder (for VS Code's copies of its extensions) and the copies it stopped. */
+interface Tracked {
+  folderKey: string;
+  session: ReasonixSession;
+  stopped: string[];
+}
+
+export class SessionsWindow implements ChatSessions {
   private client: ReasonixAcpClient | undefined;
+  /** The settings the client started with (clientFor). */
+  private clientConfig = '';
+  /** Sessions opened from the Extensions view, by folder URI. */
   private readonly open = new Map<string, ReasonixSession>();
+  /** Every open session (Extensions view and chat conversations), by session key. */
+  private readonly tracked = new Map<string, Tracked>();
+  private lastUsed: ReasonixSession | undefined;
+  private readonly conversations = new ReasonixChat(this);
   private readonly status: vscode.StatusBarItem;
   private readonly subs: vscode.Disposable[] = [];
 
@@ -68,12 +84,51 @@ export class SessionsWindow {
     if (!folder) return undefined;
     const existing = this.open.get(folder.uri.toString());
     if (existing) return existing.sessionKey;
+    const r = await this.openIn(folder, vscode.l10n.t('{0} · Reasonix session', folder.name));
+    if (!r.session) return undefined;
+    this.open.set(folder.uri.toString(), r.session);
+    return r.session.sessionKey;
+  }
+
+  /** A session for a chat conversation (chat.ts): new, or with `load` the conversation's own one again. */
+  async openChatSession(
+    folder: vscode.WorkspaceFolder,
+    label: string,
+    load?: string,
+  ): Promise<{ session?: ReasonixSession; error?: string }> {
+    if (!this.d.isTrusted()) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Reasonix sessions run only in a trusted workspace.'));
+      return { error: vscode.l10n.t('the workspace is not trusted') };
+    }
+    return this.openIn(folder, label, load);
+  }
+
+  async closeChatSession(session: ReasonixSession): Promise<void> {
+    this.untrack(session);
+    await session.close();
+  }
+
+  canLoad(): boolean | undefined {
+    return this.client?.state === 'running' ? this.client.canLoad : undefined;
+  }
+
+  used(session: ReasonixSession): void {
+    this.lastUsed = session;
+    this.showStatus();
+  }
+
+  /** Opens and tracks a session; a failure is shown (a failed load only logged: the chat says it). */
+  private async openIn(
+    folder: vscode.WorkspaceFolder,
+    label: string,
+    load?: string,
+  ): Promise<{ session?: ReasonixSession; error?: string }> {
     let client: ReasonixAcpClient;
     try {
-      client = this.clientFor(folder);
+      client = await this.clientFor(folder);
     } catch (err) {
       this.explainMissing(err);
-      return undefined;
+      return { error: String((err as Error)?.message ?? err) };
     }
     try {
       const session = await vscode.window.withProgress(
@@ -84,65 +139,31 @@ export class SessionsWindow {
         () =>
           client.openSession({
             cwd: folder.uri.fsPath,
-            folderName: vscode.l10n.t('{0} · Reasonix session', folder.name),
+            folderName: label,
             store: this.d.store,
             frontEnd: this.d.prompts,
             permissions: (req) => askToolPermission(req),
+            load,
           }),
       );
       this.track(folder, session);
-      return session.sessionKey;
+      return { session };
     } catch (err) {
-      this.showFailure(err, folder.name);
-      return undefined;
+      const what = err instanceof AcpError ? err.message : String((err as Error)?.message ?? err);
+      if (load && client.state === 'running') this.d.log.warn(`Reasonix could not load session ${load}: ${what}`);
+      else this.showFailure(err, folder.name);
+      return { error: what };
     }
   }
 
-  /**
-   * A `@reasonix` turn: the prompt goes to `session/prompt` in the folder's session (opened when
-   * there is none); chunks stream as Markdown, thoughts as one progress line, tool calls as progress
-   * with their status, a plan as a checklist; Stop sends `session/cancel`.
-   */
-  async chat(
+  /** A `@reasonix` turn (chat.ts): the conversation's own session, its prompt, `/mode` `/model` `/approval`. */
+  chat(
     request: vscode.ChatRequest,
-    _context: vscode.ChatContext,
+    context: vscode.ChatContext,
     response: vscode.ChatResponseStream,
     token: vscode.CancellationToken,
   ): Promise<vscode.ChatResult> {
-    const key = await this.openReasonixSession();
-    const session = [...this.open.values()].find((s) => s.sessionKey === key);
-    if (!session) {
-      response.markdown(
-        vscode.l10n.t('No Reasonix session could be opened; see the message shown and the Reasonix log.'),
-      );
-      return { errorDetails: { message: vscode.l10n.t('No Reasonix session') } };
-    }
-    const renderer = new TurnRenderer();
-    const sub = session.onDidUpdate((u) => {
-      for (const part of renderer.onUpdate(u)) {
-        if (part.kind === 'markdown') response.markdown(part.value);
-        else if (part.kind === 'progress') response.progress(part.value);
-        else response.markdown(`\n\n${planMarkdown(part.entries)}\n\n`);
-      }
-    });
-    const stop = new AbortController();
-    const cancel = token.onCancellationRequested(() => stop.abort());
-    try {
-      const r = await session.prompt(request.prompt, stop.signal);
-      return { metadata: { stopReason: r.stopReason, session: session.acpSessionId } };
-    } catch (err) {
-      const what = err instanceof AcpError ? err.message : String((err as Error)?.message ?? err);
-      return {
-        errorDetails: {
-          message: inert(
-            vscode.l10n.t('Reasonix could not answer: {0}. Check Reasonix (reasonix doctor) and try again.', what),
-          ),
-        },
-      };
-    } finally {
-      sub.dispose();
-      cancel.dispose();
-    }
+    return this.conversations.handle(request, context, response, token);
   }
 
   /** The session's mode, model or tool approval, as Reasonix offers them. */
@@ -179,7 +200,8 @@ export class SessionsWindow {
     const folder = await this.pickFolder(arg, vscode.l10n.t('Close the Reasonix session of which folder?'), true);
     const session = folder && this.open.get(folder.uri.toString());
     if (!session) return;
-    this.untrack(folder.uri.toString(), session);
+    this.open.delete(folder.uri.toString());
+    this.untrack(session);
     await session.close();
   }
 
@@ -203,24 +225,47 @@ export class SessionsWindow {
   }
 
   async dispose(): Promise<void> {
-    for (const [key, s] of [...this.open]) this.untrack(key, s);
+    await this.conversations.dispose();
+    this.open.clear();
+    for (const t of [...this.tracked.values()]) this.untrack(t.session);
     this.subs.forEach((s) => s.dispose());
     await this.client?.dispose();
     this.client = undefined;
   }
 
-  private clientFor(folder: vscode.WorkspaceFolder): ReasonixAcpClient {
-    if (this.client && this.client.state !== 'failed') return this.client;
+  /**
+   * The window's `reasonix acp`, started with the settings as they are now. When reasonix.path,
+   * reasonix.home or reasonix.sessions.model changed since it started, it is stopped first (its
+   * sessions close; a conversation's next turn loads its session in the new one).
+   */
+  private async clientFor(folder: vscode.WorkspaceFolder): Promise<ReasonixAcpClient> {
     const binary = locateReasonix({ configured: configuredPath(this.d.log) });
+    const home = this.d.home();
+    const args = sessionArgs();
+    const config = JSON.stringify([binary.path, home, args]);
+    if (this.client && this.client.state !== 'failed' && this.clientConfig === config) return this.client;
+    if (this.client && this.client.state !== 'failed') {
+      this.d.log.info('Reasonix settings changed (path, home or sessions.model): its ACP process restarts');
+      await this.conversations.dispose();
+      this.open.clear();
+      for (const t of [...this.tracked.values()]) this.untrack(t.session);
+      await this.client.dispose();
+    }
     const client = new ReasonixAcpClient({
       bin: binary.path,
       cwd: folder.uri.fsPath,
-      env: { ...process.env, REASONIX_HOME: this.d.home() },
-      args: sessionArgs(),
+      env: { ...process.env, REASONIX_HOME: home },
+      args,
       logger: this.d.log,
+      documents: editorDocuments,
     });
+    this.clientConfig = config;
     client.onDidFail((err) => {
-      for (const [key, s] of [...this.open]) this.untrack(key, s, true);
+      this.open.clear();
+      for (const t of [...this.tracked.values()]) {
+        this.conversations.forget(t.session);
+        this.untrack(t.session, true);
+      }
       this.showFailure(err);
     });
     this.client = client;
@@ -228,38 +273,50 @@ export class SessionsWindow {
   }
 
   private track(folder: vscode.WorkspaceFolder, session: ReasonixSession): void {
-    const key = folder.uri.toString();
-    this.open.set(key, session);
+    const folderKey = folder.uri.toString();
     const stopped: string[] = [];
+    this.tracked.set(session.sessionKey, { folderKey, session, stopped });
     this.d.targets.set(session.sessionKey, {
       folderName: session.folderName,
       treeItem: () => reasonixSessionItem(session.folderName, stopped),
-      pluginItems: () => session.pluginRows().map((row) => sessionPluginItem(session.folderName, row)),
+      pluginItems: () => session.pluginRows().map((row) => sessionPluginItem(session.sessionKey, row)),
       runAction: (entry) => runShown(entry.name, () => session.hub.invokeAction(entry.pluginId, entry.actionId)),
       stoppedCopies: stopped,
       listActions: () => session.listActions(),
       invokeAction: (pluginId, actionId) => session.hub.invokeAction(pluginId, actionId),
       submit: (pluginId, surfaceId, values) => session.hub.submit(pluginId, surfaceId, values),
     });
-    session.onDidChangeStatus(() => this.showStatus());
+    session.onDidChangeStatus(() => {
+      this.lastUsed = session;
+      this.showStatus();
+    });
     session.onDidChangePlugins(() => {
-      void this.stopHostedCopies(key, session, stopped);
+      void this.stopHostedCopies(session);
       this.d.changed();
     });
-    void this.stopHostedCopies(key, session, stopped);
+    void this.stopHostedCopies(session);
+    this.lastUsed = session;
     this.d.changed();
     this.showStatus();
     this.d.log.info(`Reasonix session opened in ${folder.name} (${session.acpSessionId})`);
   }
 
-  /** Forgets the session; its surfaces stay (stale) when Reasonix failed, so the user sees what was there. */
-  private untrack(key: string, session: ReasonixSession, failed = false): void {
-    this.open.delete(key);
-    const target = this.d.targets.get(session.sessionKey);
+  /**
+   * Forgets the session; its surfaces stay (stale) when Reasonix failed, so the user sees what was
+   * there. VS Code's copies it stopped run again unless another open session of the folder runs them.
+   */
+  private untrack(session: ReasonixSession, failed = false): void {
+    const t = this.tracked.get(session.sessionKey);
+    this.tracked.delete(session.sessionKey);
     if (!failed) this.d.targets.delete(session.sessionKey);
-    // The copies VS Code stopped for the session run again once it is gone.
-    for (const id of target?.stoppedCopies ?? []) void this.d.hosted.start(key, id);
-    if (target) (target.stoppedCopies as string[]).length = 0;
+    if (this.lastUsed === session) this.lastUsed = undefined;
+    for (const id of t?.stopped.splice(0) ?? []) {
+      const heir = [...this.tracked.values()].find(
+        (o) => o.folderKey === t!.folderKey && o.session.pluginRows().some((r) => r.pluginId === id),
+      );
+      if (heir) heir.stopped.push(id);
+      else void this.d.hosted.start(t!.folderKey, id);
+    }
     this.d.changed();
     this.showStatus();
   }
@@ -269,26 +326,27 @@ export class SessionsWindow {
    * extension the session runs is stopped in VS Code's hosting of the same folder while the session
    * is open; "keep" leaves both running (the Extensions view says so).
    */
-  private async stopHostedCopies(key: string, session: ReasonixSession, stopped: string[]): Promise<void> {
+  private async stopHostedCopies(session: ReasonixSession): Promise<void> {
     if (vscode.workspace.getConfiguration('reasonix').get<string>('sessions.hostedCopies', 'stop') !== 'stop') return;
+    const t = this.tracked.get(session.sessionKey);
+    if (!t) return;
     const inSession = new Set(session.pluginRows().map((r) => r.pluginId));
-    for (const id of this.d.hosted.running(key)) {
-      if (!inSession.has(id) || stopped.includes(id)) continue;
-      stopped.push(id);
+    for (const id of this.d.hosted.running(t.folderKey)) {
+      if (!inSession.has(id) || t.stopped.includes(id)) continue;
+      t.stopped.push(id);
       this.d.log.info(
         `${id} runs in the Reasonix session of ${session.folderName}: its VS Code-hosted copy is stopped while the session is open (reasonix.sessions.hostedCopies)`,
       );
-      await this.d.hosted.stop(key, id);
+      await this.d.hosted.stop(t.folderKey, id);
     }
   }
 
   private showStatus(): void {
-    const sessions = [...this.open.values()];
-    if (sessions.length === 0) {
+    const s = this.lastUsed ?? [...this.tracked.values()][0]?.session;
+    if (!s) {
       this.status.hide();
       return;
     }
-    const s = sessions[0];
     const state = s.status?.state ?? vscode.l10n.t('open');
     this.status.text = `$(hubot) ${inert(vscode.l10n.t('Reasonix: {0}', state))}`;
     this.status.tooltip = inert(
@@ -297,7 +355,7 @@ export class SessionsWindow {
     this.status.show();
   }
 
-  private async pickFolder(arg: unknown, title: string, openOnly = false): Promise<vscode.WorkspaceFolder | undefined> {
+  async pickFolder(arg: unknown, title: string, openOnly = false): Promise<vscode.WorkspaceFolder | undefined> {
     const all = (vscode.workspace.workspaceFolders ?? []).filter(
       (f) => f.uri.scheme === 'file' && (!openOnly || this.open.has(f.uri.toString())),
     );
@@ -365,9 +423,9 @@ function reasonixSessionItem(folderName: string, stopped: readonly string[]): vs
   return item;
 }
 
-function sessionPluginItem(folderName: string, row: SessionPluginRow): vscode.TreeItem {
+function sessionPluginItem(sessionKey: string, row: SessionPluginRow): vscode.TreeItem {
   const item = new vscode.TreeItem(row.pluginId, vscode.TreeItemCollapsibleState.None);
-  item.id = `${folderName}#session#${row.pluginId}`;
+  item.id = `${sessionKey}#plugin#${row.pluginId}`;
   item.iconPath = new vscode.ThemeIcon(
     row.state === 'running' ? 'pass' : row.state === 'failed' ? 'error' : 'circle-slash',
   );
