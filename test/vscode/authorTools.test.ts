@@ -211,7 +211,10 @@ describe('author tools: Debug Extension… (in a real VS Code)', function () {
     const dir = mkdtempSync(path.join(tmpdir(), 'rx-debug-py-'));
     const target = path.join(dir, 'py-ext');
     const r = await rig(true);
-    await r.linked.add(dir);
+    // The aids come with the first linked folder: one beside, not above, the new extension, so that
+    // the scaffold's own writes are no change in a linked folder (that would restart it, by design).
+    const aids = mkdtempSync(path.join(tmpdir(), 'rx-debug-py-aids-'));
+    await r.linked.add(aids);
     try {
       await r.m.syncFolders([folder(mkdtempSync(path.join(tmpdir(), 'rx-debug-py-ws-')), 0)]);
       await r.run('reasonix.newExtension', { language: 'python', folder: target, name: 'py-ext' });
@@ -236,6 +239,7 @@ describe('author tools: Debug Extension… (in a real VS Code)', function () {
     } finally {
       await r.dispose();
       rmSync(dir, { recursive: true, force: true });
+      rmSync(aids, { recursive: true, force: true });
     }
   });
 });
