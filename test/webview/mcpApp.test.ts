@@ -53,7 +53,15 @@ describe('the page on a tool’s card, with this test as the MCP Apps host (issu
       command: process.execPath,
       args: [join(REPO, 'test', 'fixtures', 'ui', 'anchored.js')],
       capabilities: ['tools', 'ui'],
-      tools: [{ name: 'count_words', description: 'Count words', inputSchema: { type: 'object' }, readOnly: true }],
+      tools: [
+        {
+          name: 'count_words',
+          description: 'Count words',
+          inputSchema: { type: 'object' },
+          readOnly: true,
+          anchorsView: true,
+        },
+      ],
       env: { ANCHORED_RECORD: join(dir, 'anchored.jsonl'), ANCHORED_SECOND_MS: '400' },
     });
     client = new Client(

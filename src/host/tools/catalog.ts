@@ -72,7 +72,7 @@ function info(pluginId: string, t: ToolDecl, ui = false): ToolInfo {
     description: t.description,
     inputSchema: t.inputSchema,
     readOnly: t.readOnly,
-    mayAnchorView: ui,
+    mayAnchorView: ui && t.anchorsView === true,
   };
 }
 
