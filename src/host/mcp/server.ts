@@ -119,6 +119,8 @@ const APP_TOOLS: Tool[] = [
 
 /** Calls the page may look up by tool and arguments before their result (and so their call id) arrives. */
 const RECENT_CALLS = 64;
+/** Call ids a server remembers as its own (a UUID each: about 40 bytes). */
+const MINTED_CALLS = 4096;
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
@@ -144,11 +146,19 @@ export function createToolServer(source: ToolSource, version: string): McpServer
    * may show each other's views until the result arrives.
    */
   const recent = new Map<string, string>();
+  /**
+   * The call ids this server minted (bounded): a card asking about another id is one of an older
+   * transcript (a window reload restarts the server and the sidecars, whose views are gone), so the
+   * page says its view is no longer live instead of waiting for one.
+   */
+  const minted = new Set<string>();
   const remember = (args: unknown, callId: string) => {
     const key = canonicalJson(args);
     recent.delete(key);
     recent.set(key, callId);
     if (recent.size > RECENT_CALLS) recent.delete(recent.keys().next().value as string);
+    minted.add(callId);
+    if (minted.size > MINTED_CALLS) minted.delete(minted.values().next().value as string);
   };
 
   server.setRequestHandler(ListToolsRequestSchema, () => {
@@ -176,7 +186,12 @@ export function createToolServer(source: ToolSource, version: string): McpServer
           isError: true,
         };
       const state = await readCardViews(v, callId, str(args.after), extra.signal);
-      return { content: [{ type: 'text', text: `${state.views.length} view(s)` }], structuredContent: { ...state } };
+      // live: the call is one of this server's, or its views are still shown (then they can change).
+      const live = state.views.length > 0 || minted.has(callId);
+      return {
+        content: [{ type: 'text', text: `${state.views.length} view(s)${live ? '' : '; the call is not live'}` }],
+        structuredContent: { ...state, live },
+      };
     }
     if (v && req.params.name === VIEW_ACTION_TOOL) {
       const r = await runCardAction(v, String(args.callId ?? ''), String(args.key ?? ''), String(args.actionId ?? ''));
