@@ -102,7 +102,7 @@ const WHAT_TO_TRY = [
   'Edit and save a file (src/greeting.js): the "Recent changes" card lists it.',
   'Fill in the Notes form and submit it: the "Your notes" card shows what you sent.',
   'Run "Reasonix: Show Logs" to see every sidecar start, frame and stop.',
-  'Agent mode: press F9 (with the editor area focused) for a chat turn in which the "Showcase Echo" model calls the showcase\'s count_words tool through the Reasonix MCP server; Shift+F9 asks for a call the showcase blocks, and the chat shows its reason. Or open the Chat view, pick Agent and "Showcase Echo", and send: call mcp_reasonix_exte_ext__showcase__count_words {"text":"hello"}',
+  'Agent mode: press F9 (with the editor area focused) for a chat turn in which the "Showcase Echo" model calls the showcase\'s count_words tool through the Reasonix MCP server; Shift+F9 asks for a call the showcase blocks, and the chat shows its reason. Or open the Chat view, pick Agent and "Showcase Echo", and send: call mcp_reasonix_ext__showcase__count_words {"text":"hello"}',
 ];
 
 // Ctrl+C or SIGTERM at any point: a running server is stopped gracefully (see openCodeServer);

@@ -118,11 +118,12 @@ export class AgentHooks implements vscode.Disposable {
         folders: () =>
           (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
         sessions: () =>
-          labelledSessions(this.sessions.sessions()).map(({ session: s, label }) => ({
+          labelledSessions(this.sessions.sessions()).map(({ session: s, title }) => ({
             folder: s.folder.uri.fsPath,
             session: s.engine,
             sessionKey: s.key,
-            mcpLabel: label,
+            // VS Code names the folder's MCP tools after its server's title (src/vscode/mcp/labels.ts).
+            mcpLabel: title,
             ready: () => this.sessions.use(s.key, 'hook'),
           })),
         onDecision: (r, folder) => this.onDecision(r, folder),

@@ -31,6 +31,7 @@ import {
   CALL_ID_META_KEY,
   canonicalJson,
   MCP_SERVER_NAME,
+  MCP_TOOL_TITLE,
   type ToolCallOptions,
   type ToolCallOutcome,
   type ToolInfo,
@@ -48,6 +49,11 @@ export interface ToolSource {
   onDidChangeTools(listener: () => void): Disposable;
   /** The folder's views anchored to tool calls; absent, no tool gets a card view (issue 41). */
   views?: AnchoredViews;
+  /**
+   * The server's title (serverInfo.title; default `Reasonix`): VS Code names the tools after it
+   * (`mcp_<title>_<tool>`), so a window gives each folder's server its own (src/vscode/mcp/labels.ts).
+   */
+  title?: string;
 }
 
 /** The MCP error code for a call that could not run, by the engine's failure reason. */
@@ -129,7 +135,7 @@ function str(v: unknown): string | undefined {
 /** The server for one folder's tools; connect it to a transport. */
 export function createToolServer(source: ToolSource, version: string): McpServerHandle {
   const server = new Server(
-    { name: MCP_SERVER_NAME, title: 'Reasonix extension tools', version },
+    { name: MCP_SERVER_NAME, title: source.title ?? MCP_TOOL_TITLE, version },
     {
       capabilities: { tools: { listChanged: true }, ...(source.views ? { resources: {} } : {}) },
       instructions:

@@ -50,6 +50,8 @@ export interface WindowMcpOptions {
   onCall?(record: McpCallRecord): void;
   /** The window's surfaces: with it, views anchored to a call show on its card in MCP Apps clients (issue 41). */
   surfaces?: SurfaceFeed;
+  /** The title the folder's server gives itself (VS Code names its tools after it); absent, `Reasonix`. */
+  title?(folder: string): string | undefined;
 }
 
 /** A folder's running session, as far as its tools go. */
@@ -88,6 +90,7 @@ export function mcpWindowKind(deps: McpKindDeps): { kind: RequestKind; close(): 
     return {
       tools,
       ...(mcp.surfaces ? { views: anchoredViews(mcp.surfaces, () => viewSession(folder)) } : {}),
+      ...(mcp.title?.(folder) ? { title: mcp.title(folder) } : {}),
       callTool: async (name, args, opts) => {
         const t0 = performance.now();
         // A folder stopped after an idle time (or not started yet) starts before its tool runs.

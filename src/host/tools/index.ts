@@ -11,8 +11,10 @@ export {
 export {
   isAgentNameFor,
   labelKey,
+  VSCODE_LABEL_KEY_LENGTH,
   listTools,
   MCP_DEFINITION_LABEL,
+  MCP_TOOL_TITLE,
   MCP_SERVER_NAME,
   MODEL_FACING_NAME,
   modelFacingName,

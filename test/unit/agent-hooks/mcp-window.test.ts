@@ -15,7 +15,7 @@ import { waitFor } from '../../support/wait';
 import { CLI_JS, runHook, scratch, TestWindow, hookOutput } from './support';
 
 /** How VS Code names the tool `count_words` of the extension `tools` served by our MCP server. */
-const VSCODE_NAME = 'mcp_reasonix_exte_ext__tools__count_words';
+const VSCODE_NAME = 'mcp_reasonix_ext__tools__count_words';
 const MODEL_NAME = 'ext__tools__count_words';
 
 describe('extension tools from a VS Code window over MCP (reasonix-host mcp relays to the window)', function () {

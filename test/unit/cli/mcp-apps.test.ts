@@ -95,6 +95,8 @@ describe('reasonix-host mcp: a view on its tool’s card (MCP Apps, issue 41)', 
 
   it('a client without the MCP Apps extension gets the tools as before: no card, no app-only tools, no call id anywhere', async () => {
     const c = await connect(false);
+    // VS Code names the tools after this title (mcp_reasonix_<tool>), cut at 13 characters: a whole word.
+    assert.deepEqual(c.getServerVersion()?.title, 'Reasonix');
     const { tools } = await c.listTools();
     assert.deepEqual(
       tools.map((t) => [t.name, t._meta]),
