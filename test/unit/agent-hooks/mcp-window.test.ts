@@ -122,6 +122,9 @@ describe('extension tools from a VS Code window over MCP (reasonix-host mcp rela
       'permission.decision carries the tool readOnly hint, as Reasonix sends it',
     );
     assert.match(String(w.decisions.at(-1)?.record.note), /tool\.after ran with the call, in the Reasonix MCP server/);
+    // The PreToolUse record names the agent's call (issue 41: compared with a card's toolCallId).
+    const preRecord = w.decisions.find((d) => d.record.event === 'PreToolUse')?.record;
+    assert.equal(preRecord?.toolUseId, 'call_1');
   });
 
   it('a call no hook ruled on (hooks off, another MCP client) passes the whole chain once; PostToolUse leaves tool.after alone', async () => {
@@ -212,12 +215,34 @@ describe('extension tools from a VS Code window over MCP (reasonix-host mcp rela
     await closed;
   });
 
-  it('--window names one window: a window that is gone is an error naming it (exit 1)', async () => {
+  it('--window names a window that is gone (a reload): the window that serves the folder now answers (issue 41)', async () => {
     await open();
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI_JS, 'mcp', '--window', 'gone', '--workspace', join(root, 'ws')],
       env: { ...(process.env as Record<string, string>), REASONIX_HOOKS_DIR: dir },
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    client = new Client({ name: 'mcp-window-test', version: '1.0.0' });
+    await client.connect(transport);
+    assert.deepEqual(
+      (await client.listTools()).tools.map((t) => t.name),
+      [MODEL_NAME],
+    );
+    assert.match(stderr, /the VS Code window gone is gone; relaying to window \w+/);
+  });
+
+  it('--window names a window that is gone and no window serves the folder: an error naming it after the wait (exit 1)', async () => {
+    ({ root, dir } = scratch());
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI_JS, 'mcp', '--window', 'gone', '--workspace', join(root, 'ws')],
+      env: {
+        ...(process.env as Record<string, string>),
+        REASONIX_HOOKS_DIR: dir,
+        REASONIX_MCP_WINDOW_WAIT_MS: '300',
+      },
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
