@@ -23,7 +23,7 @@ const windowModule = lazyModule<typeof import('../hooksWindow')>('hooks-window.j
 export function describeDecision(r: DecisionRecord, folderName: string | undefined): string {
   const where = folderName ? `[${folderName}] ` : '';
   const what = `${r.event}${r.tool ? ` ${r.tool}` : ''}`;
-  const unheard = r.unheard ? `; could not ask ${r.unheard}` : '';
+  const unheard = `${r.unheard ? `; could not ask ${r.unheard}` : ''}${r.toolUseId ? ` [tool_use_id ${r.toolUseId}]` : ''}`;
   if (r.decision === 'none') return `${where}agent hook ${what}: no decision${r.note ? ` (${r.note})` : ''}${unheard}`;
   return `${where}agent hook ${what}: ${r.decision}${r.extension ? ` by ${r.extension}` : ''}${r.reason ? ` — ${r.reason}` : ''}${unheard}`;
 }

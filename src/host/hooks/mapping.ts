@@ -57,6 +57,8 @@ export interface DecisionRecord {
    * never silent, the face logs it as a warning (issue 28 item 4).
    */
   unheard?: string;
+  /** The agent's id of the tool call (PreToolUse `tool_use_id`), for the log: it names the call. */
+  toolUseId?: string;
 }
 
 export interface HookResult {
@@ -298,7 +300,11 @@ function argumentsOf(input: PreToolUseInput): string {
 async function preToolUse(input: PreToolUseInput, ask: Asker, calls?: HookToolCalls): Promise<HookResult> {
   const tool = toolName(input);
   const ours = calls?.resolve(tool);
-  const r = await rulePreToolUse(input, tool, ours, ask);
+  const ruled = await rulePreToolUse(input, tool, ours, ask);
+  const r: HookResult =
+    typeof input.tool_use_id === 'string' && input.tool_use_id !== ''
+      ? { ...ruled, record: { ...ruled.record, toolUseId: redact(input.tool_use_id).slice(0, 200) } }
+      : ruled;
   // Let through (not denied): the MCP call that follows runs only tool.after.
   if (ours && r.record.decision !== 'deny') {
     const updated = (r.answer?.hookSpecificOutput as { updatedInput?: unknown } | undefined)?.updatedInput;
