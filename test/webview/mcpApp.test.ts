@@ -283,7 +283,7 @@ describe('the page on a tool’s card, with this test as the MCP Apps host (issu
     }));
 
   it('a call that publishes no view: the card says so in one line after a short wait, no endless waiting', async () => {
-    const { tab, card } = await openCard(await pageHtml(), { theme: 'dark', locale: 'en' });
+    const { tab, card, posted } = await openCard(await pageHtml(), { theme: 'dark', locale: 'en' });
     try {
       const args = { text: 'a b', noView: true };
       const result = await client.callTool({ name: 'ext__anchored__count_words', arguments: args });
@@ -313,6 +313,11 @@ describe('the page on a tool’s card, with this test as the MCP Apps host (issu
         role: 'status',
       });
       assert.equal(await card.$$eval('section.view', (els) => els.length), 0);
+      // The card asks for the height of its one line, not of its viewport (VS Code starts it at 300 px).
+      const heights = posted
+        .filter((m) => m.method === 'ui/notifications/size-changed')
+        .map((m) => (m.params as { height: number }).height);
+      assert.ok(heights.length > 0 && heights.at(-1)! > 10 && heights.at(-1)! < 80, `heights ${heights.join(', ')}`);
     } finally {
       await tab.close();
     }

@@ -49,6 +49,9 @@ function applyContext(ctx: Json | undefined): void {
   for (const [k, v] of Object.entries(styles?.variables ?? {}))
     if (k.startsWith('--') && typeof v === 'string') document.documentElement.style.setProperty(k, v);
   if (ctx?.theme === 'dark' || ctx?.theme === 'light') document.documentElement.dataset.theme = ctx.theme;
+  // The host's own id of the tool call (VS Code's, non-standard): kept on the page for tests and tools.
+  const toolCallId = (ctx?.toolCall as Json | undefined)?.toolCallId;
+  if (typeof toolCallId === 'string') document.body.dataset.toolCallId = toolCallId;
   if (ctx && 'locale' in ctx) {
     useLocale(ctx.locale);
     showNote(noteKey, noteArg);
@@ -181,11 +184,16 @@ async function poll(): Promise<void> {
 }
 
 /** Tells the host the page's height (the card sizes itself to it). */
+let reported = -1;
 function sizeChanged(): void {
-  peer.notify('ui/notifications/size-changed', {
-    width: document.documentElement.scrollWidth,
-    height: document.documentElement.scrollHeight,
-  });
+  // The content's height, not the document's: a webview's document is at least its viewport (VS
+  // Code starts a card at 300 px), so that would never let the card shrink to its view.
+  const height = Math.ceil(
+    root.getBoundingClientRect().bottom + parseFloat(getComputedStyle(document.body).paddingBottom),
+  );
+  if (height === reported) return;
+  reported = height;
+  peer.notify('ui/notifications/size-changed', { width: document.documentElement.scrollWidth, height });
 }
 
 async function start(): Promise<void> {
@@ -197,7 +205,8 @@ async function start(): Promise<void> {
   });
   applyContext(init.hostContext as Json | undefined);
   peer.notify('ui/notifications/initialized', {});
-  new ResizeObserver(sizeChanged).observe(document.documentElement);
+  new ResizeObserver(sizeChanged).observe(root);
+  sizeChanged();
   void poll();
 }
 
