@@ -74,6 +74,28 @@ export interface McpKindDeps {
   logger: Logger;
 }
 
+/** How long an MCP connection waits for the folder's session when the window has none yet. */
+export const SESSION_WAIT_MS = 15_000;
+
+/** `find()` now, else when the sessions next change so that it finds one, else undefined after SESSION_WAIT_MS. */
+function sessionSoon<T>(find: () => T | undefined, mcp: WindowMcpOptions): Promise<T | undefined> {
+  const now = find();
+  if (now !== undefined) return Promise.resolve(now);
+  return new Promise((resolve) => {
+    const done = (v: T | undefined) => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(v);
+    };
+    const sub = mcp.onDidChangeSessions(() => {
+      const v = find();
+      if (v !== undefined) done(v);
+    });
+    const timer = setTimeout(() => done(undefined), SESSION_WAIT_MS);
+    timer.unref?.();
+  });
+}
+
 /** The `mcp` kind, and `close` for the connections it keeps (closed with the window). */
 export function mcpWindowKind(deps: McpKindDeps): { kind: RequestKind; close(): void } {
   const channels = new Set<Socket>();
@@ -126,7 +148,9 @@ export function mcpWindowKind(deps: McpKindDeps): { kind: RequestKind; close(): 
   const open = async (req: McpRequest): Promise<{ note: string } | { start(socket: Socket): void }> => {
     const mcp = deps.mcp;
     if (!mcp) return { note: 'this window does not serve extension tools over MCP' };
-    const hit = innermost(deps.sessions(), (s) => [s.folder], req.folder);
+    // Right after a window (re)loads, VS Code may start the server (for a restored chat's cards)
+    // before the folder's session exists: wait for it a little before refusing (issue 41).
+    const hit = await sessionSoon(() => innermost(deps.sessions(), (s) => [s.folder], req.folder), mcp);
     if (!hit) return { note: `no running Reasonix session in this window serves ${req.folder}` };
     const serve = mcp.load().serveToolsOnSocket;
     return {
