@@ -7,7 +7,8 @@
 //
 //   1. an agent turn calls count_words: the card draws the view (the same renderer as the sidebar),
 //      its second generation arrives without a new call, and its button reaches the sidecar
-//      (`extension/ui/action`, which publishes a third generation "bumped 1");
+//      (`extension/ui/action`, which publishes a third generation "bumped 1"); the card's
+//      hostContext.toolCall.toolCallId is the agent hook's tool_use_id (the model's call id);
 //   2. screenshots of the card in three themes (test-results/tool-cards/);
 //   3. count_quietly gets no card at all (a tool without a view costs nothing on its card);
 //   4. after Developer: Reload Window the old transcript's card draws again, and says its view is no
@@ -117,6 +118,11 @@ describe('A Reasonix view on its tool’s card in VS Code’s chat (MCP Apps, is
       () => (globalThis as unknown as { document: PDocument }).document.body.dataset.toolCallId,
     );
     assert.ok(hostCallId, 'VS Code gives the page its tool call id');
+    // The agent hook's tool_use_id is the model's tool call id (VS Code 1.139's chat hook service
+    // passes toolCall.id to PreToolUse), which the echo model's answer names ("tool result call_N").
+    const modelCallId = /Echo: tool result (call_\d+): 4 words/.exec(await chat(wb))?.[1];
+    assert.ok(modelCallId, 'the echo model names its tool call');
+    assert.equal(hostCallId, modelCallId, 'hostContext.toolCall.toolCallId is the agent hook’s tool_use_id');
     mkdirSync(shots, { recursive: true });
     await wb.screenshot(join(shots, 'card-live.png'));
     assert.equal(await wb.page.locator('.part.auxiliarybar .mcp-app-webview').count(), 1, 'one card');
@@ -177,6 +183,7 @@ describe('A Reasonix view on its tool’s card in VS Code’s chat (MCP Apps, is
     );
     assert.match(await cardText(frame), /This Reasonix view is no longer live/);
     mkdirSync(shots, { recursive: true });
+    await wb.page.waitForTimeout(2000);
     await wb.screenshot(join(shots, 'card-after-reload.png'));
   });
 });
