@@ -169,11 +169,12 @@ async function poll(): Promise<void> {
       if (!callId && typeof s.callId === 'string') callId = s.callId;
       if (s.token !== token) draw(s.views ?? []);
       token = s.token;
-      if (s.live === false && views.size === 0) {
-        // A call this server never made: an older transcript's card. Nothing can come for it.
+      if (s.live === false && views.size === 0 && noteKey !== 'cardNotLive') {
+        // A call this server never made: an older transcript's card. Say so at once, but keep
+        // asking (one read per 20 s): a view the extension publishes for it later is still drawn.
         clearTimeout(noViewTimer);
+        noViewTimer = undefined;
         showNote('cardNotLive');
-        return;
       }
     }
   } catch (e) {
