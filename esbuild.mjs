@@ -174,6 +174,25 @@ if (existsSync('node_modules/@vscode/codicons/dist/codicon.css')) {
 }
 
 /**
+ * The page's translations (issue 41): it runs outside the extension, so the l10n bundle's entries
+ * for the webview's string tables (src/webviewProtocol/strings.ts, between `l10n-table` markers, as
+ * scripts/l10n.mjs reads them) are inlined, and the page picks them by the host context's locale.
+ */
+function cardTranslations(locale) {
+  const file = `l10n/bundle.l10n.${locale}.json`;
+  if (!existsSync(file)) return {};
+  const bundle = JSON.parse(readFileSync(file, 'utf8'));
+  const tables = readFileSync('src/webviewProtocol/strings.ts', 'utf8').split('// l10n-table').slice(1, -1);
+  const out = {};
+  for (const block of tables.filter((_, i) => i % 2 === 0))
+    for (const m of block.matchAll(/^\s+\w+:\s*'((?:[^'\\]|\\.)*)',?$/gm)) {
+      const english = m[1].replace(/\\'/g, "'");
+      if (typeof bundle[english] === 'string') out[english] = bundle[english];
+    }
+  return out;
+}
+
+/**
  * The page on a tool's card in an MCP Apps host (issue 41): the Surfaces view's renderer
  * (webview/mcpApp/) and the view's CSS inlined into one HTML document, dist/mcp-app.html, which
  * the MCP server answers for `resources/read` (src/host/mcp/appPage.ts). An MCP Apps host allows
@@ -185,6 +204,7 @@ async function buildMcpApp() {
     ...common,
     sourcemap: false,
     entryPoints: ['webview/mcpApp/main.ts'],
+    define: { REASONIX_CARD_ZH_CN: JSON.stringify(cardTranslations('zh-cn')) },
     alias: { 'linkify-it': './webview/logic/linkifyOff.ts' },
     platform: 'browser',
     format: 'iife',

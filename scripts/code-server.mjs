@@ -124,7 +124,7 @@ export function writeDemoProfile(userDataDir, { machineSettings = {}, remote = t
   if (!existsSync(keysFile)) writeFileSync(keysFile, JSON.stringify(DEMO_KEYBINDINGS, null, 2));
 }
 
-const COUNT_WORDS = 'mcp_reasonix_exte_ext__showcase__count_words';
+const COUNT_WORDS = 'mcp_reasonix_ext__showcase__count_words';
 const agentTurn = (key, query) => ({
   key,
   command: 'workbench.action.chat.open',

@@ -132,7 +132,7 @@ const WHAT_TO_TRY = [
   'Fill in the Notes form and submit it: the "Your notes" card shows what you sent.',
   'Run "Reasonix: Show Logs" to see every sidecar start, frame and stop.',
   'A Reasonix session: in the Reasonix view, open the Extensions view\'s "…" menu and choose "Open Reasonix Session". The real Reasonix runs the companion sample: its card, status and notification appear in the Surfaces view under "workspace · Reasonix session" (VS Code\'s own copy of it stops meanwhile). Press "Pick a color…" on its card (a QuickPick), run /companion:ping from "Run Extension Action…", and type "@reasonix hello" in the Chat view: its Companion Echo model answers offline.',
-  'Agent mode: press F9 (with the editor area focused) for a chat turn in which the "Showcase Echo" model calls the showcase\'s count_words tool through the Reasonix MCP server; Shift+F9 asks for a call the showcase blocks, and the chat shows its reason. Or open the Chat view, pick Agent and "Showcase Echo", and send: call mcp_reasonix_exte_ext__showcase__count_words {"text":"hello"}',
+  'Agent mode: press F9 (with the editor area focused) for a chat turn in which the "Showcase Echo" model calls the showcase\'s count_words tool through the Reasonix MCP server; Shift+F9 asks for a call the showcase blocks, and the chat shows its reason. Or open the Chat view, pick Agent and "Showcase Echo", and send: call mcp_reasonix_ext__showcase__count_words {"text":"hello"}',
 ];
 
 // Ctrl+C or SIGTERM at any point: a running server is stopped gracefully (see openCodeServer);

@@ -44,7 +44,7 @@ ${optionLines([
   ],
   [
     '--window ID',
-    "only the VS Code window with this id (what VS Code's own definition passes);\nfails when that window is gone",
+    "the VS Code window with this id (what VS Code's own definition passes); when it\nis gone (reloaded), the window that serves the folder next, waited for up to\n30 s; fails when none does",
   ],
   [VERBOSE_HELP[0], `${VERBOSE_HELP[1]} (stdout carries MCP only)`],
 ])}
@@ -73,6 +73,16 @@ const PACKAGE_NAMES = ['reasonix-vscode-host', 'reasonix-host'];
 
 /** How long a window has to take the connection. */
 const OPEN_TIMEOUT_MS = 10_000;
+/**
+ * How long `--window` waits for a window serving the folder when the named one is gone: after a
+ * window reload VS Code starts the server from its cached definition (the old id) before the new
+ * window's extension is up, and the cards of the reopened transcript read through it (issue 41).
+ * REASONIX_MCP_WINDOW_WAIT_MS shortens it (the tests).
+ */
+function windowWaitMs(): number {
+  const v = Number(process.env.REASONIX_MCP_WINDOW_WAIT_MS);
+  return Number.isFinite(v) && v >= 0 ? v : 30_000;
+}
 
 export const MCP_OPTIONS = {
   ...TOOL_SESSION_OPTIONS,
@@ -98,12 +108,32 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   if (values.verbose) for (const n of notes) process.stderr.write(`reasonix-host mcp: ${term(n)}\n`);
   if (hit) return relay(hit, workspace);
   if (windowId !== undefined) {
+    // The named window is gone (a reload): the window that serves the folder now, or next.
+    const next = await nextWindow(workspace, windowId);
+    if (next) return relay(next, workspace);
     process.stderr.write(
-      `reasonix-host mcp: the VS Code window ${term(windowId)} is not open any more, or does not serve ${term(workspace)}; restart the server from VS Code (MCP: List Servers)\n`,
+      `reasonix-host mcp: the VS Code window ${term(windowId)} is not open any more, or does not serve ${term(workspace)}, and no other window served it within ${windowWaitMs() / 1000} s; restart the server from VS Code (MCP: List Servers)\n`,
     );
     return 1;
   }
   return serveHeadless(values);
+}
+
+/** A window serving `workspace` (the named one if it comes back), polled until windowWaitMs has passed. */
+async function nextWindow(workspace: string, windowId: string): Promise<LocatedWindow | undefined> {
+  const until = Date.now() + windowWaitMs();
+  for (;;) {
+    const hit = locateWindow(hooksDirs(), workspace, [], windowId) ?? locateWindow(hooksDirs(), workspace, []);
+    if (hit && !hit.unreachable) {
+      if (hit.record.id !== windowId)
+        process.stderr.write(
+          `reasonix-host mcp: the VS Code window ${term(windowId)} is gone; relaying to window ${term(hit.record.id)}, which serves ${term(hit.folder)}\n`,
+        );
+      return hit;
+    }
+    if (Date.now() >= until) return undefined;
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 /** Relays stdio to the window's endpoint until either side closes. */

@@ -23,7 +23,7 @@ const windowModule = lazyModule<typeof import('../hooksWindow')>('hooks-window.j
 export function describeDecision(r: DecisionRecord, folderName: string | undefined): string {
   const where = folderName ? `[${folderName}] ` : '';
   const what = `${r.event}${r.tool ? ` ${r.tool}` : ''}`;
-  const unheard = r.unheard ? `; could not ask ${r.unheard}` : '';
+  const unheard = `${r.unheard ? `; could not ask ${r.unheard}` : ''}${r.toolUseId ? ` [tool_use_id ${r.toolUseId}]` : ''}`;
   if (r.decision === 'none') return `${where}agent hook ${what}: no decision${r.note ? ` (${r.note})` : ''}${unheard}`;
   return `${where}agent hook ${what}: ${r.decision}${r.extension ? ` by ${r.extension}` : ''}${r.reason ? ` — ${r.reason}` : ''}${unheard}`;
 }
@@ -118,11 +118,12 @@ export class AgentHooks implements vscode.Disposable {
         folders: () =>
           (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
         sessions: () =>
-          labelledSessions(this.sessions.sessions()).map(({ session: s, label }) => ({
+          labelledSessions(this.sessions.sessions()).map(({ session: s, title }) => ({
             folder: s.folder.uri.fsPath,
             session: s.engine,
             sessionKey: s.key,
-            mcpLabel: label,
+            // VS Code names the folder's MCP tools after its server's title (src/vscode/mcp/labels.ts).
+            mcpLabel: title,
             ready: (reason = 'hook') => this.sessions.use(s.key, reason),
             waiting: () => this.sessions.waitingPlugins(s.key),
           })),

@@ -56,7 +56,7 @@ function agentFeatures(
     log,
     isTrusted,
     hasMcpApi()
-      ? // Views on chat cards (issue 41) only when the user turned them on (experimental, read at activation).
+      ? // Views on chat cards (issue 41) unless the user turned them off (read at activation).
         windowMcpOptions(sessions, mcpLaunch.version, toolCardsEnabled() ? store : undefined)
       : undefined,
   );

@@ -63,9 +63,9 @@ export function ignoredWorkspaceValues(key: string): { file: string; value: bool
   return out;
 }
 
-/** Whether views anchored to a tool call are drawn on its chat card (MCP Apps): experimental, off by default, the user's. */
+/** Whether views anchored to a tool call are drawn on its chat card (MCP Apps): on by default, the user's. */
 export function toolCardsEnabled(): boolean {
-  return userValue(vscode.workspace.getConfiguration('reasonix'), 'chat.toolCards', false);
+  return userValue(vscode.workspace.getConfiguration('reasonix'), 'chat.toolCards', true);
 }
 
 /** Whether agent hooks govern VS Code's agents: the user's decision only. */

@@ -73,6 +73,23 @@ export const HUB_MESSAGES = {
 
 export type HubMessages = typeof HUB_MESSAGES;
 
+// l10n-table
+/**
+ * The page on a tool's card in VS Code's chat (issue 41, webview/mcpApp/): its own lines. It runs
+ * outside the extension, so it translates them itself, by the host context's `locale`, from the
+ * zh-cn bundle entries esbuild.mjs inlines for these tables.
+ */
+export const CARD_STRINGS = {
+  cardWaiting: 'Waiting for the extension’s view…',
+  cardNoView: 'No Reasonix view was published for this call.',
+  cardNotLive:
+    'This Reasonix view is no longer live: it belonged to a run before the window was reloaded or the extension restarted. The tool’s text result is what the model read.',
+  cardUnreadable: 'Reasonix: the views of this call cannot be read ({0}).',
+};
+// l10n-table
+
+export type CardStrings = typeof CARD_STRINGS;
+
 /** `{0}`, `{1}`… replaced by the arguments; a placeholder without an argument stays as written. */
 export function formatText(template: string, ...args: readonly string[]): string {
   return template.replace(/\{(\d+)\}/g, (m, i: string) => (Number(i) < args.length ? args[Number(i)] : m));

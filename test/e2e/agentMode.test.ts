@@ -25,7 +25,7 @@ import type { Workbench } from './support/workbench';
 import { waitFor } from '../support/wait';
 
 /** VS Code's name for the showcase's count_words tool served by our MCP server (the model calls it so). */
-const COUNT_WORDS = 'mcp_reasonix_exte_ext__showcase__count_words';
+const COUNT_WORDS = 'mcp_reasonix_ext__showcase__count_words';
 
 /** A chat turn in agent mode with the Reasonix model, bound to a key (what a user's keybinding does). */
 const turn = (key: string, query: string) => ({
@@ -161,10 +161,10 @@ describe('Agent mode: a Reasonix model, Reasonix tools and Reasonix interceptors
     const wb = session().workbench;
     await wb.runCommand('MCP: List Servers');
     const row = wb.page
-      .locator('.quick-input-widget .monaco-list-row', { hasText: 'Reasonix extension tools' })
+      .locator('.quick-input-widget .monaco-list-row', { hasText: 'Reasonix extension tools ·' })
       .first();
     await row.waitFor({ state: 'visible', timeout: 30_000 });
-    assert.match(normalise(await row.innerText()), /Reasonix extension tools\s*Running/);
+    assert.match(normalise(await row.innerText()), /Reasonix extension tools · \S+\s*Running/);
     await shoot(wb, 'agent-mcp-servers');
     await wb.dismissQuickInput();
   });

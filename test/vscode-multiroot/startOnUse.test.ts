@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { isAgentNameFor } from '../../src/host/tools';
 import type { ReasonixApi } from '../../src/vscode/api';
 import type { ReasonixTesting } from '../../src/vscode/context';
-import { definitionLabels } from '../../src/vscode/mcp/labels';
+import { toolTitles } from '../../src/vscode/mcp/labels';
 import { runHookCommand } from '../support/processes';
 import { waitFor } from '../support/wait';
 
@@ -113,8 +113,9 @@ describe('a window of ten folders starts each on first use', function () {
     const f = folders()[5];
     const before = folders().map((x) => stateOf(x.name));
     assert.equal(before[5], 'not-started');
-    const labels = definitionLabels(folders().map((x) => ({ name: x.name, index: x.index })));
-    const toolOf = (i: number) => lm().tools.find((t) => isAgentNameFor(t.name, COUNT_WORDS, [labels[i]]));
+    // VS Code names each folder's tools after its server's title (src/vscode/mcp/labels.ts).
+    const titles = toolTitles(folders().map((x) => ({ name: x.name, index: x.index, path: x.uri.fsPath })));
+    const toolOf = (i: number) => lm().tools.find((t) => isAgentNameFor(t.name, COUNT_WORDS, [titles[i]]));
     // What VS Code's chat.mcp.autostart does at an agent's first request: every server it knows starts.
     await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
     const tool = await waitFor(() => toolOf(5), {

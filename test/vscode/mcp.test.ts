@@ -141,10 +141,11 @@ if (api)
           intervalMs: 50,
         });
         const [d] = defs.provideMcpServerDefinitions() as McpStdioServerDefinition[];
-        assert.equal(d.label, 'Reasonix extension tools');
+        // issue 41: the label (VS Code's id of the server) names the folder even when it is the only one.
+        assert.equal(d.label, `Reasonix extension tools · ${path.basename(dirs[0])}`);
         assert.equal(d.command, process.execPath, "VS Code's own runtime");
         assert.deepEqual(d.args, ['/ext/dist/cli.js', 'mcp', '--window', 'window-1', '--workspace', dirs[0]]);
-        assert.deepEqual(d.env, { ELECTRON_RUN_AS_NODE: '1' });
+        assert.deepEqual(d.env, { ELECTRON_RUN_AS_NODE: '1', REASONIX_MCP_TITLE: 'Reasonix' });
         assert.equal(d.version, '9.9.9');
         assert.equal(d.cwd?.fsPath, dirs[0]);
 

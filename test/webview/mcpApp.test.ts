@@ -53,7 +53,15 @@ describe('the page on a tool’s card, with this test as the MCP Apps host (issu
       command: process.execPath,
       args: [join(REPO, 'test', 'fixtures', 'ui', 'anchored.js')],
       capabilities: ['tools', 'ui'],
-      tools: [{ name: 'count_words', description: 'Count words', inputSchema: { type: 'object' }, readOnly: true }],
+      tools: [
+        {
+          name: 'count_words',
+          description: 'Count words',
+          inputSchema: { type: 'object' },
+          readOnly: true,
+          anchorsView: true,
+        },
+      ],
       env: { ANCHORED_RECORD: join(dir, 'anchored.jsonl'), ANCHORED_SECOND_MS: '400' },
     });
     client = new Client(
@@ -220,6 +228,127 @@ describe('the page on a tool’s card, with this test as the MCP Apps host (issu
         { timeout: 5000 },
       );
       await page.screenshot({ path: join(REPO, 'test-results', 'mcp-app', `card-${theme}.png`) });
+    }
+  });
+  /**
+   * A fresh card page in its own tab, this test as its host: answers ui/initialize with `hostContext`
+   * and forwards tools/call to the real server. Returns the card's frame, what it posted, and a sender.
+   */
+  async function openCard(html: string, hostContext: Json) {
+    const tab = await browser.newPage();
+    const posted: Json[] = [];
+    const send = (m: Json) => tab.evaluate((msg) => window.toPage(msg), m);
+    await tab.exposeFunction('toNode', (raw: string) => {
+      const m = JSON.parse(raw) as Json;
+      posted.push(m);
+      if (m.method === 'ui/initialize')
+        void send({
+          jsonrpc: '2.0',
+          id: m.id,
+          result: { protocolVersion: '2026-01-26', hostInfo: { name: 'test host', version: '1' }, hostContext },
+        });
+      else if (m.method === 'tools/call') {
+        const params = m.params as { name: string; arguments: Json };
+        void client
+          .callTool({ name: params.name, arguments: params.arguments }, undefined, { timeout: 30_000 })
+          .then((result) => send({ jsonrpc: '2.0', id: m.id, result }));
+      }
+    });
+    await tab.setContent(
+      `<!DOCTYPE html><html><body><iframe id="card" sandbox="allow-scripts" style="width:480px;height:200px"></iframe><script>
+        const frame = document.getElementById('card');
+        window.addEventListener('message', (e) => { if (e.source === frame.contentWindow) window.toNode(JSON.stringify(e.data)); });
+        window.toPage = (m) => frame.contentWindow.postMessage(m, '*');
+      </script></body></html>`,
+    );
+    await tab.$eval('#card', (f, srcdoc) => ((f as unknown as { srcdoc: string }).srcdoc = srcdoc), html);
+    await waitFor(() => posted.some((m) => m.method === 'ui/notifications/initialized'), {
+      timeoutMs: 10_000,
+      what: 'the page’s initialized notification',
+    });
+    const card = tab.frames().find((f) => f !== tab.mainFrame())!;
+    return { tab, card, posted, send };
+  }
+
+  const pageHtml = async () =>
+    String(
+      ((await client.readResource({ uri: 'ui://reasonix/anchored/count_words' })).contents[0] as { text?: string })
+        .text,
+    );
+  const noteOf = (card: Awaited<ReturnType<typeof openCard>>['card']) =>
+    card.$eval('.card-note', (el) => ({
+      text: el.textContent,
+      hidden: (el as unknown as { hidden: boolean }).hidden,
+      role: el.getAttribute('role'),
+    }));
+
+  it('a call that publishes no view: the card says so in one line after a short wait, no endless waiting', async () => {
+    const { tab, card, posted } = await openCard(await pageHtml(), { theme: 'dark', locale: 'en' });
+    try {
+      const args = { text: 'a b', noView: true };
+      const result = await client.callTool({ name: 'ext__anchored__count_words', arguments: args });
+      assert.match(String((result._meta as Json)['reasonix/callId']), /^[0-9a-f-]{36}$/);
+      assert.match(String((await noteOf(card)).text), /Waiting for the extension’s view/);
+      const sent = Date.now();
+      await tab.evaluate((m) => window.toPage(m), {
+        jsonrpc: '2.0',
+        method: 'ui/notifications/tool-input',
+        params: { arguments: args },
+      });
+      await tab.evaluate((m) => window.toPage(m), {
+        jsonrpc: '2.0',
+        method: 'ui/notifications/tool-result',
+        params: result,
+      });
+      await card.waitForFunction(
+        () => document.querySelector('.card-note')?.textContent?.includes('No Reasonix view was published'),
+        undefined,
+        { timeout: 10_000 },
+      );
+      const waited = Date.now() - sent;
+      assert.ok(waited >= 2000 && waited < 8000, `said so after the short wait (${waited} ms)`);
+      assert.deepEqual(await noteOf(card), {
+        text: 'No Reasonix view was published for this call.',
+        hidden: false,
+        role: 'status',
+      });
+      assert.equal(await card.$$eval('section.view', (els) => els.length), 0);
+      // The card asks for the height of its one line, not of its viewport (VS Code starts it at 300 px).
+      const heights = posted
+        .filter((m) => m.method === 'ui/notifications/size-changed')
+        .map((m) => (m.params as { height: number }).height);
+      assert.ok(heights.length > 0 && heights.at(-1)! > 10 && heights.at(-1)! < 80, `heights ${heights.join(', ')}`);
+    } finally {
+      await tab.close();
+    }
+  });
+
+  it('an older transcript’s card (a call id this server never made) says its view is no longer live, in the host’s language (zh-cn)', async () => {
+    const { tab, card } = await openCard(await pageHtml(), { theme: 'light', locale: 'zh-cn' });
+    try {
+      assert.equal(await card.evaluate(() => (document.documentElement as unknown as { lang: string }).lang), 'zh-CN');
+      assert.match(String((await noteOf(card)).text), /正在等待扩展的视图/);
+      await tab.evaluate((m) => window.toPage(m), {
+        jsonrpc: '2.0',
+        method: 'ui/notifications/tool-result',
+        params: {
+          content: [{ type: 'text', text: '2 words' }],
+          _meta: { 'reasonix/callId': '00000000-0000-4000-8000-000000000000' },
+        },
+      });
+      await card.waitForFunction(
+        () => document.querySelector('.card-note')?.textContent?.includes('已不再实时'),
+        undefined,
+        { timeout: 10_000 },
+      );
+      assert.equal(
+        (await noteOf(card)).text,
+        '此 Reasonix 视图已不再实时：它属于窗口重新加载或扩展重启之前的运行。模型读取的是该工具的文本结果。',
+      );
+      mkdirSync(join(REPO, 'test-results', 'mcp-app'), { recursive: true });
+      await tab.screenshot({ path: join(REPO, 'test-results', 'mcp-app', 'card-not-live-zh-cn.png') });
+    } finally {
+      await tab.close();
     }
   });
 });

@@ -58,6 +58,8 @@ export interface DecisionRecord {
    * never silent, the face logs it as a warning (issue 28 item 4).
    */
   unheard?: string;
+  /** The agent's id of the tool call (PreToolUse `tool_use_id`), for the log: it names the call. */
+  toolUseId?: string;
 }
 
 export interface HookResult {
@@ -123,13 +125,19 @@ export async function answerHookEvent(
       case 'UserPromptSubmit':
         return unheardRule(event, await userPromptSubmit(input as UserPromptSubmitInput, ask), unheard());
       case 'PreToolUse': {
-        const r = unheardRule(event, await rulePreToolUse(input as PreToolUseInput, ask, opts.tool), unheard());
+        const pre = input as PreToolUseInput;
+        const ruled = unheardRule(event, await rulePreToolUse(pre, ask, opts.tool), unheard());
+        // The agent's id of the call, in the log line: it names the call (a chat card's toolCallId is the same id).
+        const r: HookResult =
+          typeof pre.tool_use_id === 'string' && pre.tool_use_id !== ''
+            ? { ...ruled, record: { ...ruled.record, toolUseId: redact(pre.tool_use_id).slice(0, 200) } }
+            : ruled;
         // Let through (not denied): the MCP call that follows runs only tool.after.
         if (!opts.tool || r.record.decision === 'deny') return r;
         const updated = (r.answer?.hookSpecificOutput as { updatedInput?: unknown } | undefined)?.updatedInput;
         return {
           ...r,
-          ruled: { modelName: opts.tool.modelName, args: updated ?? (input as PreToolUseInput).tool_input ?? {} },
+          ruled: { modelName: opts.tool.modelName, args: updated ?? pre.tool_input ?? {} },
         };
       }
       case 'PostToolUse':

@@ -30,8 +30,8 @@ import { visibleLine, visibleLines, visibleSchema } from './visible';
 import {
   CALL_ID_META_KEY,
   canonicalJson,
-  MCP_DEFINITION_LABEL,
   MCP_SERVER_NAME,
+  MCP_TOOL_TITLE,
   type ToolCallOptions,
   type ToolCallOutcome,
   type ToolInfo,
@@ -50,8 +50,8 @@ export interface ToolSource {
   /** The folder's views anchored to tool calls; absent, no tool gets a card view (issue 41). */
   views?: AnchoredViews;
   /**
-   * The server's title (default `MCP_DEFINITION_LABEL`). A window serves each folder under its
-   * definition's label: VS Code names a started server's tools after its title, not the label.
+   * The server's title (serverInfo.title; default `Reasonix`): VS Code names the tools after it
+   * (`mcp_<title>_<tool>`), so a window gives each folder's server its own (src/vscode/mcp/labels.ts).
    */
   title?: string;
 }
@@ -125,6 +125,8 @@ const APP_TOOLS: Tool[] = [
 
 /** Calls the page may look up by tool and arguments before their result (and so their call id) arrives. */
 const RECENT_CALLS = 64;
+/** Call ids a server remembers as its own (a UUID each: about 40 bytes). */
+const MINTED_CALLS = 4096;
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
@@ -133,7 +135,7 @@ function str(v: unknown): string | undefined {
 /** The server for one folder's tools; connect it to a transport. */
 export function createToolServer(source: ToolSource, version: string): McpServerHandle {
   const server = new Server(
-    { name: MCP_SERVER_NAME, title: source.title ?? MCP_DEFINITION_LABEL, version },
+    { name: MCP_SERVER_NAME, title: source.title ?? MCP_TOOL_TITLE, version },
     {
       capabilities: { tools: { listChanged: true }, ...(source.views ? { resources: {} } : {}) },
       instructions:
@@ -150,11 +152,19 @@ export function createToolServer(source: ToolSource, version: string): McpServer
    * may show each other's views until the result arrives.
    */
   const recent = new Map<string, string>();
+  /**
+   * The call ids this server minted (bounded): a card asking about another id is one of an older
+   * transcript (a window reload restarts the server and the sidecars, whose views are gone), so the
+   * page says its view is no longer live instead of waiting for one.
+   */
+  const minted = new Set<string>();
   const remember = (args: unknown, callId: string) => {
     const key = canonicalJson(args);
     recent.delete(key);
     recent.set(key, callId);
     if (recent.size > RECENT_CALLS) recent.delete(recent.keys().next().value as string);
+    minted.add(callId);
+    if (minted.size > MINTED_CALLS) minted.delete(minted.values().next().value as string);
   };
 
   server.setRequestHandler(ListToolsRequestSchema, () => {
@@ -182,7 +192,12 @@ export function createToolServer(source: ToolSource, version: string): McpServer
           isError: true,
         };
       const state = await readCardViews(v, callId, str(args.after), extra.signal);
-      return { content: [{ type: 'text', text: `${state.views.length} view(s)` }], structuredContent: { ...state } };
+      // live: the call is one of this server's, or its views are still shown (then they can change).
+      const live = state.views.length > 0 || minted.has(callId);
+      return {
+        content: [{ type: 'text', text: `${state.views.length} view(s)${live ? '' : '; the call is not live'}` }],
+        structuredContent: { ...state, live },
+      };
     }
     if (v && req.params.name === VIEW_ACTION_TOOL) {
       const r = await runCardAction(v, String(args.callId ?? ''), String(args.key ?? ''), String(args.actionId ?? ''));

@@ -52,14 +52,14 @@ export interface WindowMcpOptions {
   onCall?(record: McpCallRecord): void;
   /** The window's surfaces: with it, views anchored to a call show on its card in MCP Apps clients (issue 41). */
   surfaces?: SurfaceFeed;
+  /** The title the folder's server gives itself (VS Code names its tools after it); absent, `Reasonix`. */
+  title?(folder: string): string | undefined;
 }
 
 /** A folder's running session, as far as its tools go. */
 export interface McpFolderSession {
   folder: string;
   session: Pick<ToolSource, 'tools' | 'callTool'> & Partial<Pick<ViewSession, 'invokeAction'>>;
-  /** The label of the folder's MCP server definition: the server's title (VS Code names the tools after it). */
-  mcpLabel?: string;
   /** The key the session's surfaces are stored under (views on cards need it). */
   sessionKey?: string;
   /** Starts the folder's extensions when they wait for a first use (docs/scale.md); awaited before a call. */
@@ -82,6 +82,28 @@ export interface McpKindDeps {
   logger: Logger;
 }
 
+/** How long an MCP connection waits for the folder's session when the window has none yet. */
+export const SESSION_WAIT_MS = 15_000;
+
+/** `find()` now, else when the sessions next change so that it finds one, else undefined after SESSION_WAIT_MS. */
+function sessionSoon<T>(find: () => T | undefined, mcp: WindowMcpOptions): Promise<T | undefined> {
+  const now = find();
+  if (now !== undefined) return Promise.resolve(now);
+  return new Promise((resolve) => {
+    const done = (v: T | undefined) => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(v);
+    };
+    const sub = mcp.onDidChangeSessions(() => {
+      const v = find();
+      if (v !== undefined) done(v);
+    });
+    const timer = setTimeout(() => done(undefined), SESSION_WAIT_MS);
+    timer.unref?.();
+  });
+}
+
 /** The `mcp` kind, and `close` for the connections it keeps (closed with the window). */
 export function mcpWindowKind(deps: McpKindDeps): { kind: RequestKind; close(): void } {
   const channels = new Set<Socket>();
@@ -99,11 +121,10 @@ export function mcpWindowKind(deps: McpKindDeps): { kind: RequestKind; close(): 
       const waiting = f?.waiting?.();
       return waiting ? declaredTools(waiting) : (f?.session.tools() ?? []);
     };
-    const title = folderSession(folder)?.mcpLabel;
     return {
       tools,
-      ...(title ? { title } : {}),
       ...(mcp.surfaces ? { views: anchoredViews(mcp.surfaces, () => viewSession(folder)) } : {}),
+      ...(mcp.title?.(folder) ? { title: mcp.title(folder) } : {}),
       callTool: async (name, args, opts) => {
         const t0 = performance.now();
         // A folder stopped after an idle time (or not started yet) starts before its tool runs.
@@ -139,7 +160,9 @@ export function mcpWindowKind(deps: McpKindDeps): { kind: RequestKind; close(): 
   const open = async (req: McpRequest): Promise<{ note: string } | { start(socket: Socket): void }> => {
     const mcp = deps.mcp;
     if (!mcp) return { note: 'this window does not serve extension tools over MCP' };
-    const hit = innermost(deps.sessions(), (s) => [s.folder], req.folder);
+    // Right after a window (re)loads, VS Code may start the server (for a restored chat's cards)
+    // before the folder's session exists: wait for it a little before refusing (issue 41).
+    const hit = await sessionSoon(() => innermost(deps.sessions(), (s) => [s.folder], req.folder), mcp);
     if (!hit) return { note: `no running Reasonix session in this window serves ${req.folder}` };
     const serve = mcp.load().serveToolsOnSocket;
     return {

@@ -131,7 +131,7 @@ function decodeTools(r: Reader): ToolDecl[] {
   const raw = r.raw.tools;
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) {
-    r.bad('tools', `must be an array of {name, description, inputSchema, readOnly?} (got ${show(raw)})`);
+    r.bad('tools', `must be an array of {name, description, inputSchema, readOnly?, anchorsView?} (got ${show(raw)})`);
     return [];
   }
   const out: ToolDecl[] = [];
@@ -152,6 +152,8 @@ function decodeTools(r: Reader): ToolDecl[] {
       r.bad(`${at}.inputSchema`, `must be a JSON Schema object with "type": "object" (got ${show(t.inputSchema)})`);
     if (t.readOnly !== undefined && typeof t.readOnly !== 'boolean')
       r.bad(`${at}.readOnly`, `must be true or false (got ${show(t.readOnly)})`);
+    if (t.anchorsView !== undefined && typeof t.anchorsView !== 'boolean')
+      r.bad(`${at}.anchorsView`, `must be true or false (got ${show(t.anchorsView)})`);
     if (r.problems.length > before) return;
     names.add(name as string);
     out.push({
@@ -159,6 +161,7 @@ function decodeTools(r: Reader): ToolDecl[] {
       description: t.description as string,
       inputSchema: t.inputSchema as Record<string, unknown>,
       readOnly: t.readOnly === true,
+      ...(t.anchorsView === true ? { anchorsView: true } : {}),
     });
   });
   return out;

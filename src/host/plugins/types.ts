@@ -12,6 +12,11 @@ export interface ToolDecl {
   inputSchema: Record<string, unknown>;
   /** A hint that the tool only reads; default false. */
   readOnly: boolean;
+  /**
+   * A call of the tool may anchor a view to itself (`anchor: "tool:<callId>"`; issue 41, our policy):
+   * only such a tool, of an extension with the `ui` capability, gets a card page in an MCP Apps client.
+   */
+  anchorsView?: boolean;
 }
 
 /**

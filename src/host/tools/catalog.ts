@@ -12,28 +12,33 @@ export function modelFacingName(pluginId: string, tool: string): string {
 
 /** The name our MCP server gives itself (serverInfo). */
 export const MCP_SERVER_NAME = 'reasonix';
-/** The label of a VS Code window's MCP server definition (multi-root: the folder's name comes first). */
+/** The label of a VS Code window's MCP server definitions, before ` · <folder name>` (src/vscode/mcp/labels.ts). */
 export const MCP_DEFINITION_LABEL = 'Reasonix extension tools';
+/**
+ * The title our MCP server gives itself (serverInfo) unless told another: VS Code names an MCP tool
+ * after its server's title, so its tools read `mcp_reasonix_<tool>` (a VS Code window's servers
+ * among several folders take the folder's name instead, src/vscode/mcp/labels.ts).
+ */
+export const MCP_TOOL_TITLE = 'Reasonix';
 
 /**
  * Whether an agent's name for a tool is ours for `modelName` when served through our MCP server.
  * VS Code names an MCP tool `<prefix><tool>`, dots made underscores, cut at 64 characters, where the
- * prefix is `mcp_`, the server's title (a started server's; our title is its definition's label, else
- * the label itself) lower-cased with other characters made `_` and cut (at most 13
- * characters, fewer when a number tells servers of the same label apart), and `_`: ours read
- * `mcp_reasonix_exte_` in a single-folder window and `mcp_api_reasonix_` for folder `api` of several
- * (src/vscode/mcp/labels.ts) (VS Code 1.139). Claude Code names it `mcp__<server key>__<tool>` (the
- * key is the user's choice).
+ * prefix is `mcp_`, the server's title (serverInfo; else its label) lower-cased with other
+ * characters made `_` and cut (at most 13 characters, fewer when a number tells servers of the same
+ * title apart), and `_`: ours read `mcp_reasonix_` in a single-folder window and `mcp_api_` for
+ * folder `api` of several (src/vscode/mcp/labels.ts) (VS Code 1.139). `titles` are the titles to
+ * recognise. Claude Code names it `mcp__<server key>__<tool>` (the key is the user's choice).
  */
 export function isAgentNameFor(
   agentName: string,
   modelName: string,
-  labels: readonly string[] = [MCP_DEFINITION_LABEL],
+  titles: readonly string[] = [MCP_TOOL_TITLE],
 ): boolean {
   if (agentName.startsWith('mcp__')) return agentName.endsWith(`__${modelName}`);
   const tail = modelName.replaceAll('.', '_');
-  for (const label of labels) {
-    const prefix = vscodeToolPrefix(agentName, labelKey(label));
+  for (const title of titles) {
+    const prefix = vscodeToolPrefix(agentName, labelKey(title));
     if (prefix && (prefix + tail).slice(0, 64) === agentName) return true;
   }
   return false;
@@ -73,7 +78,7 @@ function info(pluginId: string, t: ToolDecl, ui = false): ToolInfo {
     description: t.description,
     inputSchema: t.inputSchema,
     readOnly: t.readOnly,
-    mayAnchorView: ui,
+    mayAnchorView: ui && t.anchorsView === true,
   };
 }
 

@@ -49,7 +49,7 @@ export const MANIFEST_MEMBERS = {
     contributesKeys: V1.contributesKeys,
     runtimeKeys: [...V1.runtimeKeys, "tools"],
     capabilities: [...V1.capabilities, "tools"],
-    toolKeys: ["name","description","inputSchema","readOnly"],
+    toolKeys: ["name","description","inputSchema","readOnly","anchorsView"],
     capabilityRefKeys: ["namespace","kind","id","version","versionRange","schemaHash","optional"],
   },
 } as const;

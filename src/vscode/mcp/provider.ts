@@ -102,11 +102,13 @@ export class McpDefinitions implements McpServerDefinitionProvider, vscode.Dispo
   /** Equal keys mean equal definitions: VS Code restarts a server whose definition changed. */
   private currentKey(): string {
     const id = this.deps.isTrusted() ? this.deps.windowId() : undefined;
-    return id ? JSON.stringify([id, ...this.served().map(({ session, label }) => [session.key, label])]) : '';
+    return id
+      ? JSON.stringify([id, ...this.served().map(({ session, label, title }) => [session.key, label, title])])
+      : '';
   }
 
   /** The folders serving tools, each with its label (decided over all the window's folders). */
-  private served(): { session: FolderSession; label: string }[] {
+  private served(): { session: FolderSession; label: string; title: string }[] {
     const all = this.deps.sessions.sessions();
     const serving = new Set(toolFolders(all, (key) => this.deps.sessions.waitingPlugins(key)));
     return labelledSessions(all).filter(({ session }) => serving.has(session));
@@ -115,12 +117,14 @@ export class McpDefinitions implements McpServerDefinitionProvider, vscode.Dispo
   provideMcpServerDefinitions(): McpStdioServerDefinition[] {
     const windowId = this.deps.windowId();
     if (!windowId || !this.deps.isTrusted()) return [];
-    return this.served().map(({ session, label }) => {
+    return this.served().map(({ session, label, title }) => {
       const def = new this.StdioDefinition(
         label,
         this.deps.launch.runtime,
         mcpArgs(this.deps.launch, session.folder.uri.fsPath, windowId),
-        { ...MCP_ENV },
+        // The title is the window's to give (windowMcpOptions); in the launch too, so a new title
+        // (a second folder opened) is a changed definition and VS Code restarts the server.
+        { ...MCP_ENV, REASONIX_MCP_TITLE: title },
         this.deps.launch.version,
       );
       def.cwd = session.folder.uri;
@@ -164,6 +168,9 @@ export function windowMcpOptions(
   return {
     load: mcpModule,
     version,
+    // Each folder's server names itself as labels.ts says, so VS Code names its tools the same every run.
+    title: (folder) =>
+      labelledSessions(sessions.sessions()).find(({ session }) => session.folder.uri.fsPath === folder)?.title,
     onDidChangeSessions: (listener) => sessions.onDidChange(listener),
     ...(surfaces ? { surfaces } : {}),
   };

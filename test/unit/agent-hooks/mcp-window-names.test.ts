@@ -15,7 +15,7 @@ const ID = 'p'.repeat(40);
 const ONE = `ext__${ID}__alpha_one`;
 const TWO = `ext__${ID}__alpha_two`;
 /** What VS Code calls either of them: the cut leaves only `ext__ppp…p_`. */
-const VSCODE_NAME = `mcp_reasonix_exte_${ONE}`.slice(0, 64);
+const VSCODE_NAME = `mcp_reasonix_${ONE}`.slice(0, 64);
 
 describe('a VS Code name that fits two tools: the hook rules on neither, the MCP call runs the chain (issue 45 item 1)', function () {
   this.timeout(40_000);
@@ -34,7 +34,7 @@ describe('a VS Code name that fits two tools: the hook rules on neither, the MCP
 
   it('no interceptor hears one tool’s name for the other’s call', async () => {
     ({ root, dir } = scratch());
-    assert.equal(`mcp_reasonix_exte_${TWO}`.slice(0, 64), VSCODE_NAME);
+    assert.equal(`mcp_reasonix_${TWO}`.slice(0, 64), VSCODE_NAME);
     const plugin = pluginFolderV2(join(root, ID), ID, {
       command: process.execPath,
       args: [join(REPO, 'test', 'fixtures', 'tools', 'tools.js')],

@@ -60,8 +60,6 @@ export interface WindowExtras {
    * declares the manifests' plugins until `ready` (the first use) starts it.
    */
   lazy?: boolean;
-  /** The folder's MCP definition label (a folder of a multi-root window); default: none given. */
-  mcpLabel?: string;
 }
 
 export class TestWindow {
@@ -129,7 +127,7 @@ export class TestWindow {
       dirs,
       runtime: process.execPath,
       folders: () => [folder],
-      sessions: () => [{ folder, session: engine, ...lazy, ...(extras.mcpLabel ? { mcpLabel: extras.mcpLabel } : {}) }],
+      sessions: () => [{ folder, session: engine, ...lazy }],
       onDecision: (record, f, ms) => holder.w?.decisions.push({ record, folder: f, ms }),
       mcp: extras.mcp
         ? {

@@ -4,7 +4,7 @@
 // for an undeclared one) and test/fixtures/tools/tools.js (v2, `tools` only: never anchors), beside
 // a protocol v1 UI sidecar (test/fixtures/ui/ui.js, `ui`: no tools, so nothing of it is listed).
 // What is proved: the gate on the client's `io.modelcontextprotocol/ui` extension, which tools get a
-// card (only those whose extension declares `ui`), the minted call id (handed to the sidecar, in the
+// card (only a tool its manifest says `anchorsView` of an extension that declares `ui`), the minted call id (handed to the sidecar, in the
 // result's `_meta`, never in structuredContent), the page resource, the app-only read (long-poll:
 // the next generation, once) and action (the sidebar's path: declared actions only, undeclared says
 // so and sends nothing), and the page receiving only redacted text.
@@ -49,7 +49,11 @@ describe('reasonix-host mcp: a view on its tool’s card (MCP Apps, issue 41)', 
       command: process.execPath,
       args: [join(REPO, 'test', 'fixtures', 'ui', 'anchored.js')],
       capabilities: ['tools', 'ui'],
-      tools: [countWords],
+      // Only the tool the manifest says anchors a view gets a card; its sibling never anchors one.
+      tools: [
+        { ...countWords, anchorsView: true },
+        { ...countWords, name: 'count_quietly' },
+      ],
       env: { ANCHORED_RECORD: join(tmp.dir, 'anchored.jsonl') },
     }),
     pluginFolder(join(tmp.dir, 'legacy'), 'legacy', {
@@ -91,11 +95,14 @@ describe('reasonix-host mcp: a view on its tool’s card (MCP Apps, issue 41)', 
 
   it('a client without the MCP Apps extension gets the tools as before: no card, no app-only tools, no call id anywhere', async () => {
     const c = await connect(false);
+    // VS Code names the tools after this title (mcp_reasonix_<tool>), cut at 13 characters: a whole word.
+    assert.deepEqual(c.getServerVersion()?.title, 'Reasonix');
     const { tools } = await c.listTools();
     assert.deepEqual(
       tools.map((t) => [t.name, t._meta]),
       [
         ['ext__anchored__count_words', undefined],
+        ['ext__anchored__count_quietly', undefined],
         ['ext__plain__count_words', undefined],
       ],
     );
@@ -110,7 +117,7 @@ describe('reasonix-host mcp: a view on its tool’s card (MCP Apps, issue 41)', 
     assert.ok(app instanceof Error || app.isError === true, 'the app-only tools do not exist for this client');
   });
 
-  it('for an MCP Apps client only the tool whose extension declares ui gets a card; the app-only tools say so', async () => {
+  it('for an MCP Apps client only a tool of a ui extension whose manifest says anchorsView gets a card; the app-only tools say so', async () => {
     const c = await connect(true);
     const { tools } = await c.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
@@ -118,9 +125,20 @@ describe('reasonix-host mcp: a view on its tool’s card (MCP Apps, issue 41)', 
       ui: { resourceUri: 'ui://reasonix/anchored/count_words' },
     });
     assert.equal(byName.get('ext__plain__count_words')?._meta, undefined, 'a tool that never anchors costs nothing');
+    assert.equal(
+      byName.get('ext__anchored__count_quietly')?._meta,
+      undefined,
+      'a tool of a ui extension without anchorsView gets no card (VS Code would draw one for every call)',
+    );
     assert.deepEqual(
       tools.map((t) => t.name),
-      ['ext__anchored__count_words', 'ext__plain__count_words', 'reasonix_view_read', 'reasonix_view_action'],
+      [
+        'ext__anchored__count_words',
+        'ext__anchored__count_quietly',
+        'ext__plain__count_words',
+        'reasonix_view_read',
+        'reasonix_view_action',
+      ],
       'the v1 UI extension serves no tool and gets no card',
     );
     assert.deepEqual(
@@ -138,6 +156,10 @@ describe('reasonix-host mcp: a view on its tool’s card (MCP Apps, issue 41)', 
     assert.match(html, /<script>[\s\S]*ui\/initialize[\s\S]*<\/script><\/body><\/html>\n$/);
     assert.doesNotMatch(html, /<script[^>]+src=|<link /, 'nothing external: the renderer is inlined');
     await assert.rejects(c.readResource({ uri: 'ui://reasonix/plain/count_words' }), /no Reasonix view resource/);
+    await assert.rejects(c.readResource({ uri: 'ui://reasonix/anchored/count_quietly' }), /no Reasonix view resource/);
+    const quiet = await c.callTool({ name: 'ext__anchored__count_quietly', arguments: { text: 'a b c' } });
+    assert.equal(quiet._meta, undefined, 'no call id for a tool that does not anchor');
+    assert.deepEqual(recorded('anchored.jsonl')[0].arguments, { text: 'a b c' }, 'its sidecar got no call id');
 
     const plain = await c.callTool({ name: 'ext__plain__count_words', arguments: { text: 'a b' } });
     assert.equal(plain._meta, undefined);

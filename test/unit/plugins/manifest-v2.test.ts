@@ -45,7 +45,10 @@ describe('plugins: manifest v2 (HOST_SPEC_V2 §10)', () => {
             },
           ],
         },
-        { capabilities: ['tools', 'providers'], tools: [TOOL, { ...TOOL, name: 'b', readOnly: undefined }] },
+        {
+          capabilities: ['tools', 'providers'],
+          tools: [TOOL, { ...TOOL, name: 'b', readOnly: undefined }, { ...TOOL, name: 'c', anchorsView: true }],
+        },
       ),
     );
     assert.equal(m.status, 'runnable', 'reason' in m ? m.reason : '');
@@ -54,6 +57,8 @@ describe('plugins: manifest v2 (HOST_SPEC_V2 §10)', () => {
     assert.deepEqual(m.runtime.tools, [
       TOOL,
       { name: 'b', description: 'Count words', inputSchema: { type: 'object' }, readOnly: false },
+      // issue 41: a tool that may anchor a view to its call says so (only then a card in an MCP Apps client)
+      { ...TOOL, name: 'c', anchorsView: true },
     ]);
     assert.deepEqual(m.requires, [
       { namespace: 'plugin/base', kind: 'interceptors', id: 'default', versionRange: '>=1.0.0', optional: true },
@@ -146,6 +151,7 @@ describe('plugins: manifest v2 (HOST_SPEC_V2 §10)', () => {
       [{ ...TOOL, description: ' ' }, /tools\[0\]\.description must be a non-blank string/],
       [{ ...TOOL, inputSchema: { type: 'string' } }, /tools\[0\]\.inputSchema must be a JSON Schema object/],
       [{ ...TOOL, readOnly: 'yes' }, /tools\[0\]\.readOnly must be true or false/],
+      [{ ...TOOL, anchorsView: 1 }, /tools\[0\]\.anchorsView must be true or false/],
     ];
     for (const [tool, re] of bad) assert.match(reasonOf(v2({}, { capabilities: ['tools'], tools: [tool] })), re);
     assert.match(
