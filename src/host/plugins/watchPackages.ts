@@ -3,7 +3,10 @@
 // watchers miss here: Reasonix replacing the file by a rename, the home folder not existing yet,
 // network and Windows homes. A change of stat alone is not enough: the text must differ too, so a
 // touch or a rewrite with the same records does not disturb anything.
-import { readFile, readFileSync, unwatchFile, watchFile, type Stats } from 'node:fs';
+// The starting point (text and stat) is read synchronously before polling starts: node's watchFile
+// takes its first stat asynchronously, so on a busy machine a file created right after the call
+// became its starting point and the creation was never reported.
+import { readFile, readFileSync, stat, statSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import type { Disposable } from '../emitter';
 import { PACKAGES_FILE } from './discover';
@@ -11,32 +14,51 @@ import { PACKAGES_FILE } from './discover';
 /** How often the file's stat is read (one stat call). */
 export const PACKAGES_POLL_MS = 1000;
 
+/** What a stat says of the file for change detection; a missing file is all zeros. */
+function signature(st: Stats | undefined): string {
+  return st ? `${st.mtimeMs}:${st.size}:${st.ino}` : '0:0:0';
+}
+
 export function watchPackagesFile(home: string, onChange: () => void, o: { intervalMs?: number } = {}): Disposable {
   const file = path.join(home, PACKAGES_FILE);
   let disposed = false;
   const read = (then: (text: string) => void) =>
     readFile(file, 'utf8', (err, text) => !disposed && then(err ? '' : text));
-  // The text as it is now, read before watching starts: a change made right after this call is a
-  // change (an asynchronous first read could take it for the starting point on a busy machine).
   let last: string;
+  let seen: string;
   try {
     last = readFileSync(file, 'utf8');
   } catch {
     last = '';
   }
-  const listener = (curr: Stats, prev: Stats) => {
-    if (curr.mtimeMs === prev.mtimeMs && curr.size === prev.size && curr.ino === prev.ino) return;
-    read((text) => {
-      if (text === last) return;
-      last = text;
-      onChange();
+  try {
+    seen = signature(statSync(file));
+  } catch {
+    seen = signature(undefined);
+  }
+  let busy = false;
+  const poll = () => {
+    if (busy || disposed) return;
+    busy = true;
+    stat(file, (err, st) => {
+      busy = false;
+      if (disposed) return;
+      const now = signature(err ? undefined : st);
+      if (now === seen) return;
+      seen = now;
+      read((text) => {
+        if (text === last) return;
+        last = text;
+        onChange();
+      });
     });
   };
-  watchFile(file, { interval: o.intervalMs ?? PACKAGES_POLL_MS, persistent: false }, listener);
+  const timer = setInterval(poll, o.intervalMs ?? PACKAGES_POLL_MS);
+  timer.unref();
   return {
     dispose() {
       disposed = true;
-      unwatchFile(file, listener);
+      clearInterval(timer);
     },
   };
 }

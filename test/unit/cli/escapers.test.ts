@@ -104,11 +104,14 @@ describe('reasonix-host: descendants that leave the process group (issue 25 item
     },
   );
 
-  it('a descendant that cleared its environment and holds the pipes cannot make check or run hang', async () => {
+  it('a descendant that cleared its environment and holds the pipes cannot make check or run hang', async function () {
+    // A hang never ends; 40 s per command only leaves room for a machine busy with other suites
+    // (alone: check and run --for 4 take about 8 s together).
+    this.timeout(100_000);
     const file = join(tmp.dir, 'pids');
     const env = { FIX_ESCAPERS: file, FIX_HOLD_PIPES: 'clean', FIX_EXIT_AFTER_INIT: '1500' };
     const checked = await runCli(['check', fixturePlugin(tmp.dir, 'clean', 'well-behaved.js', { env }), '--json'], {
-      timeoutMs: 15000,
+      timeoutMs: 40_000,
     });
     strays.push(...(await escaperPids(file, 3)));
     assert.notEqual(checked.code, null, 'check ended with an exit status');
@@ -117,7 +120,7 @@ describe('reasonix-host: descendants that leave the process group (issue 25 item
     const env2 = { ...env, FIX_ESCAPERS: file2 };
     const ran = await runCli(
       ['run', fixturePlugin(tmp.dir, 'clean2', 'well-behaved.js', { env: env2 }), '--for', '4', '--json'],
-      { timeoutMs: 15000 },
+      { timeoutMs: 40_000 },
     );
     strays.push(...(await escaperPids(file2, 3)));
     assert.notEqual(ran.code, null, 'run ended with an exit status');
