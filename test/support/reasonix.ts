@@ -4,6 +4,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { runReasonix } from '../../src/host/reasonix';
 
 /** Absolute path of the pinned Reasonix binary for this platform (as the `reasonix` package's bin finds it). */
 export function realReasonixBinary(): string {
@@ -66,6 +67,16 @@ export function showcaseForReasonix(s: ScratchReasonix, as = 'showcase'): string
   m.runtime.capabilities = m.runtime.capabilities.filter((c) => c !== 'tools');
   writeFileSync(file, `${JSON.stringify(m, null, 2)}\n`);
   return to;
+}
+
+/** Installs the showcase as Reasonix 1.38.x runs it into the scratch home (`plugin install --link`). */
+export async function installShowcaseForReasonix(s: ScratchReasonix): Promise<void> {
+  const dir = showcaseForReasonix(s);
+  const r = await runReasonix(realReasonixBinary(), ['plugin', 'install', dir, '--link', '--yes'], 'install', {
+    cwd: s.workspace,
+    env: s.env,
+  });
+  if (r.code !== 0) throw new Error(`reasonix plugin install of the showcase failed (exit ${r.code}): ${r.stderr}`);
 }
 
 /** The showcase's echo model as Reasonix names it (no network needed). */

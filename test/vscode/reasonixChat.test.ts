@@ -11,11 +11,10 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ReasonixApi } from '../../src/vscode/api';
-import { runReasonix } from '../../src/host/reasonix';
 import {
   realReasonixBinary,
   scratchReasonix,
-  showcaseForReasonix,
+  installShowcaseForReasonix,
   SHOWCASE_MODEL,
   type ScratchReasonix,
 } from '../support/reasonix';
@@ -77,12 +76,7 @@ describe('@reasonix in VS Code’s chat (the real Reasonix)', function () {
     // The settings editor's own write (which edits the file as it is now) makes VS Code read it again.
     await chat().update('disableAIFeatures', false, vscode.ConfigurationTarget.Global);
     s = scratchReasonix();
-    const dir = showcaseForReasonix(s);
-    const r = await runReasonix(realReasonixBinary(), ['plugin', 'install', dir, '--link', '--yes'], 'install', {
-      cwd: s.workspace,
-      env: s.env,
-    });
-    assert.equal(r.code, 0, r.stderr);
+    await installShowcaseForReasonix(s);
     await cfg().update('path', realReasonixBinary(), vscode.ConfigurationTarget.Global);
     await cfg().update('home', s.reasonixHome, vscode.ConfigurationTarget.Global);
     await cfg().update('sessions.model', SHOWCASE_MODEL, vscode.ConfigurationTarget.Global);

@@ -8,11 +8,10 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ReasonixApi } from '../../src/vscode/api';
 import type { Surface } from '../../src/protocol';
-import { runReasonix } from '../../src/host/reasonix';
 import {
   realReasonixBinary,
   scratchReasonix,
-  showcaseForReasonix,
+  installShowcaseForReasonix,
   SHOWCASE_MODEL,
   type ScratchReasonix,
 } from '../support/reasonix';
@@ -38,12 +37,7 @@ describe('a Reasonix session over ACP (the real Reasonix)', function () {
     assert.ok(ext);
     api = await ext.activate();
     s = scratchReasonix();
-    const dir = showcaseForReasonix(s);
-    const r = await runReasonix(realReasonixBinary(), ['plugin', 'install', dir, '--link', '--yes'], 'install', {
-      cwd: s.workspace,
-      env: s.env,
-    });
-    assert.equal(r.code, 0, r.stderr);
+    await installShowcaseForReasonix(s);
     await cfg().update('path', realReasonixBinary(), vscode.ConfigurationTarget.Global);
     await cfg().update('home', s.reasonixHome, vscode.ConfigurationTarget.Global);
     await cfg().update('sessions.model', SHOWCASE_MODEL, vscode.ConfigurationTarget.Global);

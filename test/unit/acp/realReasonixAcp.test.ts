@@ -5,13 +5,12 @@
 // and Reasonix killed mid-turn.
 import { strict as assert } from 'node:assert';
 import { ReasonixAcpClient, AcpError, FORM_NOT_ANSWERABLE, type ReasonixSession } from '../../../src/host/acp';
-import { runReasonix } from '../../../src/host/reasonix';
 import { SurfaceStore, UiHub, type UiFrontEnd } from '../../../src/host/ui';
 import type { PromptRequest, Surface } from '../../../src/protocol';
 import {
   realReasonixBinary,
   scratchReasonix,
-  showcaseForReasonix,
+  installShowcaseForReasonix,
   SHOWCASE_MODEL,
   type ScratchReasonix,
 } from '../../support/reasonix';
@@ -45,12 +44,7 @@ describe('the real Reasonix 1.38.11 over ACP: a session and its extensions', fun
 
   before(async () => {
     s = scratchReasonix();
-    const dir = showcaseForReasonix(s);
-    const r = await runReasonix(realReasonixBinary(), ['plugin', 'install', dir, '--link', '--yes'], 'install', {
-      cwd: s.workspace,
-      env: s.env,
-    });
-    assert.equal(r.code, 0, r.stderr);
+    await installShowcaseForReasonix(s);
   });
   after(() => s.remove());
   beforeEach(() => {

@@ -7,13 +7,12 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ReasonixAcpClient, type DocumentAccess, type ReasonixSession } from '../../../src/host/acp';
-import { runReasonix } from '../../../src/host/reasonix';
 import { silentLogger } from '../../../src/host/log';
 import { SurfaceStore } from '../../../src/host/ui';
 import {
   realReasonixBinary,
   scratchReasonix,
-  showcaseForReasonix,
+  installShowcaseForReasonix,
   SHOWCASE_MODEL,
   type ScratchReasonix,
 } from '../../support/reasonix';
@@ -44,12 +43,7 @@ describe('the real Reasonix 1.38.11 over ACP: chat sessions and the editor’s f
 
   before(async () => {
     s = scratchReasonix();
-    const dir = showcaseForReasonix(s);
-    const r = await runReasonix(realReasonixBinary(), ['plugin', 'install', dir, '--link', '--yes'], 'install', {
-      cwd: s.workspace,
-      env: s.env,
-    });
-    assert.equal(r.code, 0, r.stderr);
+    await installShowcaseForReasonix(s);
   });
   after(() => s.remove());
   beforeEach(() => {

@@ -3,12 +3,11 @@
 // (thoughts, plans) as ACP defines them.
 import { strict as assert } from 'node:assert';
 import { ReasonixAcpClient, TurnRenderer, planMarkdown, type TurnPart } from '../../../src/host/acp';
-import { runReasonix } from '../../../src/host/reasonix';
 import { SurfaceStore } from '../../../src/host/ui';
 import {
   realReasonixBinary,
   scratchReasonix,
-  showcaseForReasonix,
+  installShowcaseForReasonix,
   SHOWCASE_MODEL,
   type ScratchReasonix,
 } from '../../support/reasonix';
@@ -25,12 +24,7 @@ describe('a @reasonix chat turn as parts', function () {
       env: s.env,
     });
     try {
-      const dir = showcaseForReasonix(s);
-      const r = await runReasonix(realReasonixBinary(), ['plugin', 'install', dir, '--link', '--yes'], 'install', {
-        cwd: s.workspace,
-        env: s.env,
-      });
-      assert.equal(r.code, 0, r.stderr);
+      await installShowcaseForReasonix(s);
       const session = await client.openSession({
         cwd: s.workspace,
         folderName: 'w',
