@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { repoRoot, resultsDir } from './support/paths';
 import { reasonixSessionOptions } from './support/reasonix';
 import { useSharedUiSession, type UiSessionOptions } from './support/session';
+import { chatShows, pressInEditor } from './support/chat';
 import { normalise } from './support/text';
 import type { Workbench } from './support/workbench';
 import { waitFor } from '../support/wait';
@@ -58,17 +59,6 @@ describe('Agent mode: a Reasonix model, Reasonix tools and Reasonix interceptors
     await wb.screenshot(file);
     if (process.env.UPDATE_SCREENSHOTS === '1') copyFileSync(file, join(repoRoot, 'docs', 'images', `${name}.png`));
   };
-  const chat = async (wb: Workbench) => normalise(await wb.page.locator('.part.auxiliarybar').innerText());
-  /** Waits for `pattern` in the chat view (answers stream in word by word); fails showing the chat's text. */
-  const chatShows = async (wb: Workbench, pattern: RegExp, what: string) => {
-    await waitFor(async () => pattern.test(await chat(wb)), { timeoutMs: 120_000, what }).catch(() => undefined);
-    assert.match(await chat(wb), pattern);
-  };
-  /** Presses a key with the editor area focused (a keybinding without a `when` fires there). */
-  const press = async (wb: Workbench, key: string) => {
-    await wb.page.mouse.click(700, 400);
-    await wb.page.keyboard.press(key);
-  };
   /** The showcase panel's fields, read from the Surfaces webview. */
   const activity = async (wb: Workbench): Promise<string> => {
     const frame = await wb.webviewFrame("[data-key*='activity']");
@@ -105,7 +95,7 @@ describe('Agent mode: a Reasonix model, Reasonix tools and Reasonix interceptors
 
   it('an agent turn: the Reasonix model calls a Reasonix tool through the MCP server, and the chat shows its result', async () => {
     const wb = session().workbench;
-    await press(wb, 'F9');
+    await pressInEditor(wb, 'F9');
     await chatShows(
       wb,
       /Echo: tool result call_\d+: 4 words; the longest is "reasonix"/,
@@ -129,7 +119,7 @@ describe('Agent mode: a Reasonix model, Reasonix tools and Reasonix interceptors
   it("a tool the showcase blocks: VS Code refuses it at PreToolUse and the chat shows the extension's reason", async () => {
     const wb = session().workbench;
     const was = await countWords(wb);
-    await press(wb, 'Shift+F9');
+    await pressInEditor(wb, 'Shift+F9');
     await chatShows(
       wb,
       /Tool execution denied: Reasonix extension "showcase" blocked this: showcase blocked ext__showcase__count_words: its arguments are marked \[showcase:block-tool\]/,

@@ -20,7 +20,7 @@ import { resultsDir } from './support/paths';
 import { reasonixSessionOptions, SAMPLE_PLUGINS } from './support/reasonix';
 import { useSharedUiSession, type UiSessionOptions } from './support/session';
 import { cardField, textOf, waitForText } from './support/surfaces';
-import { normalise } from './support/text';
+import { chatShows, chatText } from './support/chat';
 import type { Workbench } from './support/workbench';
 import { waitFor } from '../support/wait';
 import { realReasonixBinary } from '../support/reasonix';
@@ -82,11 +82,6 @@ describe('A Reasonix session in VS Code (UI, the real Reasonix)', function () {
     group
       .locator('article.surface.card')
       .filter({ has: frame.locator('h3.surface-title', { hasText: /^\s*Companion\s*$/ }) });
-  const chat = async (wb: Workbench) => normalise(await wb.page.locator('.part.auxiliarybar').innerText());
-  const chatShows = async (wb: Workbench, pattern: RegExp, what: string) => {
-    await waitFor(async () => pattern.test(await chat(wb)), { timeoutMs: 90_000, what }).catch(() => undefined);
-    assert.match(await chat(wb), pattern);
-  };
   /** Types a message into the chat view's input and sends it, as a user does. */
   const send = async (wb: Workbench, text: string) => {
     await wb.page.mouse.click(700, 400);
@@ -239,7 +234,7 @@ describe('A Reasonix session in VS Code (UI, the real Reasonix)', function () {
       /Reasonix could not answer: Reasonix was stopped by SIGKILL/,
       'the turn failing with Reasonix named',
     );
-    assert.doesNotMatch(await chat(wb), /Echo: [^\n]*word399/, 'the turn stopped mid-way');
+    assert.doesNotMatch(await chatText(wb), /Echo: [^\n]*word399/, 'the turn stopped mid-way');
     await wb.page.keyboard.press('Escape'); // the toasts would cover the chat's answer
     await shoot(wb, 'reasonix-killed-chat');
     const note = await wb.waitForNotification('Reasonix stopped', 30_000);

@@ -21,6 +21,7 @@ import type { Frame } from 'playwright-core';
 import { repoRoot, resultsDir } from './support/paths';
 import { reasonixSessionOptions } from './support/reasonix';
 import { useSharedUiSession, type UiSessionOptions } from './support/session';
+import { chatShows, chatText, pressInEditor } from './support/chat';
 import { normalise } from './support/text';
 import type { Workbench } from './support/workbench';
 import { waitFor } from '../support/wait';
@@ -58,16 +59,6 @@ function options(settings: Record<string, unknown>): () => UiSessionOptions {
   });
 }
 
-const chat = async (wb: Workbench) => normalise(await wb.page.locator('.part.auxiliarybar').innerText());
-const chatShows = async (wb: Workbench, pattern: RegExp, what: string) => {
-  await waitFor(async () => pattern.test(await chat(wb)), { timeoutMs: 120_000, what }).catch(() => undefined);
-  assert.match(await chat(wb), pattern);
-};
-/** Presses a key with the editor area focused (a keybinding without a `when` fires there). */
-const press = async (wb: Workbench, key: string) => {
-  await wb.page.mouse.click(700, 400);
-  await wb.page.keyboard.press(key);
-};
 const showcaseRunning = async (wb: Workbench) => {
   await wb.openViewContainer('Reasonix');
   await waitFor(
@@ -97,7 +88,7 @@ describe('A Reasonix view on its tool’s card in VS Code’s chat (MCP Apps, is
 
   it('an agent turn calls an anchoring tool: the view appears on its card, updates without a new call, and its button reaches the sidecar', async () => {
     const wb = session().workbench;
-    await press(wb, 'F9');
+    await pressInEditor(wb, 'F9');
     await chatShows(wb, /Echo: tool result call_\d+: 4 words/, 'the echo model answering with the tool result');
     const frame = await cardFrame(wb);
     // Generation 2 ("Counted 4 words") comes 1.5 s after the call, by the page's own long-poll.
@@ -120,7 +111,7 @@ describe('A Reasonix view on its tool’s card in VS Code’s chat (MCP Apps, is
     assert.ok(hostCallId, 'VS Code gives the page its tool call id');
     // The agent hook's tool_use_id is the model's tool call id (VS Code 1.139's chat hook service
     // passes toolCall.id to PreToolUse), which the echo model's answer names ("tool result call_N").
-    const modelCallId = /Echo: tool result (call_\d+): 4 words/.exec(await chat(wb))?.[1];
+    const modelCallId = /Echo: tool result (call_\d+): 4 words/.exec(await chatText(wb))?.[1];
     assert.ok(modelCallId, 'the echo model names its tool call');
     assert.equal(hostCallId, modelCallId, 'hostContext.toolCall.toolCallId is the agent hook’s tool_use_id');
     mkdirSync(shots, { recursive: true });
@@ -145,7 +136,7 @@ describe('A Reasonix view on its tool’s card in VS Code’s chat (MCP Apps, is
   it('a tool that never anchors a view gets no card', async () => {
     const wb = session().workbench;
     const before = await wb.page.locator('.part.auxiliarybar .mcp-app-webview').count();
-    await press(wb, 'F10');
+    await pressInEditor(wb, 'F10');
     await chatShows(wb, /Echo: tool result call_\d+: 4 words[\s\S]*Echo: tool result call_\d+: 4 words/, 'the answer');
     await wb.page.waitForTimeout(3000);
     assert.equal(await wb.page.locator('.part.auxiliarybar .mcp-app-webview').count(), before, 'no new card');
@@ -195,7 +186,7 @@ describe('With chat.mcp.apps.enabled off, the text result stands alone (issue 41
   it('the anchoring tool’s call shows its text and no card', async () => {
     const wb = session().workbench;
     await showcaseRunning(wb);
-    await press(wb, 'F9');
+    await pressInEditor(wb, 'F9');
     await chatShows(wb, /Echo: tool result call_\d+: 4 words/, 'the echo model answering with the tool result');
     await wb.page.waitForTimeout(3000);
     assert.equal(await wb.page.locator('.mcp-app-webview').count(), 0, 'no card');

@@ -13,20 +13,10 @@ import type { ReasonixTesting } from '../../src/vscode/context';
 import { toolTitles } from '../../src/vscode/mcp/labels';
 import { runHookCommand } from '../support/processes';
 import { waitFor } from '../support/wait';
+import { lm } from '../vscode/lmTools';
 
 const EXTENSION_ID = 'reasonix.reasonix-vscode-host';
 const COUNT_WORDS = 'ext__showcase__count_words';
-
-/** `vscode.lm.tools` and `invokeTool` (stable since 1.95; declared here as the types are 1.95's). */
-interface LmTools {
-  readonly tools: readonly { name: string; description: string }[];
-  invokeTool(
-    name: string,
-    options: { input: object; toolInvocationToken: undefined },
-    token: vscode.CancellationToken,
-  ): Thenable<{ content: unknown[] }>;
-}
-const lm = () => vscode.lm as unknown as LmTools;
 
 describe('a window of ten folders starts each on first use', function () {
   this.timeout(90_000);

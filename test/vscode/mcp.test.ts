@@ -16,21 +16,12 @@ import { McpDefinitions } from '../../src/vscode/mcp/provider';
 import { detectMcpApi, type McpStdioServerDefinition } from '../../src/vscode/mcp/vscodeMcp';
 import { MCP_PROVIDER_SINCE, atLeast } from '../../src/vscode/vscodeVersion';
 import { waitFor } from '../support/wait';
+import { lm } from './lmTools';
 import { folder, manager } from './managers';
 
 const EXTENSION_ID = 'reasonix.reasonix-vscode-host';
 const COUNT_WORDS = 'ext__showcase__count_words';
 
-/** `vscode.lm.tools` and `invokeTool` (stable since 1.95; declared here as the types are 1.95's). */
-interface LmTools {
-  readonly tools: readonly { name: string; description: string; inputSchema?: object }[];
-  invokeTool(
-    name: string,
-    options: { input: object; toolInvocationToken: undefined },
-    token: vscode.CancellationToken,
-  ): Thenable<{ content: unknown[] }>;
-}
-const lm = () => vscode.lm as unknown as LmTools;
 const ours = (model: string) => lm().tools.find((t) => isAgentNameFor(t.name, model));
 
 /** Starts the MCP servers VS Code knows (ours among them) and waits until it has listed their tools. */
