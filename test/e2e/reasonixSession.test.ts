@@ -72,10 +72,10 @@ describe('A Reasonix session in VS Code (UI, the real Reasonix)', function () {
     });
   };
   /** The Surfaces webview's group of the session (`section.folder` named "<folder> · Reasonix session"). */
-  const sessionGroup = async (wb: Workbench): Promise<{ frame: Frame; group: Locator }> => {
+  const sessionGroup = async (wb: Workbench, name = GROUP): Promise<{ frame: Frame; group: Locator }> => {
     await wb.openViewContainer('Reasonix');
-    const frame = await wb.webviewFrame(`.folder-name:text-is("${GROUP}")`, 60_000);
-    const group = frame.locator('section.folder').filter({ has: frame.locator('.folder-name', { hasText: GROUP }) });
+    const frame = await wb.webviewFrame(`.folder-name:text-is("${name}")`, 60_000);
+    const group = frame.locator('section.folder').filter({ has: frame.locator('.folder-name', { hasText: name }) });
     return { frame, group };
   };
   const companionCard = (frame: Frame, group: Locator) =>
@@ -208,8 +208,9 @@ describe('A Reasonix session in VS Code (UI, the real Reasonix)', function () {
     const wb = session().workbench;
     await send(wb, '@reasonix hello from VS Code');
     await chatShows(wb, /Echo: hello from VS Code/, 'the echo model’s answer in the chat');
-    // The session's extension counts the answer on its card.
-    const { frame, group } = await sessionGroup(wb);
+    // A chat conversation has an ACP session of its own, with its own extensions' cards, named after
+    // the conversation's first words: the companion there counts the answer.
+    const { frame, group } = await sessionGroup(wb, 'workspace · Reasonix chat: hello from VS Code');
     await waitFor(async () => Number(await cardField(companionCard(frame, group), 'Model answers')) >= 1 || undefined, {
       timeoutMs: 30_000,
       what: 'the answer counted on the card',
