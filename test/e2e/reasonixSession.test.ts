@@ -109,9 +109,23 @@ describe('A Reasonix session in VS Code (UI, the real Reasonix)', function () {
     const wb = session().workbench;
     await wb.openViewContainer('Reasonix');
     const view = wb.view('Extensions');
-    await view.hover();
-    await view.locator('.action-label[aria-label^="More Actions"]').first().click();
-    await wb.page.locator('.monaco-menu .action-label', { hasText: 'Open Reasonix Session' }).first().click();
+    // The "…" menu can be drawn again under the pointer (the view's title actions change as the
+    // extensions start): a click on a detached item is retried with the menu opened again.
+    await waitFor(
+      async () => {
+        await view.hover();
+        await view.locator('.action-label[aria-label^="More Actions"]').first().click();
+        const item = wb.page.locator('.monaco-menu .action-label', { hasText: 'Open Reasonix Session' }).first();
+        try {
+          await item.click({ timeout: 5_000 });
+          return true;
+        } catch {
+          await wb.page.keyboard.press('Escape');
+          return undefined;
+        }
+      },
+      { timeoutMs: 60_000, what: 'Open Reasonix Session chosen from the Extensions view menu' },
+    );
 
     const { frame, group } = await sessionGroup(wb);
     const companion = companionCard(frame, group);
